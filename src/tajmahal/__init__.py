@@ -1,0 +1,71 @@
+"""tajmahal: the rules engine for Reiner Knizia's Taj Mahal.
+
+>>> from tajmahal import Setup, new_game, legal_actions, apply, is_over
+>>> state = new_game(Setup.random(4, seed=1))
+>>> while not is_over(state):
+...     state = apply(state, legal_actions(state)[0])
+>>> state.visit
+12
+
+See ``docs/api.md`` for a tour.
+"""
+
+from .actions import Action, BuildMogulPalace, BuildPalace, Play, TakeCard, Withdraw, action_text
+from .board import DEFAULT_BOARD, Board, BoardError, City, load_board
+from .cards import CARDS, CHARACTERS, COLORS, SYMBOLS, Card
+from .rules import (
+    IllegalAction,
+    apply,
+    breakdown,
+    is_over,
+    legal_actions,
+    new_game,
+    ranks,
+    scores,
+    step,
+)
+from .setups import Setup, SetupError
+from .state import Dummy, Pending, PlayerState, Score, State
+from .tiles import BonusTile
+from .views import PlayerView, PublicSetup, SeatView, view
+
+__all__ = [
+    "CARDS",
+    "CHARACTERS",
+    "COLORS",
+    "DEFAULT_BOARD",
+    "SYMBOLS",
+    "Action",
+    "Board",
+    "BoardError",
+    "BonusTile",
+    "BuildMogulPalace",
+    "BuildPalace",
+    "Card",
+    "City",
+    "Dummy",
+    "IllegalAction",
+    "Pending",
+    "Play",
+    "PlayerState",
+    "PlayerView",
+    "PublicSetup",
+    "Score",
+    "SeatView",
+    "Setup",
+    "SetupError",
+    "State",
+    "TakeCard",
+    "Withdraw",
+    "action_text",
+    "apply",
+    "breakdown",
+    "is_over",
+    "legal_actions",
+    "load_board",
+    "new_game",
+    "ranks",
+    "scores",
+    "step",
+    "view",
+]

@@ -1,0 +1,717 @@
+"""The rules engine: :func:`new_game`, :func:`legal_actions`, :func:`apply`, :func:`step`.
+
+Every function here is pure: it reads a :class:`~tajmahal.state.State` and returns
+new values.  Within one call, the longer steps (a withdrawal, the end of a visit)
+work on a private :class:`_Draft` that is frozen into the returned state; the
+input state is never touched.  Rule ids (T4, W8, ...) refer to ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, insort
+from collections.abc import Sequence
+from typing import Final
+
+from attrs import evolve
+
+from .actions import (
+    PLAYS,
+    TAKES,
+    WITHDRAW,
+    Action,
+    BuildMogulPalace,
+    BuildPalace,
+    Play,
+    TakeCard,
+    Withdraw,
+)
+from .board import Board
+from .cards import (
+    CARD_COLOR,
+    CARDS,
+    CHARACTERS,
+    COLORS,
+    IS_COLORED,
+    MONK_CARD,
+    PRINCESS_CARD,
+    SPECIAL_CARDS,
+    SYMBOL_COUNTS,
+    SYMBOLS,
+)
+from .events import (
+    BonusTaken,
+    CardDrawn,
+    CardTaken,
+    Discarded,
+    DummyTurned,
+    DummyWithdrew,
+    Event,
+    GameOver,
+    PalaceBuilt,
+    Played,
+    ProvinceTileTaken,
+    Reshuffled,
+    Scored,
+    SpecialCardTaken,
+    VisitBegan,
+    VisitEnded,
+    Withdrew,
+)
+from .setups import HAND_SIZE, Setup, display_size, validate_setup
+from .state import NOBODY, Dummy, Pending, PlayerState, Score, State
+from .tiles import BONUS_POINTS, PROVINCE_GOODS, BonusTile
+
+VISITS: Final = 12
+_FIRST_EXTRA: Final = 84  # card ids >= 84 are white or special (C3)
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; ``rule`` is the rule id it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(setup: Setup) -> State:
+    """The state before the first action (S1-S6)."""
+    validate_setup(setup)
+    n = setup.players
+    deck = setup.deck
+    hands = [tuple(sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(n)]
+    shown = display_size(n)
+    display = tuple(sorted(deck[n * HAND_SIZE : n * HAND_SIZE + shown]))
+    board = setup.board
+    bonus: list[BonusTile | None] = [None] * len(board.cities)
+    for city, tile in setup.bonus_tiles:
+        bonus[city] = tile
+    return State(
+        setup=setup,
+        visit=1,
+        province=setup.visit_provinces[0],
+        start_player=setup.start_player,
+        to_act=setup.start_player,
+        players=tuple(PlayerState(hand=h) for h in hands),
+        deck=deck[n * HAND_SIZE + shown :],
+        discard=(),
+        display=display,
+        supply=tuple(sorted(SPECIAL_CARDS.values())),
+        court=SYMBOLS,
+        reserve=(5, 5, 5, 5),
+        palaces=(NOBODY,) * len(board.cities),
+        moguls=(NOBODY,) * len(board.cities),
+        bonus=tuple(bonus),
+        dummy=Dummy() if setup.variant == "dummy" else None,
+    )
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def is_over(state: State) -> bool:
+    """E5: True once the 12th visit has ended."""
+    return state.to_act is None
+
+
+def breakdown(state: State) -> tuple[Score, ...]:
+    """Each seat's points by source (palaces, goods, bonus, princess, hand)."""
+    return tuple(p.score for p in state.players)
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Each seat's total points."""
+    return tuple(p.score.total for p in state.players)
+
+
+def ranks(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """F2: rank 1 is the highest total; equal totals share a rank (1, 1, 3, ...)."""
+    return tuple(1 + sum(1 for other in totals if other > t) for t in totals)
+
+
+def _palace_cities(
+    board: Board, province: int, palaces: Sequence[int], moguls: Sequence[int], seat: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """W4/W5: the cities where ``seat`` may place a normal and a mogul palace now."""
+    cities = board.province_cities[province]
+    normal = tuple(c for c in cities if palaces[c] == NOBODY and moguls[c] != seat)
+    mogul = tuple(c for c in cities if moguls[c] == NOBODY and palaces[c] != seat)
+    return normal, mogul
+
+
+def _plays(player: PlayerState) -> list[Action]:
+    """T3/T4/T5: every play open to ``player``, by card id, then extra (none first)."""
+    hand = player.hand
+    split = bisect_left(hand, _FIRST_EXTRA)
+    extras = hand[split:]
+    color = player.color
+    monk = MONK_CARD in extras
+    out: list[Action] = []
+    for card in hand[:split]:
+        table = PLAYS[card]
+        if color is None or CARD_COLOR[card] == color:
+            out.append(table[None])
+            out.extend(table[e] for e in extras)
+        elif monk:
+            out.append(table[MONK_CARD])
+    return out
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every legal action of ``state.to_act`` in a stable order; empty once the game is over.
+
+    In the play phase: plays sorted by card id then extra card (none first), then
+    :class:`~tajmahal.Withdraw` last (always legal, T8).  After a withdrawal:
+    palace placements by city id (normal ones first), or display cards by id.
+    """
+    seat = state.to_act
+    if seat is None:
+        return ()
+    pending = state.pending
+    if pending is None:
+        out = _plays(state.players[seat])
+        out.append(WITHDRAW)
+        return tuple(out)
+    if pending.palaces or pending.mogul:
+        normal, mogul = _palace_cities(
+            state.setup.board, state.province, state.palaces, state.moguls, seat
+        )
+        return tuple(
+            [BuildPalace(c) for c in normal] * (pending.palaces > 0)
+            + [BuildMogulPalace(c) for c in mogul] * pending.mogul
+        )
+    return tuple(TAKES[c] for c in state.display)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action`` by ``state.to_act``; raises :class:`IllegalAction`."""
+    if type(action) is Play and state.pending is None and state.dummy is None:
+        return _play(state, action, None)
+    return _apply(state, action, None)
+
+
+def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Like :func:`apply`, and also return the events of the step (with secrets;
+    see :func:`~tajmahal.events.event_for`)."""
+    log: list[Event] = []
+    return _apply(state, action, log), tuple(log)
+
+
+def _apply(state: State, action: Action, log: list[Event] | None) -> State:
+    seat = state.to_act
+    if seat is None:
+        raise IllegalAction("E5", "the game is over")
+    pending = state.pending
+    kind = type(action)
+    if pending is None:
+        if kind is Play:
+            return _play(state, action, log)  # type: ignore[arg-type]
+        if kind is Withdraw:
+            draft = _Draft(state, log)
+            draft.withdraw(seat)
+            return draft.freeze()
+        raise IllegalAction(
+            "T2", f"on your turn you play cards or withdraw, not {kind.__name__}"
+        )
+    if pending.palaces or pending.mogul:
+        if kind is BuildPalace or kind is BuildMogulPalace:
+            draft = _Draft(state, log)
+            draft.build(seat, action.city, kind is BuildMogulPalace)  # type: ignore[union-attr]
+            draft.settle(seat)
+            return draft.freeze()
+        raise IllegalAction("W4", "you withdrew: place your palaces first")
+    if kind is TakeCard:
+        draft = _Draft(state, log)
+        draft.take(seat, action.card)  # type: ignore[union-attr]
+        draft.settle(seat)
+        return draft.freeze()
+    raise IllegalAction("W11", "you withdrew: take your cards from the display")
+
+
+def _play(state: State, action: Play, log: list[Event] | None) -> State:
+    """T3-T5: put one coloured card (and maybe one white or special card) on the table."""
+    seat: int = state.to_act  # type: ignore[assignment]
+    player = state.players[seat]
+    hand = player.hand
+    card, extra = action.card, action.extra
+    _check_play(player, card, extra)
+    color = player.color
+    if color is None and extra != MONK_CARD:
+        color = CARD_COLOR[card]
+    score = player.score
+    if extra is None:
+        played = (*player.played, card)
+        new_hand = tuple(c for c in hand if c != card)
+    else:
+        played = (*player.played, card, extra)
+        new_hand = tuple(c for c in hand if c != card and c != extra)
+        if extra == PRINCESS_CARD:
+            score = evolve(score, princess=score.princess + 2)
+    new_player = PlayerState(
+        new_hand, played, color, False, player.palaces, player.influence,
+        player.province_tiles, player.bonus_tiles, score,
+    )
+    players = (*state.players[:seat], new_player, *state.players[seat + 1 :])
+    new = State(
+        state.setup, state.visit, state.province, state.start_player,
+        _next_in(players, seat), players, state.deck, state.discard, state.display,
+        state.supply, state.court, state.reserve, state.palaces, state.moguls, state.bonus,
+        None, state.dummy, state.reshuffles,
+    )
+    if log is not None:
+        log.append(Played(seat, card, extra))
+        if extra == PRINCESS_CARD:
+            log.append(Scored(seat, "princess", 2, "princess's card"))
+    if state.dummy is not None and state.dummy.bidding:
+        draft = _Draft(new, log)
+        draft.dummy_turn()
+        return draft.freeze()
+    return new
+
+
+def _check_play(player: PlayerState, card: int, extra: int | None) -> None:
+    hand = player.hand
+    if not 0 <= card < len(CARDS) or card not in hand:
+        raise IllegalAction("T3", f"card {card} is not in your hand")
+    if not IS_COLORED[card]:
+        raise IllegalAction(
+            "T3", f"a {CARDS[card].color} card is never played alone: play one coloured card"
+        )
+    if extra is not None:
+        if not 0 <= extra < len(CARDS) or extra not in hand or extra == card:
+            raise IllegalAction("T3", f"card {extra} is not in your hand")
+        if IS_COLORED[extra]:
+            raise IllegalAction("T3", "never two coloured cards in one turn")
+    color = player.color
+    if color is not None and CARD_COLOR[card] != color and extra != MONK_CARD:
+        raise IllegalAction(
+            "T4", f"a {CARD_COLOR[card]} card, but your colour in this visit is {color}"
+        )
+
+
+def _next_in(players: Sequence[PlayerState], seat: int) -> int | None:
+    """T1/T7: the next seat clockwise after ``seat`` still in the visit (maybe ``seat``)."""
+    n = len(players)
+    for k in range(1, n + 1):
+        other = (seat + k) % n
+        if not players[other].withdrawn:
+            return other
+    return None
+
+
+def symbol_counts(cards: tuple[int, ...]) -> list[int]:
+    """W1: how many of each symbol (in :data:`~tajmahal.cards.SYMBOLS` order) ``cards`` show."""
+    total = [0] * len(SYMBOLS)
+    for card in cards:
+        for i, n in enumerate(SYMBOL_COUNTS[card]):
+            total[i] += n
+    return total
+
+
+def goods_held(player: PlayerState, good: str) -> int:
+    """W7: how many of ``good`` a player holds over his province and bonus tiles."""
+    return sum(good in PROVINCE_GOODS[t] for t in player.province_tiles) + sum(
+        tile.good == good for tile in player.bonus_tiles
+    )
+
+
+def connected_provinces(
+    board: Board, province: int, seat: int, palaces: Sequence[int], moguls: Sequence[int]
+) -> int:
+    """W8: other provinces joined to ``seat``'s palaces in ``province`` by a chain of
+    his palaces (normal or mogul) along roads; empty cities and cities with only
+    another player's palace break the chain."""
+    mine = [palaces[c] == seat or moguls[c] == seat for c in range(len(board.cities))]
+    todo = [c for c in board.province_cities[province] if mine[c]]
+    seen = set(todo)
+    while todo:
+        for n in board.neighbours[todo.pop()]:
+            if mine[n] and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len({board.cities[c].province for c in seen} - {province})
+
+
+# --------------------------------------------------------------------------- drafts
+
+
+class _Draft:
+    """A private, mutable copy of a state used while one action is resolved."""
+
+    def __init__(self, state: State, log: list[Event] | None) -> None:
+        self.base = state
+        self.log = log
+        self.visit = state.visit
+        self.province = state.province
+        self.start_player = state.start_player
+        self.to_act = state.to_act
+        self.players = list(state.players)
+        self.deck = list(state.deck)
+        self.discard = list(state.discard)
+        self.display = list(state.display)
+        self.supply = list(state.supply)
+        self.court = list(state.court)
+        self.reserve = list(state.reserve)
+        self.palaces = list(state.palaces)
+        self.moguls = list(state.moguls)
+        self.bonus = list(state.bonus)
+        self.pending = state.pending
+        self.dummy = state.dummy
+        self.reshuffles = state.reshuffles
+
+    def freeze(self) -> State:
+        return State(
+            self.base.setup, self.visit, self.province, self.start_player, self.to_act,
+            tuple(self.players), tuple(self.deck), tuple(self.discard), tuple(self.display),
+            tuple(self.supply), tuple(self.court), tuple(self.reserve), tuple(self.palaces),
+            tuple(self.moguls), tuple(self.bonus), self.pending, self.dummy, self.reshuffles,
+        )
+
+    # -- small helpers
+
+    def emit(self, event: Event) -> None:
+        if self.log is not None:
+            self.log.append(event)
+
+    def score(self, seat: int, source: str, points: int, reason: str) -> None:
+        player = self.players[seat]
+        score = player.score
+        score = evolve(score, **{source: getattr(score, source) + points})
+        self.players[seat] = evolve(player, score=score)
+        self.emit(Scored(seat, source, points, reason))
+
+    def draw(self) -> int | None:
+        """W12: the top card of the deck, reshuffling the discard pile if it is empty."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            cards = sorted(self.discard)
+            random.Random(f"tajmahal/{self.base.setup.seed}/{self.reshuffles}").shuffle(cards)
+            self.reshuffles += 1
+            self.deck = cards
+            self.discard = []
+            self.emit(Reshuffled(len(cards)))
+        return self.deck.pop(0)
+
+    def draw_to_hand(self, seat: int, reason: str) -> None:
+        card = self.draw()
+        if card is None:
+            return
+        player = self.players[seat]
+        self.players[seat] = evolve(player, hand=_with(player.hand, card))
+        self.emit(CardDrawn(seat, card, reason))
+
+    # -- W1-W3: withdrawal
+
+    def withdraw(self, seat: int) -> None:
+        player = self.players[seat]
+        mine = symbol_counts(player.played)
+        rivals = [
+            symbol_counts(p.played)
+            for s, p in enumerate(self.players)
+            if s != seat and not p.withdrawn
+        ]
+        if self.dummy is not None and self.dummy.bidding:
+            rivals.append(symbol_counts(self.dummy.cards))
+        won = tuple(
+            symbol
+            for i, symbol in enumerate(SYMBOLS)
+            if symbol in self.court and mine[i] >= 1 and all(mine[i] > r[i] for r in rivals)
+        )
+        influence = list(player.influence)
+        for symbol in won:
+            self.court.remove(symbol)
+            if symbol in CHARACTERS:
+                influence[CHARACTERS.index(symbol)] += 1
+        self.players[seat] = evolve(player, withdrawn=True, influence=tuple(influence))
+        self.emit(Withdrew(seat, won))
+        self.pending = Pending(
+            palaces=sum(1 for s in won if s in CHARACTERS),
+            mogul="mogul" in won,
+            province_tile="elephant" in won,
+        )
+        self.settle(seat)
+
+    # -- W4-W6: palaces
+
+    def build(self, seat: int, city: int, mogul: bool) -> None:
+        pending = self.pending
+        assert pending is not None
+        board = self.base.setup.board
+        cities = board.province_cities[self.province]
+        name = board.cities[city].name if 0 <= city < len(board.cities) else f"city {city}"
+        rule = "W5" if mogul else "W4"
+        if mogul and not pending.mogul:
+            raise IllegalAction("W5", "you did not win the grand mogul: no mogul palace to place")
+        if not mogul and not pending.palaces:
+            raise IllegalAction("W4", "you have no normal palace left to place")
+        if city not in cities:
+            raise IllegalAction(
+                rule, f"{name} is not in {board.provinces[self.province]}, the current province"
+            )
+        own, other = (self.moguls, self.palaces) if mogul else (self.palaces, self.moguls)
+        if own[city] != NOBODY:
+            what = "mogul palace" if mogul else "palace"
+            raise IllegalAction(rule, f"{name} already holds a {what}")
+        if other[city] == seat:
+            raise IllegalAction("W5", f"both of your palaces may not stand in one city ({name})")
+        own[city] = seat
+        player = self.players[seat]
+        self.players[seat] = evolve(player, palaces=player.palaces - 1)
+        if mogul:
+            self.pending = evolve(pending, mogul=False, built=True)
+        else:
+            self.pending = evolve(pending, palaces=pending.palaces - 1, built=True)
+        self.emit(PalaceBuilt(seat, city, mogul))
+        tile = self.bonus[city]
+        if tile is not None and not mogul:
+            self.bonus[city] = None
+            self.take_bonus(seat, city, tile)
+
+    def take_bonus(self, seat: int, city: int, tile: BonusTile) -> None:
+        """W6: score a bonus tile the moment it is taken."""
+        player = self.players[seat]
+        self.players[seat] = evolve(player, bonus_tiles=(*player.bonus_tiles, tile))
+        self.emit(BonusTaken(seat, city, tile))
+        if tile.kind in BONUS_POINTS:
+            reason = "Taj Mahal" if tile.kind == "taj_mahal" else "bonus tile"
+            self.score(seat, "bonus", BONUS_POINTS[tile.kind], reason)
+        elif tile.kind == "card":
+            self.draw_to_hand(seat, "bonus tile")
+        else:
+            assert tile.good is not None
+            self.score_goods(seat, (tile.good,))
+
+    def score_goods(self, seat: int, goods: tuple[str, ...]) -> None:
+        """W7: each good on a new tile scores the number of that good now held."""
+        player = self.players[seat]
+        for good in goods:
+            self.score(seat, "goods", goods_held(player, good), good)
+
+    def settle(self, seat: int) -> None:
+        """Resolve every step of a withdrawal that leaves no choice, in rule order.
+
+        A pending withdrawal is in one of three stages: palaces to place (W4/W5),
+        palaces done but not yet scored (``takes == 0``: W7-W11 run now), or display
+        cards to take (W11).  Stops where the seat has a real choice.
+        """
+        while (pending := self.pending) is not None:
+            if pending.palaces or pending.mogul:
+                if not self.place_forced(seat, pending):
+                    return
+            elif pending.takes == 0:
+                self.after_palaces(seat, pending)
+            elif pending.takes >= len(self.display):
+                for card in list(self.display):  # no choice: take what remains
+                    self.take(seat, card)
+            else:
+                return
+
+    def place_forced(self, seat: int, pending: Pending) -> bool:
+        """Place palaces that have no choice; False when the seat must choose."""
+        if self.players[seat].palaces == 0:
+            self.pending = evolve(pending, palaces=0, mogul=False)  # W4: no palace left
+            return True
+        normal, mogul = _palace_cities(
+            self.base.setup.board, self.province, self.palaces, self.moguls, seat
+        )
+        if pending.palaces and not normal:
+            self.pending = evolve(pending, palaces=0)  # W4: no free city
+            return True
+        if pending.mogul and not mogul:
+            self.pending = evolve(pending, mogul=False)
+            return True
+        options = len(normal) * (pending.palaces > 0) + len(mogul) * pending.mogul
+        if options == 1:
+            if pending.palaces:
+                self.build(seat, normal[0], False)
+            else:
+                self.build(seat, mogul[0], True)
+            return True
+        if (
+            not pending.mogul
+            and pending.palaces >= len(normal)
+            and self.players[seat].palaces >= len(normal)
+        ):
+            for city in normal:  # every free city gets one: only the order is open
+                self.build(seat, city, False)
+            return True
+        return False
+
+    def after_palaces(self, seat: int, pending: Pending) -> None:
+        """W7-W11 once the palaces stand: province tile, palace score, discard, draw."""
+        if pending.province_tile:
+            tile = self.visit
+            player = self.players[seat]
+            self.players[seat] = evolve(player, province_tiles=(*player.province_tiles, tile))
+            self.emit(ProvinceTileTaken(seat, tile))
+            self.score_goods(seat, PROVINCE_GOODS[tile])
+        if pending.built:
+            board = self.base.setup.board
+            others = connected_provinces(board, self.province, seat, self.palaces, self.moguls)
+            self.score(seat, "palaces", 1 + others, f"palace joined to {others} other provinces")
+        player = self.players[seat]
+        played = player.played
+        specials = tuple(c for c in played if c >= 96)
+        gone = tuple(c for c in played if c < 96)
+        self.discard.extend(gone)
+        self.players[seat] = evolve(
+            player, played=(), hand=tuple(sorted(player.hand + specials))
+        )
+        if gone:
+            self.emit(Discarded(seat, gone))
+        if not played:
+            self.draw_to_hand(seat, "withdrew without playing")
+        takes = min(2, len(self.display))
+        if takes == 0:
+            self.pending = None
+            self.end_turn(seat)
+        else:
+            self.pending = Pending(takes=takes)
+
+    # -- W11: display
+
+    def take(self, seat: int, card: int) -> None:
+        pending = self.pending
+        assert pending is not None
+        if card not in self.display:
+            raise IllegalAction("W11", f"card {card} is not in the display")
+        self.display.remove(card)
+        player = self.players[seat]
+        self.players[seat] = evolve(player, hand=_with(player.hand, card))
+        self.emit(CardTaken(seat, card))
+        if pending.takes == 1 or not self.display:
+            self.pending = None
+            self.end_turn(seat)
+        else:
+            self.pending = evolve(pending, takes=pending.takes - 1)
+
+    def end_turn(self, seat: int) -> None:
+        nxt = _next_in(self.players, seat)
+        if nxt is None:
+            self.end_visit()
+            return
+        self.to_act = nxt
+        if self.dummy is not None and self.dummy.bidding:
+            self.dummy_turn()
+
+    # -- D2/D3: the dummy
+
+    def dummy_turn(self) -> None:
+        dummy = self.dummy
+        assert dummy is not None
+        card = self.draw()
+        if card is None:
+            return
+        self.emit(DummyTurned(card))
+        color = CARD_COLOR[card]
+        if not any(CARD_COLOR[c] == color for c in dummy.cards):
+            self.dummy = Dummy(cards=(*dummy.cards, card), bidding=True)
+            return
+        self.discard.append(card)
+        mine = symbol_counts(dummy.cards)
+        rivals = [symbol_counts(p.played) for p in self.players if not p.withdrawn]
+        won = tuple(
+            symbol
+            for i, symbol in enumerate(SYMBOLS)
+            if symbol in self.court and mine[i] >= 1 and all(mine[i] > r[i] for r in rivals)
+        )
+        for symbol in won:
+            self.court.remove(symbol)
+            if symbol in CHARACTERS:
+                self.reserve[CHARACTERS.index(symbol)] += 1
+        self.emit(DummyWithdrew(card, won))
+        self.discard.extend(dummy.cards)
+        self.emit(Discarded(None, (card, *dummy.cards)))
+        self.dummy = Dummy(cards=(), bidding=False)
+
+    # -- E1-E5: end of a visit
+
+    def end_visit(self) -> None:
+        if self.dummy is not None:
+            if self.dummy.cards:
+                self.discard.extend(self.dummy.cards)
+                self.emit(Discarded(None, self.dummy.cards))
+            self.dummy = Dummy()
+        self.exchange_special_cards()
+        self.emit(VisitEnded(self.visit))
+        if self.visit == VISITS:
+            self.final_scoring()
+            return
+        n = len(self.players)
+        self.visit += 1
+        self.province = self.base.setup.visit_provinces[self.visit - 1]
+        self.start_player = (self.start_player + 1) % n
+        self.refill_court()
+        display = []
+        for _ in range(display_size(n)):
+            card = self.draw()
+            if card is not None:
+                display.append(card)
+        self.display = sorted(display)
+        self.players = [
+            evolve(p, played=(), color=None, withdrawn=False) for p in self.players
+        ]
+        self.to_act = self.start_player
+        self.emit(VisitBegan(self.visit, self.province, self.start_player, tuple(self.display)))
+
+    def exchange_special_cards(self) -> None:
+        """E2: two influence tiles of a kind buy that character's special card."""
+        for seat in range(len(self.players)):
+            for k, character in enumerate(CHARACTERS):
+                player = self.players[seat]
+                if player.influence[k] < 2:
+                    continue
+                influence = list(player.influence)
+                influence[k] -= 2
+                self.reserve[k] += 2
+                card = SPECIAL_CARDS[character]
+                holder = None
+                if card in self.supply:
+                    self.supply.remove(card)
+                else:
+                    for other, p in enumerate(self.players):
+                        if card in p.hand:
+                            holder = other
+                            if other != seat:
+                                hand = tuple(c for c in p.hand if c != card)
+                                self.players[other] = evolve(p, hand=hand)
+                player = self.players[seat]
+                hand = player.hand if card in player.hand else _with(player.hand, card)
+                self.players[seat] = evolve(player, influence=tuple(influence), hand=hand)
+                self.emit(SpecialCardTaken(seat, character, card, holder))
+
+    def refill_court(self) -> None:
+        """E3: one influence tile of each missing kind from the reserve, the ring, the tile."""
+        court = set(self.court) | {"elephant", "mogul"}
+        for k, character in enumerate(CHARACTERS):
+            if character not in court and self.reserve[k] > 0:
+                self.reserve[k] -= 1
+                court.add(character)
+        self.court = [s for s in SYMBOLS if s in court]
+
+    def final_scoring(self) -> None:
+        """F1: special and white cards score 1 each, and each card of the main colour."""
+        for seat, player in enumerate(self.players):
+            hand = player.hand
+            specials = sum(1 for c in hand if c >= 96)
+            whites = sum(1 for c in hand if CARD_COLOR[c] == "white")
+            most = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
+            points = specials + whites + most
+            if points:
+                self.score(seat, "hand", points, "final hand")
+        self.to_act = None
+        totals = tuple(p.score.total for p in self.players)
+        self.emit(GameOver(totals, ranks(totals)))
+
+
+def _with(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    cards = list(hand)
+    insort(cards, card)
+    return tuple(cards)

@@ -1,0 +1,134 @@
+"""Everything that fixes a game's start (rules S1-S6): :class:`Setup`.
+
+>>> setup = Setup.random(4, seed=7)
+>>> setup.players, len(setup.deck), setup.variant
+(4, 96, 'standard')
+>>> Setup.random(2, seed=7).variant
+'dummy'
+
+A scenario or puzzle stacks the deck with :func:`attrs.evolve`:
+
+>>> from attrs import evolve
+>>> stacked = evolve(setup, deck=tuple(range(96)), start_player=0)
+>>> stacked.deck[:6]   # seat 0's hand (S1)
+(0, 1, 2, 3, 4, 5)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from attrs import frozen
+
+from .board import DEFAULT_BOARD, Board
+from .cards import REGULAR_CARDS
+from .tiles import DEFAULT_BONUS_TILES, TAJ_MAHAL, BonusTile
+
+VARIANTS: Final = ("standard", "dummy")
+HAND_SIZE: Final = 6
+
+
+class SetupError(ValueError):
+    """A :class:`Setup` that breaks the setup rules (S1-S6, C1, D1)."""
+
+
+def display_size(players: int) -> int:
+    """S2/D1: 2n - 1 display cards; the two-player variant uses 3."""
+    return 3 if players == 2 else 2 * players - 1
+
+
+@frozen
+class Setup:
+    """The start of one game.
+
+    ``deck`` is the 96 regular cards in dealing order: seat 0 gets ``deck[0:6]``,
+    seat 1 ``deck[6:12]`` and so on (S1), the display the next 2n-1 (S2), and the
+    rest is the draw pile with its first card on top.  ``province_tiles[p]`` is the
+    number of the tile on province ``p`` (S3; visit k is in the province holding
+    tile k).  ``bonus_tiles`` pairs each fortress city id with its bonus tile (S4).
+    """
+
+    players: int
+    seed: int
+    start_player: int
+    deck: tuple[int, ...]
+    province_tiles: tuple[int, ...]
+    bonus_tiles: tuple[tuple[int, BonusTile], ...]
+    board: Board = DEFAULT_BOARD
+    variant: str = "standard"
+
+    @classmethod
+    def random(
+        cls,
+        players: int,
+        seed: int,
+        *,
+        board: Board = DEFAULT_BOARD,
+        bonus_tiles: tuple[BonusTile, ...] = DEFAULT_BONUS_TILES,
+    ) -> Setup:
+        """Draw a setup from ``seed``: shuffled deck, tiles and start player (S1-S6)."""
+        rng = random.Random(seed)
+        deck = list(REGULAR_CARDS)
+        rng.shuffle(deck)
+        others = [p for p in range(len(board.provinces)) if p != board.final_province]
+        numbers = list(range(1, 12))
+        rng.shuffle(numbers)
+        tiles = [12] * len(board.provinces)
+        for province, number in zip(others, numbers, strict=True):
+            tiles[province] = number
+        forts = [c for c in board.fortresses if c != board.taj_mahal_city]
+        squares = list(bonus_tiles)
+        rng.shuffle(squares)
+        bonus = sorted([(board.taj_mahal_city, TAJ_MAHAL), *zip(forts, squares, strict=True)])
+        setup = cls(
+            players=players,
+            seed=seed,
+            start_player=rng.randrange(players),
+            deck=tuple(deck),
+            province_tiles=tuple(tiles),
+            bonus_tiles=tuple(bonus),
+            board=board,
+            variant="dummy" if players == 2 else "standard",
+        )
+        validate_setup(setup)
+        return setup
+
+    @property
+    def visit_provinces(self) -> tuple[int, ...]:
+        """The province of each visit, in order (S3): index 0 is visit 1."""
+        order = sorted(range(len(self.province_tiles)), key=self.province_tiles.__getitem__)
+        return tuple(order)
+
+
+def validate_setup(setup: Setup) -> None:
+    """Raise :class:`SetupError` unless ``setup`` is a legal start (C1, S1-S6, D1)."""
+    n = setup.players
+    if setup.variant not in VARIANTS:
+        raise SetupError(f"C1: unknown variant {setup.variant!r}, expected one of {VARIANTS}")
+    if setup.variant == "standard" and not 3 <= n <= 5:
+        raise SetupError(f"C1: the standard game is for 3-5 players, not {n}")
+    if setup.variant == "dummy" and n != 2:
+        raise SetupError(f"D1: the dummy variant is for 2 players, not {n}")
+    if not 0 <= setup.start_player < n:
+        raise SetupError(f"S6: start player {setup.start_player} is not a seat of {n}")
+    if sorted(setup.deck) != list(REGULAR_CARDS):
+        raise SetupError("S1: the deck must hold each of the 96 regular cards (ids 0-95) once")
+    board = setup.board
+    if sorted(setup.province_tiles) != list(range(1, 13)) or len(setup.province_tiles) != len(
+        board.provinces
+    ):
+        raise SetupError("S3: each province needs one province tile, numbered 1-12")
+    if setup.province_tiles[board.final_province] != 12:
+        raise SetupError(
+            f"S3: tile 12 goes on {board.provinces[board.final_province]}, the final province"
+        )
+    cities = [c for c, _ in setup.bonus_tiles]
+    if sorted(cities) != list(board.fortresses):
+        raise SetupError("S4: every fortress needs exactly one bonus tile")
+    for city, tile in setup.bonus_tiles:
+        if (tile == TAJ_MAHAL) != (city == board.taj_mahal_city):
+            raise SetupError(
+                f"S4: the Taj Mahal tile goes on {board.cities[board.taj_mahal_city].name}, "
+                f"and only there (found {tile} on {board.cities[city].name})"
+            )

@@ -1,0 +1,127 @@
+"""What one seat may see: :func:`view` (see "Public and secret information" in
+``docs/rules.md``).
+
+A :class:`PlayerView` holds everything public and the seat's own hand, and the
+legal actions when that seat is to act.  It never holds the deck order, another
+seat's hand, the setup's seed, or a card another seat drew.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from .actions import Action
+from .board import Board
+from .rules import legal_actions
+from .setups import Setup
+from .state import Dummy, Pending, PlayerState, Score, State
+from .tiles import BonusTile
+
+
+@frozen
+class PublicSetup:
+    """The public part of a :class:`~tajmahal.Setup`: all of it but the seed and deck."""
+
+    players: int
+    variant: str
+    start_player: int
+    province_tiles: tuple[int, ...]
+    bonus_tiles: tuple[tuple[int, BonusTile], ...]
+    board: Board
+
+    @classmethod
+    def of(cls, setup: Setup) -> PublicSetup:
+        return cls(
+            players=setup.players,
+            variant=setup.variant,
+            start_player=setup.start_player,
+            province_tiles=setup.province_tiles,
+            bonus_tiles=setup.bonus_tiles,
+            board=setup.board,
+        )
+
+
+@frozen
+class SeatView:
+    """What everybody sees of one seat (its hand only as a size)."""
+
+    hand_size: int
+    played: tuple[int, ...]
+    color: str | None
+    withdrawn: bool
+    palaces: int
+    influence: tuple[int, ...]
+    province_tiles: tuple[int, ...]
+    bonus_tiles: tuple[BonusTile, ...]
+    score: Score
+    special_cards: tuple[int, ...]
+
+    @classmethod
+    def of(cls, player: PlayerState) -> SeatView:
+        return cls(
+            hand_size=len(player.hand),
+            played=player.played,
+            color=player.color,
+            withdrawn=player.withdrawn,
+            palaces=player.palaces,
+            influence=player.influence,
+            province_tiles=player.province_tiles,
+            bonus_tiles=player.bonus_tiles,
+            score=player.score,
+            special_cards=player.special_cards,
+        )
+
+
+@frozen
+class PlayerView:
+    """One seat's view of a state (``seat`` None: a spectator's, with no hand)."""
+
+    seat: int | None
+    setup: PublicSetup
+    visit: int
+    province: int
+    start_player: int
+    to_act: int | None
+    phase: str
+    hand: tuple[int, ...]
+    players: tuple[SeatView, ...]
+    display: tuple[int, ...]
+    deck_size: int
+    discard: tuple[int, ...]
+    supply: tuple[int, ...]
+    court: tuple[str, ...]
+    reserve: tuple[int, ...]
+    palaces: tuple[int, ...]
+    moguls: tuple[int, ...]
+    bonus: tuple[BonusTile | None, ...]
+    pending: Pending | None
+    dummy: Dummy | None
+    legal: tuple[Action, ...]
+
+
+def view(state: State, seat: int | None) -> PlayerView:
+    """``state`` as ``seat`` sees it: everything public, its own hand, its legal actions."""
+    own = seat is not None and 0 <= seat < len(state.players)
+    return PlayerView(
+        seat=seat,
+        setup=PublicSetup.of(state.setup),
+        visit=state.visit,
+        province=state.province,
+        start_player=state.start_player,
+        to_act=state.to_act,
+        phase=state.phase,
+        hand=state.players[seat].hand if own else (),  # type: ignore[index]
+        players=tuple(SeatView.of(p) for p in state.players),
+        display=state.display,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        supply=state.supply,
+        court=state.court,
+        reserve=state.reserve,
+        palaces=state.palaces,
+        moguls=state.moguls,
+        bonus=state.bonus,
+        pending=state.pending,
+        dummy=state.dummy,
+        legal=legal_actions(state) if own and state.to_act == seat else (),
+    )
