@@ -10,6 +10,8 @@
 See ``docs/api.md`` for a tour.
 """
 
+__version__ = "0.1.0"
+
 from .actions import Action, BuildMogulPalace, BuildPalace, Play, TakeCard, Withdraw, action_text
 from .board import DEFAULT_BOARD, Board, BoardError, City, load_board
 from .cards import CARDS, CHARACTERS, COLORS, SYMBOLS, Card
