@@ -62,6 +62,18 @@ class Card:
         return f"{self.color} {'+'.join(self.symbols)}"
 
 
+def card_ids(color: str, *symbols: str) -> tuple[int, ...]:
+    """Ids of the cards of ``color`` showing exactly ``symbols`` (in any order).
+
+    >>> card_ids("red", "vizier", "elephant")
+    (2, 3, 4)
+    >>> card_ids("white", "mogul")
+    (95,)
+    """
+    want = sorted(symbols)
+    return tuple(c.id for c in CARDS if c.color == color and sorted(c.symbols) == want)
+
+
 class CardDataError(ValueError):
     """The card table does not match rule C3."""
 

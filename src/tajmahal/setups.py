@@ -94,6 +94,71 @@ class Setup:
         validate_setup(setup)
         return setup
 
+    @classmethod
+    def stacked(
+        cls,
+        players: int,
+        hands: list[list[int]] | tuple[tuple[int, ...], ...],
+        *,
+        display: list[int] | tuple[int, ...] = (),
+        deck: list[int] | tuple[int, ...] = (),
+        start_player: int = 0,
+        seed: int = 0,
+        province_tiles: tuple[int, ...] | None = None,
+        bonus_tiles: tuple[tuple[int, BonusTile], ...] | None = None,
+        board: Board = DEFAULT_BOARD,
+    ) -> Setup:
+        """A setup with chosen cards, for scenarios and puzzles.
+
+        ``hands`` gives each seat's 6 cards; ``display`` the first display cards and
+        ``deck`` the top of the draw pile.  Cards not named fill the display and the
+        rest of the deck in id order.  Province tiles default to 1-11 on the other
+        provinces in board order (12 on the final one); bonus tiles default to the
+        default set on the fortresses in city order.
+
+        >>> s = Setup.stacked(3, [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11],
+        ...                       [12, 13, 14, 15, 16, 17]], display=[90], deck=[95])
+        >>> s.deck[18:23], s.deck[23]
+        ((90, 18, 19, 20, 21), 95)
+        """
+        if len(hands) != players or any(len(h) != HAND_SIZE for h in hands):
+            raise SetupError(f"S1: give {players} hands of {HAND_SIZE} cards")
+        shown = display_size(players)
+        named = [c for h in hands for c in h] + list(display) + list(deck)
+        if len(set(named)) != len(named):
+            raise SetupError("S1: a card is named twice")
+        taken = set(named)
+        rest = [c for c in REGULAR_CARDS if c not in taken]
+        fill = shown - len(display)
+        if fill < 0:
+            raise SetupError(f"S2: the display holds {shown} cards, not {len(display)}")
+        order = [c for h in hands for c in h] + list(display) + rest[:fill] + list(deck)
+        order += rest[fill:]
+        if province_tiles is None:
+            numbers = iter(range(1, 12))
+            province_tiles = tuple(
+                12 if p == board.final_province else next(numbers)
+                for p in range(len(board.provinces))
+            )
+        if bonus_tiles is None:
+            forts = [c for c in board.fortresses if c != board.taj_mahal_city]
+            bonus_tiles = tuple(
+                sorted([(board.taj_mahal_city, TAJ_MAHAL),
+                        *zip(forts, DEFAULT_BONUS_TILES, strict=True)])
+            )
+        setup = cls(
+            players=players,
+            seed=seed,
+            start_player=start_player,
+            deck=tuple(order),
+            province_tiles=province_tiles,
+            bonus_tiles=bonus_tiles,
+            board=board,
+            variant="dummy" if players == 2 else "standard",
+        )
+        validate_setup(setup)
+        return setup
+
     @property
     def visit_provinces(self) -> tuple[int, ...]:
         """The province of each visit, in order (S3): index 0 is visit 1."""
