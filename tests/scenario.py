@@ -27,6 +27,7 @@ from tajmahal import (
     State,
     TakeCard,
     Withdraw,
+    check_state,
     legal_actions,
     step,
 )
@@ -41,6 +42,7 @@ class Table:
         self.events: list[Event] = []
 
     def act(self, seat: int, action: Action) -> tuple[Event, ...]:
+        check_state(self.state)  # hand-built positions must be consistent
         assert self.state.to_act == seat, f"seat {self.state.to_act} is to act, not {seat}"
         assert action in legal_actions(self.state), f"{action} not legal"
         self.state, events = step(self.state, action)
@@ -86,7 +88,9 @@ def at_visit(state: State, visit: int) -> State:
     return evolve(state, visit=visit, province=state.setup.visit_provinces[visit - 1])
 
 
-def with_palaces(state: State, owners: dict[int, int], moguls: dict[int, int] | None = None) -> State:
+def with_palaces(
+    state: State, owners: dict[int, int], moguls: dict[int, int] | None = None
+) -> State:
     """``state`` with normal (and mogul) palaces already standing: city -> seat."""
     palaces = list(state.palaces)
     mogul_list = list(state.moguls)

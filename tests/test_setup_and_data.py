@@ -17,7 +17,14 @@ from tajmahal.tiles import DEFAULT_BONUS_TILES, PROVINCE_GOODS
 
 def test_c3_deck_composition() -> None:
     colours = Counter(c.color for c in CARDS)
-    assert colours == {"red": 21, "yellow": 21, "green": 21, "purple": 21, "white": 12, "special": 4}
+    assert colours == {
+        "red": 21,
+        "yellow": 21,
+        "green": 21,
+        "purple": 21,
+        "white": 12,
+        "special": 4,
+    }
     for colour in ("red", "yellow", "green", "purple"):
         cards = [c for c in CARDS if c.color == colour]
         assert sum(c.symbols == ("elephant", "elephant") for c in cards) == 2

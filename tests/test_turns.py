@@ -26,9 +26,7 @@ DISPLAY = [85, 86, 87, 88, 89]
 
 
 def table(hands: list[list[int]] | None = None, start: int = 0) -> Table:
-    setup = Setup.stacked(
-        3, hands or [RED, YELLOW, GREEN], display=DISPLAY, start_player=start
-    )
+    setup = Setup.stacked(3, hands or [RED, YELLOW, GREEN], display=DISPLAY, start_player=start)
     return Table(new_game(setup))
 
 
@@ -106,7 +104,9 @@ def test_t4_monk_card_on_the_first_turn_colour_fixed_by_the_next_card() -> None:
     assert t.player(0).color == "yellow"
     t.play(1, 29)
     t.play(2, 47)
-    with pytest.raises(IllegalAction, match="T4: a red card, but your colour in this visit is yellow"):
+    with pytest.raises(
+        IllegalAction, match="T4: a red card, but your colour in this visit is yellow"
+    ):
         apply(t.state, Play(2))
     assert Play(22) in legal_actions(t.state)
 

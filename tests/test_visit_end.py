@@ -31,7 +31,9 @@ def table(
     display: list[int] = DISPLAY,
     deck: list[int] = DECK,
 ) -> Table:
-    return Table(new_game(Setup.stacked(3, hands or [RED, YELLOW, GREEN], display=display, deck=deck)))
+    return Table(
+        new_game(Setup.stacked(3, hands or [RED, YELLOW, GREEN], display=display, deck=deck))
+    )
 
 
 def everyone_withdraws_at_once(t: Table) -> None:

@@ -37,7 +37,9 @@ def table(hands: list[list[int]] | None = None, **kw: object) -> Table:
     return Table(new_game(setup))
 
 
-def swap_bonus(setup_tiles: tuple[tuple[int, BonusTile], ...], a: int, b: int) -> tuple[tuple[int, BonusTile], ...]:
+def swap_bonus(
+    setup_tiles: tuple[tuple[int, BonusTile], ...], a: int, b: int
+) -> tuple[tuple[int, BonusTile], ...]:
     tiles = dict(setup_tiles)
     tiles[a], tiles[b] = tiles[b], tiles[a]
     return tuple(sorted(tiles.items()))
@@ -162,7 +164,8 @@ def test_w4_no_free_city_builds_nothing_but_takes_the_tile() -> None:
 
 def test_w4_no_palace_left_builds_nothing() -> None:
     t = table()
-    t.state = with_player(t.state, 0, palaces=0)
+    t.state = with_palaces(t.state, {city: 0 for city in range(4, 24)})  # all 20 elsewhere
+    assert t.player(0).palaces == 0
     only_seat_0_plays(t, 2)
     t.withdraw(0)
     assert t.state.palaces[:4] == (-1, -1, -1, -1)
@@ -302,7 +305,7 @@ def test_w12_reshuffle_when_the_deck_is_empty() -> None:
     t.state = evolve(t.state, deck=(), discard=discard)
     events = t.withdraw(0)
     assert Reshuffled(len(discard)) in events
-    drawn = [e for e in events if isinstance(e, CardDrawn)][0].card
+    drawn = next(e for e in events if isinstance(e, CardDrawn)).card
     assert drawn in discard
     assert sorted((*t.state.deck, drawn)) == sorted(discard)
     assert t.state.discard == ()
@@ -315,6 +318,9 @@ def test_w12_reshuffle_when_the_deck_is_empty() -> None:
 
 def test_w12_no_card_when_deck_and_discard_are_empty() -> None:
     t = table()
+    deck = t.state.deck  # the other seats hold every remaining card
+    t.state = with_player(t.state, 1, hand=tuple(sorted(YELLOW + list(deck[::2]))))
+    t.state = with_player(t.state, 2, hand=tuple(sorted(GREEN + list(deck[1::2]))))
     t.state = evolve(t.state, deck=(), discard=())
     events = t.withdraw(0)
     assert not any(isinstance(e, (CardDrawn, Reshuffled)) for e in events)

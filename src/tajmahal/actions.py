@@ -11,6 +11,7 @@ from typing import Final
 
 from attrs import frozen
 
+from .board import CITIES
 from .cards import CARDS
 
 
@@ -59,6 +60,8 @@ PLAYS: Final[tuple[dict[int | None, Play], ...]] = tuple(
     for c in range(len(CARDS))
 )
 TAKES: Final = tuple(TakeCard(c) for c in range(len(CARDS)))
+BUILDS: Final = tuple(BuildPalace(c) for c in range(CITIES))
+MOGUL_BUILDS: Final = tuple(BuildMogulPalace(c) for c in range(CITIES))
 
 
 def action_text(action: Action, city_names: tuple[str, ...] | None = None) -> str:
@@ -73,4 +76,3 @@ def action_text(action: Action, city_names: tuple[str, ...] | None = None) -> st
     where = city_names[action.city] if city_names else f"city {action.city}"
     kind = "mogul palace" if isinstance(action, BuildMogulPalace) else "palace"
     return f"build a {kind} in {where}"
-

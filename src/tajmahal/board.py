@@ -217,8 +217,13 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     names = board.provinces
     cities: list[dict[str, Any]] = []
     for c in board.cities:
-        entry: dict[str, Any] = {"id": c.id, "name": c.name, "province": names[c.province],
-                                 "x": c.x, "y": c.y}
+        entry: dict[str, Any] = {
+            "id": c.id,
+            "name": c.name,
+            "province": names[c.province],
+            "x": c.x,
+            "y": c.y,
+        }
         if c.fortress:
             entry["fortress"] = True
         if c.taj_mahal:

@@ -89,17 +89,45 @@ _CORE = Counter(
     }
 )
 _EXTRA = {
-    "purple": {("monk", "vizier"), ("general", "monk"), ("general", "mogul"),
-               ("general", "princess"), ("princess", "mogul")},
-    "green": {("vizier", "general"), ("princess", "monk"), ("mogul", "monk"),
-              ("general", "princess"), ("vizier", "mogul")},
-    "yellow": {("monk", "mogul"), ("general", "princess"), ("vizier", "general"),
-               ("princess", "monk"), ("vizier", "mogul")},
-    "red": {("monk", "vizier"), ("vizier", "princess"), ("princess", "mogul"),
-            ("general", "monk"), ("vizier", "mogul")},
+    "purple": {
+        ("monk", "vizier"),
+        ("general", "monk"),
+        ("general", "mogul"),
+        ("general", "princess"),
+        ("princess", "mogul"),
+    },
+    "green": {
+        ("vizier", "general"),
+        ("princess", "monk"),
+        ("mogul", "monk"),
+        ("general", "princess"),
+        ("vizier", "mogul"),
+    },
+    "yellow": {
+        ("monk", "mogul"),
+        ("general", "princess"),
+        ("vizier", "general"),
+        ("princess", "monk"),
+        ("vizier", "mogul"),
+    },
+    "red": {
+        ("monk", "vizier"),
+        ("vizier", "princess"),
+        ("princess", "mogul"),
+        ("general", "monk"),
+        ("vizier", "mogul"),
+    },
 }
-_WHITE = Counter({("elephant",): 7, ("vizier",): 1, ("general",): 1, ("monk",): 1,
-                  ("princess",): 1, ("mogul",): 1})
+_WHITE = Counter(
+    {
+        ("elephant",): 7,
+        ("vizier",): 1,
+        ("general",): 1,
+        ("monk",): 1,
+        ("princess",): 1,
+        ("mogul",): 1,
+    }
+)
 _SPECIAL = {"vizier": ("mogul",), "general": ("elephant",), "monk": (), "princess": ()}
 
 

@@ -21,8 +21,13 @@ def score_table(state: State, names: list[str]) -> str:
         parts = [str(getattr(score, s)) for s in SCORE_SOURCES]
         rows.append([str(seat), names[seat], *parts, str(score.total), str(rank)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.rjust(w) if i != 1 else c.ljust(w) for i, (c, w) in
-                       enumerate(zip(r, widths, strict=True))) for r in rows]
+    lines = [
+        "  ".join(
+            c.rjust(w) if i != 1 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
     lines.insert(1, "-" * len(lines[0]))
     return "\n".join(lines)
 

@@ -150,14 +150,40 @@ class GameOver:
 
 
 Event = (
-    VisitBegan | Played | Withdrew | PalaceBuilt | BonusTaken | ProvinceTileTaken | Scored
-    | Discarded | CardDrawn | CardTaken | Reshuffled | SpecialCardTaken | DummyTurned
-    | DummyWithdrew | VisitEnded | GameOver
+    VisitBegan
+    | Played
+    | Withdrew
+    | PalaceBuilt
+    | BonusTaken
+    | ProvinceTileTaken
+    | Scored
+    | Discarded
+    | CardDrawn
+    | CardTaken
+    | Reshuffled
+    | SpecialCardTaken
+    | DummyTurned
+    | DummyWithdrew
+    | VisitEnded
+    | GameOver
 )
 EVENT_TYPES: Final = (
-    VisitBegan, Played, Withdrew, PalaceBuilt, BonusTaken, ProvinceTileTaken, Scored,
-    Discarded, CardDrawn, CardTaken, Reshuffled, SpecialCardTaken, DummyTurned,
-    DummyWithdrew, VisitEnded, GameOver,
+    VisitBegan,
+    Played,
+    Withdrew,
+    PalaceBuilt,
+    BonusTaken,
+    ProvinceTileTaken,
+    Scored,
+    Discarded,
+    CardDrawn,
+    CardTaken,
+    Reshuffled,
+    SpecialCardTaken,
+    DummyTurned,
+    DummyWithdrew,
+    VisitEnded,
+    GameOver,
 )
 
 

@@ -16,6 +16,8 @@ from typing import Final
 from attrs import evolve
 
 from .actions import (
+    BUILDS,
+    MOGUL_BUILDS,
     PLAYS,
     TAKES,
     WITHDRAW,
@@ -109,6 +111,48 @@ def new_game(setup: Setup) -> State:
     )
 
 
+def opening_events(state: State) -> tuple[Event, ...]:
+    """The events of the game's start (S2-S6), for a follower that begins at ``new_game``."""
+    return (VisitBegan(state.visit, state.province, state.start_player, state.display),)
+
+
+class StateError(ValueError):
+    """A hand-built :class:`~tajmahal.State` that the engine cannot have produced."""
+
+
+def check_state(state: State) -> None:
+    """Whole-state checks for hand-built positions (puzzles, tests); raises :class:`StateError`.
+
+    The engine's own states always pass.  The checks: every card in exactly one place,
+    hands sorted, seats and cities in range, 20 palaces per player in all, and 6
+    influence tiles of each kind counted over players, court and reserve.
+    """
+    n = state.setup.players
+    problems = []
+    places = [*state.deck, *state.discard, *state.display, *state.supply]
+    for p in state.players:
+        places += [*p.hand, *p.played]
+    if state.dummy is not None:
+        places += state.dummy.cards
+    if sorted(places) != list(range(len(CARDS))):
+        problems.append("C3: every card must be in exactly one place")
+    for seat, p in enumerate(state.players):
+        if list(p.hand) != sorted(p.hand):
+            problems.append(f"seat {seat}: the hand must be sorted by card id")
+        built = state.palaces.count(seat) + state.moguls.count(seat)
+        if built + p.palaces != 20:
+            problems.append(f"C7: seat {seat} has {built} palaces built and {p.palaces} left")
+    for k, character in enumerate(CHARACTERS):
+        total = state.reserve[k] + (character in state.court)
+        total += sum(p.influence[k] for p in state.players)
+        if total != 6:
+            problems.append(f"C6: {total} {character} influence tiles (there are 6)")
+    if len(state.players) != n or not (state.to_act is None or 0 <= state.to_act < n):
+        problems.append("seats: to_act and players must match the setup's players")
+    if problems:
+        raise StateError("; ".join(problems))
+
+
 # --------------------------------------------------------------------------- queries
 
 
@@ -179,10 +223,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         normal, mogul = _palace_cities(
             state.setup.board, state.province, state.palaces, state.moguls, seat
         )
-        return tuple(
-            [BuildPalace(c) for c in normal] * (pending.palaces > 0)
-            + [BuildMogulPalace(c) for c in mogul] * pending.mogul
-        )
+        placements: list[Action] = []
+        if pending.palaces:
+            placements.extend(BUILDS[c] for c in normal)
+        if pending.mogul:
+            placements.extend(MOGUL_BUILDS[c] for c in mogul)
+        return tuple(placements)
     return tuple(TAKES[c] for c in state.display)
 
 
@@ -216,9 +262,7 @@ def _apply(state: State, action: Action, log: list[Event] | None) -> State:
             draft = _Draft(state, log)
             draft.withdraw(seat)
             return draft.freeze()
-        raise IllegalAction(
-            "T2", f"on your turn you play cards or withdraw, not {kind.__name__}"
-        )
+        raise IllegalAction("T2", f"on your turn you play cards or withdraw, not {kind.__name__}")
     if pending.palaces or pending.mogul:
         if kind is BuildPalace or kind is BuildMogulPalace:
             draft = _Draft(state, log)
@@ -254,15 +298,36 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
         if extra == PRINCESS_CARD:
             score = evolve(score, princess=score.princess + 2)
     new_player = PlayerState(
-        new_hand, played, color, False, player.palaces, player.influence,
-        player.province_tiles, player.bonus_tiles, score,
+        new_hand,
+        played,
+        color,
+        False,
+        player.palaces,
+        player.influence,
+        player.province_tiles,
+        player.bonus_tiles,
+        score,
     )
     players = (*state.players[:seat], new_player, *state.players[seat + 1 :])
     new = State(
-        state.setup, state.visit, state.province, state.start_player,
-        _next_in(players, seat), players, state.deck, state.discard, state.display,
-        state.supply, state.court, state.reserve, state.palaces, state.moguls, state.bonus,
-        None, state.dummy, state.reshuffles,
+        state.setup,
+        state.visit,
+        state.province,
+        state.start_player,
+        _next_in(players, seat),
+        players,
+        state.deck,
+        state.discard,
+        state.display,
+        state.supply,
+        state.court,
+        state.reserve,
+        state.palaces,
+        state.moguls,
+        state.bonus,
+        None,
+        state.dummy,
+        state.reshuffles,
     )
     if log is not None:
         log.append(Played(seat, card, extra))
@@ -367,10 +432,24 @@ class _Draft:
 
     def freeze(self) -> State:
         return State(
-            self.base.setup, self.visit, self.province, self.start_player, self.to_act,
-            tuple(self.players), tuple(self.deck), tuple(self.discard), tuple(self.display),
-            tuple(self.supply), tuple(self.court), tuple(self.reserve), tuple(self.palaces),
-            tuple(self.moguls), tuple(self.bonus), self.pending, self.dummy, self.reshuffles,
+            self.base.setup,
+            self.visit,
+            self.province,
+            self.start_player,
+            self.to_act,
+            tuple(self.players),
+            tuple(self.deck),
+            tuple(self.discard),
+            tuple(self.display),
+            tuple(self.supply),
+            tuple(self.court),
+            tuple(self.reserve),
+            tuple(self.palaces),
+            tuple(self.moguls),
+            tuple(self.bonus),
+            self.pending,
+            self.dummy,
+            self.reshuffles,
         )
 
     # -- small helpers
@@ -561,9 +640,7 @@ class _Draft:
         specials = tuple(c for c in played if c >= 96)
         gone = tuple(c for c in played if c < 96)
         self.discard.extend(gone)
-        self.players[seat] = evolve(
-            player, played=(), hand=tuple(sorted(player.hand + specials))
-        )
+        self.players[seat] = evolve(player, played=(), hand=tuple(sorted(player.hand + specials)))
         if gone:
             self.emit(Discarded(seat, gone))
         if not played:
@@ -655,9 +732,7 @@ class _Draft:
             if card is not None:
                 display.append(card)
         self.display = sorted(display)
-        self.players = [
-            evolve(p, played=(), color=None, withdrawn=False) for p in self.players
-        ]
+        self.players = [evolve(p, played=(), color=None, withdrawn=False) for p in self.players]
         self.to_act = self.start_player
         self.emit(VisitBegan(self.visit, self.province, self.start_player, tuple(self.display)))
 

@@ -41,7 +41,7 @@ class DataError(ValueError):
 
 
 def type_tag(cls: type) -> str:
-    """The ``"type"`` tag of an action or event class: ``BuildMogulPalace`` -> ``build_mogul_palace``."""
+    """The ``"type"`` tag of a class: ``BuildMogulPalace`` -> ``build_mogul_palace``."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
 
@@ -60,22 +60,27 @@ def _make() -> cattrs.Converter:
         Play, make_dict_unstructure_fn(Play, conv, extra=override(omit_if_default=True))
     )
     conv.register_structure_hook(Play, make_dict_structure_fn(Play, conv))
-    configure_tagged_union(Action, conv, tag_generator=type_tag, tag_name="type")
-    configure_tagged_union(Event, conv, tag_generator=type_tag, tag_name="type")
+    for union in (Action, Event):
+        configure_tagged_union(union, conv, tag_generator=type_tag, tag_name="type")
+        tagged = conv.get_unstructure_hook(union)
+
+        def type_first(value: Any, tagged: Any = tagged) -> dict[str, Any]:
+            data = tagged(value)
+            return {"type": data.pop("type"), **data}
+
+        conv.register_unstructure_hook(union, type_first)
     return conv
 
 
 _CONVERTER: Final = _make()
-_UNIONS: Final[dict[type, Any]] = {t: Action for t in ACTION_TYPES} | {t: Event for t in EVENT_TYPES}
+_UNIONS: Final[dict[type, Any]] = {t: Action for t in ACTION_TYPES} | {
+    t: Event for t in EVENT_TYPES
+}
 
 
 def to_data(value: Any) -> Any:
     """Plain JSON-compatible data for ``value`` (actions and events carry a ``"type"``)."""
-    union = _UNIONS.get(type(value))
-    if union is None:
-        return _CONVERTER.unstructure(value)
-    data = _CONVERTER.unstructure(value, unstructure_as=union)
-    return {"type": data.pop("type"), **data}
+    return _CONVERTER.unstructure(value, unstructure_as=_UNIONS.get(type(value), type(value)))
 
 
 def from_data(data: Any, cls: Any) -> Any:
@@ -94,7 +99,7 @@ def from_data(data: Any, cls: Any) -> Any:
         if isinstance(e, cattrs.BaseValidationError):
             detail = "; ".join(cattrs.transform_error(e))
         elif isinstance(e, KeyError) and cls in (Action, Event):
-            detail = f"unknown or missing \"type\" ({e})"
+            detail = f'unknown or missing "type" ({e})'
         else:
             detail = str(e) or type(e).__name__
         raise DataError(f"bad {name}: {detail}") from None

@@ -143,8 +143,12 @@ class Setup:
         if bonus_tiles is None:
             forts = [c for c in board.fortresses if c != board.taj_mahal_city]
             bonus_tiles = tuple(
-                sorted([(board.taj_mahal_city, TAJ_MAHAL),
-                        *zip(forts, DEFAULT_BONUS_TILES, strict=True)])
+                sorted(
+                    [
+                        (board.taj_mahal_city, TAJ_MAHAL),
+                        *zip(forts, DEFAULT_BONUS_TILES, strict=True),
+                    ]
+                )
             )
         setup = cls(
             players=players,

@@ -1,0 +1,112 @@
+"""Hypothesis strategies for testing code against the engine.
+
+Use them to test your own bots, tools or analyses on many setups and reachable
+positions (``pip install hypothesis``):
+
+.. code-block:: python
+
+    from hypothesis import given
+    from tajmahal import legal_actions
+    from tajmahal.testing import states
+
+    @given(states(players=4))
+    def test_my_bot_always_answers_legally(state):
+        if state.to_act is not None:
+            assert my_bot(state) in legal_actions(state)
+
+Strategies:
+
+- :func:`setups` — valid :class:`~tajmahal.Setup` values: any deal, tile placement,
+  bonus placement and start player, for the given numbers of players.
+- :func:`states` — states reached from such a setup by legal random play.
+- :func:`legal_actions_of` — one legal action of a state.
+- :func:`games` — a setup and a whole game's legal actions, for replay tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from .actions import Action
+from .board import DEFAULT_BOARD, Board
+from .cards import REGULAR_CARDS
+from .rules import apply, is_over, legal_actions, new_game
+from .setups import Setup, validate_setup
+from .state import State
+from .tiles import DEFAULT_BONUS_TILES, TAJ_MAHAL
+
+__all__ = ["games", "legal_actions_of", "setups", "states"]
+
+
+def _players(players: int | Sequence[int]) -> st.SearchStrategy[int]:
+    return st.just(players) if isinstance(players, int) else st.sampled_from(list(players))
+
+
+@st.composite
+def setups(
+    draw: st.DrawFn, players: int | Sequence[int] = (2, 3, 4, 5), board: Board = DEFAULT_BOARD
+) -> Setup:
+    """A valid setup: a shuffled deck, province and bonus tiles placed, a start player."""
+    n = draw(_players(players))
+    deck = draw(st.permutations(REGULAR_CARDS))
+    numbers = draw(st.permutations(range(1, 12)))
+    others = [p for p in range(len(board.provinces)) if p != board.final_province]
+    tiles = [12] * len(board.provinces)
+    for province, number in zip(others, numbers, strict=True):
+        tiles[province] = number
+    squares = draw(st.permutations(DEFAULT_BONUS_TILES))
+    forts = [c for c in board.fortresses if c != board.taj_mahal_city]
+    bonus = sorted([(board.taj_mahal_city, TAJ_MAHAL), *zip(forts, squares, strict=True)])
+    setup = Setup(
+        players=n,
+        seed=draw(st.integers(0, 2**32 - 1)),
+        start_player=draw(st.integers(0, n - 1)),
+        deck=tuple(deck),
+        province_tiles=tuple(tiles),
+        bonus_tiles=tuple(bonus),
+        board=board,
+        variant="dummy" if n == 2 else "standard",
+    )
+    validate_setup(setup)
+    return setup
+
+
+@st.composite
+def states(
+    draw: st.DrawFn,
+    players: int | Sequence[int] = (2, 3, 4, 5),
+    max_actions: int = 400,
+) -> State:
+    """A state reached by up to ``max_actions`` legal random actions from a setup
+    drawn with :func:`setups` (it may be the end of the game)."""
+    state = new_game(draw(setups(players)))
+    steps = draw(st.integers(0, max_actions))
+    rng = draw(st.randoms(use_true_random=False))
+    for _ in range(steps):
+        if is_over(state):
+            break
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
+    """One of ``state``'s legal actions (the state must not be over)."""
+    return st.sampled_from(legal_actions(state))
+
+
+@st.composite
+def games(
+    draw: st.DrawFn, players: int | Sequence[int] = (2, 3, 4, 5)
+) -> tuple[Setup, tuple[Action, ...]]:
+    """A setup and every action of one whole game played at random from it."""
+    setup = draw(setups(players))
+    rng = draw(st.randoms(use_true_random=False))
+    state = new_game(setup)
+    actions = []
+    while not is_over(state):
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+    return setup, tuple(actions)

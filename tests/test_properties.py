@@ -1,0 +1,134 @@
+"""Invariants over random legal games (hypothesis), for 2, 3, 4 and 5 players."""
+
+from __future__ import annotations
+
+import random
+
+from attrs import evolve
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tajmahal import (
+    PlayerView,
+    Setup,
+    State,
+    apply,
+    check_state,
+    is_over,
+    legal_actions,
+    new_game,
+    scores,
+    step,
+    view,
+)
+from tajmahal.actions import Action
+from tajmahal.events import Event, VisitEnded
+from tajmahal.serialize import from_data, to_data
+from tajmahal.testing import games, setups, states
+
+PLAYERS = (2, 3, 4, 5)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def cards_everywhere(state: State) -> list[int]:
+    """Every card's place: hands, tables, deck, discard, display, supply, the dummy."""
+    cards = [*state.deck, *state.discard, *state.display, *state.supply]
+    for p in state.players:
+        cards += [*p.hand, *p.played]
+    if state.dummy is not None:
+        cards += state.dummy.cards
+    return cards
+
+
+@SETTINGS
+@given(setups(PLAYERS), st.randoms(use_true_random=False))
+def test_whole_random_games_keep_every_invariant(setup: Setup, rng: random.Random) -> None:
+    state = new_game(setup)
+    visits_ended = []
+    previous = scores(state)
+    while not is_over(state):
+        actions = legal_actions(state)
+        assert actions, "legal_actions is empty before the end"
+        action = rng.choice(actions)
+        snapshot = to_data(state)
+        state_after, events = step(state, action)
+        assert to_data(state) == snapshot, "apply mutated its input"
+        assert apply(state, action) == state_after, "step and apply disagree"
+        state = state_after
+        assert sorted(cards_everywhere(state)) == list(range(100))
+        check_state(state)  # also: palaces and influence tiles all accounted for
+        now = scores(state)
+        assert all(a >= b for a, b in zip(now, previous, strict=True)), "a score decreased"
+        previous = now
+        visits_ended += [e.visit for e in events if isinstance(e, VisitEnded)]
+        assert all(0 <= p.palaces <= 20 for p in state.players)
+    assert visits_ended == list(range(1, 13))
+    assert state.visit == 12
+    assert legal_actions(state) == ()
+
+
+@SETTINGS
+@given(games(PLAYERS))
+def test_same_setup_and_actions_give_equal_states(game: tuple[Setup, tuple[Action, ...]]) -> None:
+    setup, actions = game
+
+    def replay() -> State:
+        state = new_game(setup)
+        for action in actions:
+            state = apply(state, action)
+        return state
+
+    first, second = replay(), replay()
+    assert first == second
+    assert is_over(first)
+
+
+@SETTINGS
+@given(states(PLAYERS))
+def test_serialization_round_trips(state: State) -> None:
+    assert from_data(to_data(state), State) == state
+    assert from_data(to_data(state.setup), Setup) == state.setup
+    for seat in range(state.setup.players):
+        v = view(state, seat)
+        assert from_data(to_data(v), PlayerView) == v
+    for action in legal_actions(state):
+        assert from_data(to_data(action), Action) == action
+    if not is_over(state):
+        _, events = step(state, legal_actions(state)[-1])
+        for event in events:
+            assert from_data(to_data(event), Event) == event
+
+
+def hide_secrets(state: State, seat: int, rng: random.Random) -> State:
+    """``state`` with everything ``seat`` cannot see redrawn: the other hands and the
+    deck order pooled and dealt again at the same sizes; another seed and deck."""
+    pool = list(state.deck)  # special cards stay put: who holds one is public
+    for other, p in enumerate(state.players):
+        if other != seat:
+            pool += p.hand
+    regular = [c for c in pool if c < 96]
+    rng.shuffle(regular)
+    players = list(state.players)
+    for other, p in enumerate(players):
+        if other == seat:
+            continue
+        keep = tuple(c for c in p.hand if c >= 96)
+        size = len(p.hand) - len(keep)
+        hand, regular = regular[:size], regular[size:]
+        players[other] = evolve(p, hand=tuple(sorted((*hand, *keep))))
+    assert len(regular) == len(state.deck)
+    deck = list(state.setup.deck)
+    rng.shuffle(deck)
+    setup = evolve(state.setup, seed=rng.randrange(2**32), deck=tuple(deck))
+    return evolve(state, setup=setup, players=tuple(players), deck=tuple(regular))
+
+
+@SETTINGS
+@given(states(PLAYERS), st.randoms(use_true_random=False))
+def test_a_view_does_not_depend_on_what_the_seat_cannot_see(
+    state: State, rng: random.Random
+) -> None:
+    for seat in range(state.setup.players):
+        other = hide_secrets(state, seat, rng)
+        assert view(other, seat) == view(state, seat)
+        assert view(other, seat).hand == state.players[seat].hand
