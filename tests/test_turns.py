@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from scenario import Table, give_special
 
 from tajmahal import (
     BuildPalace,
@@ -18,6 +17,8 @@ from tajmahal import (
     view,
 )
 from tajmahal.events import Withdrew
+
+from scenario import Table, give_special
 
 RED = [0, 2, 5, 14, 16, 20]
 YELLOW = [23, 26, 29, 32, 37, 39]  # no 21, 22: seat 0 holds them in some tests

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from scenario import Table
 
 from tajmahal import Play, Setup, Withdraw, legal_actions, new_game, step, view
 from tajmahal.actions import Action
 from tajmahal.events import CardDrawn, event_for
 from tajmahal.serialize import DataError, from_data, loads, to_data
+
+from scenario import Table
 
 
 def test_view_holds_own_hand_other_hand_sizes_and_legal_actions_only_when_to_act() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from attrs import evolve
-from scenario import Table, at_visit, give_special, with_player
 
 from tajmahal import (
     IllegalAction,
@@ -18,6 +17,8 @@ from tajmahal import (
     scores,
 )
 from tajmahal.events import GameOver, SpecialCardTaken, VisitBegan, VisitEnded, Withdrew
+
+from scenario import Table, at_visit, give_special, with_player
 
 RED = [0, 2, 5, 14, 16, 20]
 YELLOW = [23, 26, 29, 32, 37, 39]
