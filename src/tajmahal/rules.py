@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
-from collections.abc import Sequence
-from typing import Final
-
-from attrs import evolve
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from .actions import (
     BUILDS,
@@ -66,6 +64,9 @@ from .tiles import BONUS_POINTS, PROVINCE_GOODS, BonusTile
 
 VISITS: Final = 12
 _FIRST_EXTRA: Final = 84  # card ids >= 84 are white or special (C3)
+_FIRST_SPECIAL: Final = 96  # card ids >= 96 are the special cards
+_ONE_TAKE: Final = Pending(takes=1)
+_NO_SYMBOLS: Final = (0,) * len(SYMBOLS)
 
 
 class IllegalAction(ValueError):
@@ -229,7 +230,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         if pending.mogul:
             placements.extend(MOGUL_BUILDS[c] for c in mogul)
         return tuple(placements)
-    return tuple(TAKES[c] for c in state.display)
+    return tuple(map(TAKES.__getitem__, state.display))
 
 
 # --------------------------------------------------------------------------- apply
@@ -271,6 +272,9 @@ def _apply(state: State, action: Action, log: list[Event] | None) -> State:
             return draft.freeze()
         raise IllegalAction("W4", "you withdrew: place your palaces first")
     if kind is TakeCard:
+        card = action.card  # type: ignore[union-attr]
+        if pending.takes == 2 and len(state.display) > 2 and card in state.display:
+            return _take_first(state, seat, card, log)
         draft = _Draft(state, log)
         draft.take(seat, action.card)  # type: ignore[union-attr]
         draft.settle(seat)
@@ -296,7 +300,7 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
         played = (*player.played, card, extra)
         new_hand = tuple(c for c in hand if c != card and c != extra)
         if extra == PRINCESS_CARD:
-            score = evolve(score, princess=score.princess + 2)
+            score = _add_score(score, "princess", 2)
     new_player = PlayerState(
         new_hand,
         played,
@@ -340,6 +344,46 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
     return new
 
 
+def _take_first(state: State, seat: int, card: int, log: list[Event] | None) -> State:
+    """W11: the first of two display cards when a choice remains for the second."""
+    player = state.players[seat]
+    hand = list(player.hand)
+    insort(hand, card)
+    new_player = PlayerState(
+        tuple(hand),
+        player.played,
+        player.color,
+        player.withdrawn,
+        player.palaces,
+        player.influence,
+        player.province_tiles,
+        player.bonus_tiles,
+        player.score,
+    )
+    if log is not None:
+        log.append(CardTaken(seat, card))
+    return State(
+        state.setup,
+        state.visit,
+        state.province,
+        state.start_player,
+        seat,
+        (*state.players[:seat], new_player, *state.players[seat + 1 :]),
+        state.deck,
+        state.discard,
+        tuple(c for c in state.display if c != card),
+        state.supply,
+        state.court,
+        state.reserve,
+        state.palaces,
+        state.moguls,
+        state.bonus,
+        _ONE_TAKE,
+        state.dummy,
+        state.reshuffles,
+    )
+
+
 def _check_play(player: PlayerState, card: int, extra: int | None) -> None:
     hand = player.hand
     if not 0 <= card < len(CARDS) or card not in hand:
@@ -370,13 +414,11 @@ def _next_in(players: Sequence[PlayerState], seat: int) -> int | None:
     return None
 
 
-def symbol_counts(cards: tuple[int, ...]) -> list[int]:
+def symbol_counts(cards: Sequence[int]) -> tuple[int, ...]:
     """W1: how many of each symbol (in :data:`~tajmahal.cards.SYMBOLS` order) ``cards`` show."""
-    total = [0] * len(SYMBOLS)
-    for card in cards:
-        for i, n in enumerate(SYMBOL_COUNTS[card]):
-            total[i] += n
-    return total
+    if not cards:
+        return _NO_SYMBOLS
+    return tuple(map(sum, zip(*map(SYMBOL_COUNTS.__getitem__, cards), strict=True)))
 
 
 def goods_held(player: PlayerState, good: str) -> int:
@@ -392,22 +434,78 @@ def connected_provinces(
     """W8: other provinces joined to ``seat``'s palaces in ``province`` by a chain of
     his palaces (normal or mogul) along roads; empty cities and cities with only
     another player's palace break the chain."""
-    mine = [palaces[c] == seat or moguls[c] == seat for c in range(len(board.cities))]
-    todo = [c for c in board.province_cities[province] if mine[c]]
+    todo = [c for c in board.province_cities[province] if seat in (palaces[c], moguls[c])]
     seen = set(todo)
+    neighbours = board.neighbours
     while todo:
-        for n in board.neighbours[todo.pop()]:
-            if mine[n] and n not in seen:
+        for n in neighbours[todo.pop()]:
+            if n not in seen and seat in (palaces[n], moguls[n]):
                 seen.add(n)
                 todo.append(n)
-    return len({board.cities[c].province for c in seen} - {province})
+    cities = board.cities
+    return len({cities[c].province for c in seen} - {province})
 
 
 # --------------------------------------------------------------------------- drafts
 
 
+class _Seat:
+    """A mutable scratch copy of one :class:`PlayerState`, frozen once per step."""
+
+    __slots__ = (
+        "bonus_tiles",
+        "color",
+        "hand",
+        "influence",
+        "palaces",
+        "played",
+        "province_tiles",
+        "score",
+        "withdrawn",
+    )
+
+    def __init__(self, p: PlayerState) -> None:
+        self.hand = p.hand
+        self.played = p.played
+        self.color = p.color
+        self.withdrawn = p.withdrawn
+        self.palaces = p.palaces
+        self.influence = p.influence
+        self.province_tiles = p.province_tiles
+        self.bonus_tiles = p.bonus_tiles
+        self.score = p.score
+
+    def freeze(self) -> PlayerState:
+        return PlayerState(
+            self.hand,
+            self.played,
+            self.color,
+            self.withdrawn,
+            self.palaces,
+            self.influence,
+            self.province_tiles,
+            self.bonus_tiles,
+            self.score,
+        )
+
+
+def _add_score(score: Score, source: str, points: int) -> Score:
+    """``score`` with ``points`` more from ``source`` (one of SCORE_SOURCES)."""
+    return Score(
+        score.palaces + points * (source == "palaces"),
+        score.goods + points * (source == "goods"),
+        score.bonus + points * (source == "bonus"),
+        score.princess + points * (source == "princess"),
+        score.hand + points * (source == "hand"),
+    )
+
+
 class _Draft:
-    """A private, mutable copy of a state used while one action is resolved."""
+    """A private, mutable copy of a state used while one action is resolved.
+
+    Seats are copied into :class:`_Seat` scratch objects only when changed, and
+    everything is frozen into a new :class:`State` once, at the end of the step.
+    """
 
     def __init__(self, state: State, log: list[Event] | None) -> None:
         self.base = state
@@ -416,19 +514,28 @@ class _Draft:
         self.province = state.province
         self.start_player = state.start_player
         self.to_act = state.to_act
-        self.players = list(state.players)
-        self.deck = list(state.deck)
-        self.discard = list(state.discard)
-        self.display = list(state.display)
-        self.supply = list(state.supply)
-        self.court = list(state.court)
-        self.reserve = list(state.reserve)
-        self.palaces = list(state.palaces)
-        self.moguls = list(state.moguls)
-        self.bonus = list(state.bonus)
+        self.players: list[PlayerState | _Seat] = list(state.players)
+        # Collections stay the state's tuples until first changed (see mutable()).
+        self.deck: Sequence[int] = state.deck
+        self.discard: Sequence[int] = state.discard
+        self.display: Sequence[int] = state.display
+        self.supply: Sequence[int] = state.supply
+        self.court: Sequence[str] = state.court
+        self.reserve: Sequence[int] = state.reserve
+        self.palaces: Sequence[int] = state.palaces
+        self.moguls: Sequence[int] = state.moguls
+        self.bonus: Sequence[BonusTile | None] = state.bonus
         self.pending = state.pending
         self.dummy = state.dummy
         self.reshuffles = state.reshuffles
+
+    def mutable(self, name: str) -> list[Any]:
+        """The collection ``name`` as a list of this draft's own, copied on first use."""
+        value = getattr(self, name)
+        if type(value) is not list:
+            value = list(value)
+            setattr(self, name, value)
+        return value
 
     def freeze(self) -> State:
         return State(
@@ -437,7 +544,7 @@ class _Draft:
             self.province,
             self.start_player,
             self.to_act,
-            tuple(self.players),
+            tuple([p.freeze() if isinstance(p, _Seat) else p for p in self.players]),
             tuple(self.deck),
             tuple(self.discard),
             tuple(self.display),
@@ -454,16 +561,23 @@ class _Draft:
 
     # -- small helpers
 
-    def emit(self, event: Event) -> None:
+    def seat(self, index: int) -> _Seat:
+        """The scratch copy of seat ``index``, made on first use."""
+        player = self.players[index]
+        if isinstance(player, _Seat):
+            return player
+        scratch = self.players[index] = _Seat(player)
+        return scratch
+
+    def emit(self, kind: Callable[..., Event], *fields: Any) -> None:
+        """Log the event ``kind(*fields)``, built only when events are wanted."""
         if self.log is not None:
-            self.log.append(event)
+            self.log.append(kind(*fields))
 
     def score(self, seat: int, source: str, points: int, reason: str) -> None:
-        player = self.players[seat]
-        score = player.score
-        score = evolve(score, **{source: getattr(score, source) + points})
-        self.players[seat] = evolve(player, score=score)
-        self.emit(Scored(seat, source, points, reason))
+        player = self.seat(seat)
+        player.score = _add_score(player.score, source, points)
+        self.emit(Scored, seat, source, points, reason)
 
     def draw(self) -> int | None:
         """W12: the top card of the deck, reshuffling the discard pile if it is empty."""
@@ -474,23 +588,32 @@ class _Draft:
             random.Random(f"tajmahal/{self.base.setup.seed}/{self.reshuffles}").shuffle(cards)
             self.reshuffles += 1
             self.deck = cards
-            self.discard = []
-            self.emit(Reshuffled(len(cards)))
-        return self.deck.pop(0)
+            self.discard = ()
+            self.emit(Reshuffled, len(cards))
+        card: int = self.mutable("deck").pop(0)
+        return card
 
     def draw_to_hand(self, seat: int, reason: str) -> None:
         card = self.draw()
         if card is None:
             return
-        player = self.players[seat]
-        self.players[seat] = evolve(player, hand=_with(player.hand, card))
-        self.emit(CardDrawn(seat, card, reason))
+        player = self.seat(seat)
+        player.hand = _with(player.hand, card)
+        self.emit(CardDrawn, seat, card, reason)
+
+    def prizes(self, mine: tuple[int, ...], rivals: list[tuple[int, ...]]) -> tuple[str, ...]:
+        """W1/W2: the prizes still at the court that ``mine`` wins against ``rivals``."""
+        court = self.court
+        return tuple(
+            symbol
+            for i, symbol in enumerate(SYMBOLS)
+            if mine[i] >= 1 and symbol in court and all(mine[i] > r[i] for r in rivals)
+        )
 
     # -- W1-W3: withdrawal
 
     def withdraw(self, seat: int) -> None:
-        player = self.players[seat]
-        mine = symbol_counts(player.played)
+        player = self.seat(seat)
         rivals = [
             symbol_counts(p.played)
             for s, p in enumerate(self.players)
@@ -498,23 +621,19 @@ class _Draft:
         ]
         if self.dummy is not None and self.dummy.bidding:
             rivals.append(symbol_counts(self.dummy.cards))
-        won = tuple(
-            symbol
-            for i, symbol in enumerate(SYMBOLS)
-            if symbol in self.court and mine[i] >= 1 and all(mine[i] > r[i] for r in rivals)
-        )
-        influence = list(player.influence)
-        for symbol in won:
-            self.court.remove(symbol)
-            if symbol in CHARACTERS:
-                influence[CHARACTERS.index(symbol)] += 1
-        self.players[seat] = evolve(player, withdrawn=True, influence=tuple(influence))
-        self.emit(Withdrew(seat, won))
-        self.pending = Pending(
-            palaces=sum(1 for s in won if s in CHARACTERS),
-            mogul="mogul" in won,
-            province_tile="elephant" in won,
-        )
+        won = self.prizes(symbol_counts(player.played), rivals)
+        if won:
+            court = self.mutable("court")
+            influence = list(player.influence)
+            for symbol in won:
+                court.remove(symbol)
+                if symbol in CHARACTERS:
+                    influence[CHARACTERS.index(symbol)] += 1
+            player.influence = tuple(influence)
+        player.withdrawn = True
+        self.emit(Withdrew, seat, won)
+        characters = sum(1 for s in won if s in CHARACTERS)
+        self.pending = Pending(characters, "mogul" in won, False, "elephant" in won, 0)
         self.settle(seat)
 
     # -- W4-W6: palaces
@@ -534,30 +653,34 @@ class _Draft:
             raise IllegalAction(
                 rule, f"{name} is not in {board.provinces[self.province]}, the current province"
             )
-        own, other = (self.moguls, self.palaces) if mogul else (self.palaces, self.moguls)
+        own_name, other = ("moguls", self.palaces) if mogul else ("palaces", self.moguls)
+        own = self.mutable(own_name)
         if own[city] != NOBODY:
             what = "mogul palace" if mogul else "palace"
             raise IllegalAction(rule, f"{name} already holds a {what}")
         if other[city] == seat:
             raise IllegalAction("W5", f"both of your palaces may not stand in one city ({name})")
         own[city] = seat
-        player = self.players[seat]
-        self.players[seat] = evolve(player, palaces=player.palaces - 1)
-        if mogul:
-            self.pending = evolve(pending, mogul=False, built=True)
-        else:
-            self.pending = evolve(pending, palaces=pending.palaces - 1, built=True)
-        self.emit(PalaceBuilt(seat, city, mogul))
+        player = self.seat(seat)
+        player.palaces -= 1
+        self.pending = Pending(
+            pending.palaces - (not mogul),
+            pending.mogul and not mogul,
+            True,
+            pending.province_tile,
+            pending.takes,
+        )
+        self.emit(PalaceBuilt, seat, city, mogul)
         tile = self.bonus[city]
         if tile is not None and not mogul:
-            self.bonus[city] = None
+            self.mutable("bonus")[city] = None
             self.take_bonus(seat, city, tile)
 
     def take_bonus(self, seat: int, city: int, tile: BonusTile) -> None:
         """W6: score a bonus tile the moment it is taken."""
-        player = self.players[seat]
-        self.players[seat] = evolve(player, bonus_tiles=(*player.bonus_tiles, tile))
-        self.emit(BonusTaken(seat, city, tile))
+        player = self.seat(seat)
+        player.bonus_tiles = (*player.bonus_tiles, tile)
+        self.emit(BonusTaken, seat, city, tile)
         if tile.kind in BONUS_POINTS:
             reason = "Taj Mahal" if tile.kind == "taj_mahal" else "bonus tile"
             self.score(seat, "bonus", BONUS_POINTS[tile.kind], reason)
@@ -569,9 +692,11 @@ class _Draft:
 
     def score_goods(self, seat: int, goods: tuple[str, ...]) -> None:
         """W7: each good on a new tile scores the number of that good now held."""
-        player = self.players[seat]
+        player = self.seat(seat)
         for good in goods:
-            self.score(seat, "goods", goods_held(player, good), good)
+            held = sum(good in PROVINCE_GOODS[t] for t in player.province_tiles)
+            held += sum(tile.good == good for tile in player.bonus_tiles)
+            self.score(seat, "goods", held, good)
 
     def settle(self, seat: int) -> None:
         """Resolve every step of a withdrawal that leaves no choice, in rule order.
@@ -593,18 +718,19 @@ class _Draft:
                 return
 
     def place_forced(self, seat: int, pending: Pending) -> bool:
-        """Place palaces that have no choice; False when the seat must choose."""
-        if self.players[seat].palaces == 0:
-            self.pending = evolve(pending, palaces=0, mogul=False)  # W4: no palace left
+        """Place palaces that leave no choice; False when the seat must choose."""
+        left = self.seat(seat).palaces
+        if left == 0:  # W4: no palace left
+            self.pending = Pending(0, False, pending.built, pending.province_tile, 0)
             return True
         normal, mogul = _palace_cities(
             self.base.setup.board, self.province, self.palaces, self.moguls, seat
         )
-        if pending.palaces and not normal:
-            self.pending = evolve(pending, palaces=0)  # W4: no free city
+        if pending.palaces and not normal:  # W4: no free city
+            self.pending = Pending(0, pending.mogul, pending.built, pending.province_tile, 0)
             return True
         if pending.mogul and not mogul:
-            self.pending = evolve(pending, mogul=False)
+            self.pending = Pending(pending.palaces, False, pending.built, pending.province_tile, 0)
             return True
         options = len(normal) * (pending.palaces > 0) + len(mogul) * pending.mogul
         if options == 1:
@@ -613,11 +739,7 @@ class _Draft:
             else:
                 self.build(seat, mogul[0], True)
             return True
-        if (
-            not pending.mogul
-            and pending.palaces >= len(normal)
-            and self.players[seat].palaces >= len(normal)
-        ):
+        if not pending.mogul and pending.palaces >= len(normal) and left >= len(normal):
             for city in normal:  # every free city gets one: only the order is open
                 self.build(seat, city, False)
             return True
@@ -625,24 +747,26 @@ class _Draft:
 
     def after_palaces(self, seat: int, pending: Pending) -> None:
         """W7-W11 once the palaces stand: province tile, palace score, discard, draw."""
+        player = self.seat(seat)
         if pending.province_tile:
             tile = self.visit
-            player = self.players[seat]
-            self.players[seat] = evolve(player, province_tiles=(*player.province_tiles, tile))
-            self.emit(ProvinceTileTaken(seat, tile))
+            player.province_tiles = (*player.province_tiles, tile)
+            self.emit(ProvinceTileTaken, seat, tile)
             self.score_goods(seat, PROVINCE_GOODS[tile])
         if pending.built:
             board = self.base.setup.board
             others = connected_provinces(board, self.province, seat, self.palaces, self.moguls)
             self.score(seat, "palaces", 1 + others, f"palace joined to {others} other provinces")
-        player = self.players[seat]
         played = player.played
-        specials = tuple(c for c in played if c >= 96)
-        gone = tuple(c for c in played if c < 96)
-        self.discard.extend(gone)
-        self.players[seat] = evolve(player, played=(), hand=tuple(sorted(player.hand + specials)))
+        specials = tuple([c for c in played if c >= _FIRST_SPECIAL])
+        gone = tuple([c for c in played if c < _FIRST_SPECIAL])
         if gone:
-            self.emit(Discarded(seat, gone))
+            self.mutable("discard").extend(gone)
+        player.played = ()
+        if specials:
+            player.hand = tuple(sorted(player.hand + specials))
+        if gone:
+            self.emit(Discarded, seat, gone)
         if not played:
             self.draw_to_hand(seat, "withdrew without playing")
         takes = min(2, len(self.display))
@@ -650,7 +774,7 @@ class _Draft:
             self.pending = None
             self.end_turn(seat)
         else:
-            self.pending = Pending(takes=takes)
+            self.pending = Pending(0, False, False, False, takes)
 
     # -- W11: display
 
@@ -659,18 +783,18 @@ class _Draft:
         assert pending is not None
         if card not in self.display:
             raise IllegalAction("W11", f"card {card} is not in the display")
-        self.display.remove(card)
-        player = self.players[seat]
-        self.players[seat] = evolve(player, hand=_with(player.hand, card))
-        self.emit(CardTaken(seat, card))
+        self.mutable("display").remove(card)
+        player = self.seat(seat)
+        player.hand = _with(player.hand, card)
+        self.emit(CardTaken, seat, card)
         if pending.takes == 1 or not self.display:
             self.pending = None
             self.end_turn(seat)
         else:
-            self.pending = evolve(pending, takes=pending.takes - 1)
+            self.pending = Pending(0, False, False, False, pending.takes - 1)
 
     def end_turn(self, seat: int) -> None:
-        nxt = _next_in(self.players, seat)
+        nxt = _next_in(self.players, seat)  # type: ignore[arg-type]
         if nxt is None:
             self.end_visit()
             return
@@ -686,26 +810,20 @@ class _Draft:
         card = self.draw()
         if card is None:
             return
-        self.emit(DummyTurned(card))
+        self.emit(DummyTurned, card)
         color = CARD_COLOR[card]
         if not any(CARD_COLOR[c] == color for c in dummy.cards):
             self.dummy = Dummy(cards=(*dummy.cards, card), bidding=True)
             return
-        self.discard.append(card)
-        mine = symbol_counts(dummy.cards)
         rivals = [symbol_counts(p.played) for p in self.players if not p.withdrawn]
-        won = tuple(
-            symbol
-            for i, symbol in enumerate(SYMBOLS)
-            if symbol in self.court and mine[i] >= 1 and all(mine[i] > r[i] for r in rivals)
-        )
+        won = self.prizes(symbol_counts(dummy.cards), rivals)
         for symbol in won:
-            self.court.remove(symbol)
+            self.mutable("court").remove(symbol)
             if symbol in CHARACTERS:
-                self.reserve[CHARACTERS.index(symbol)] += 1
-        self.emit(DummyWithdrew(card, won))
-        self.discard.extend(dummy.cards)
-        self.emit(Discarded(None, (card, *dummy.cards)))
+                self.mutable("reserve")[CHARACTERS.index(symbol)] += 1
+        self.emit(DummyWithdrew, card, won)
+        self.mutable("discard").extend((card, *dummy.cards))
+        self.emit(Discarded, None, (card, *dummy.cards))
         self.dummy = Dummy(cards=(), bidding=False)
 
     # -- E1-E5: end of a visit
@@ -713,11 +831,11 @@ class _Draft:
     def end_visit(self) -> None:
         if self.dummy is not None:
             if self.dummy.cards:
-                self.discard.extend(self.dummy.cards)
-                self.emit(Discarded(None, self.dummy.cards))
+                self.mutable("discard").extend(self.dummy.cards)
+                self.emit(Discarded, None, self.dummy.cards)
             self.dummy = Dummy()
         self.exchange_special_cards()
-        self.emit(VisitEnded(self.visit))
+        self.emit(VisitEnded, self.visit)
         if self.visit == VISITS:
             self.final_scoring()
             return
@@ -732,42 +850,42 @@ class _Draft:
             if card is not None:
                 display.append(card)
         self.display = sorted(display)
-        self.players = [evolve(p, played=(), color=None, withdrawn=False) for p in self.players]
+        for seat in range(n):
+            player = self.seat(seat)
+            player.played = ()
+            player.color = None
+            player.withdrawn = False
         self.to_act = self.start_player
-        self.emit(VisitBegan(self.visit, self.province, self.start_player, tuple(self.display)))
+        self.emit(VisitBegan, self.visit, self.province, self.start_player, tuple(self.display))
 
     def exchange_special_cards(self) -> None:
         """E2: two influence tiles of a kind buy that character's special card."""
         for seat in range(len(self.players)):
             for k, character in enumerate(CHARACTERS):
-                player = self.players[seat]
-                if player.influence[k] < 2:
+                if self.players[seat].influence[k] < 2:
                     continue
+                player = self.seat(seat)
                 influence = list(player.influence)
                 influence[k] -= 2
-                self.reserve[k] += 2
+                player.influence = tuple(influence)
+                self.mutable("reserve")[k] += 2
                 card = SPECIAL_CARDS[character]
                 holder = None
                 if card in self.supply:
-                    self.supply.remove(card)
+                    self.mutable("supply").remove(card)
                 else:
-                    for other, p in enumerate(self.players):
-                        if card in p.hand:
-                            holder = other
-                            if other != seat:
-                                hand = tuple(c for c in p.hand if c != card)
-                                self.players[other] = evolve(p, hand=hand)
-                player = self.players[seat]
-                hand = player.hand if card in player.hand else _with(player.hand, card)
-                self.players[seat] = evolve(player, influence=tuple(influence), hand=hand)
-                self.emit(SpecialCardTaken(seat, character, card, holder))
+                    holder = next(s for s, p in enumerate(self.players) if card in p.hand)
+                    old = self.seat(holder)
+                    old.hand = tuple(c for c in old.hand if c != card)
+                player.hand = _with(player.hand, card)
+                self.emit(SpecialCardTaken, seat, character, card, holder)
 
     def refill_court(self) -> None:
         """E3: one influence tile of each missing kind from the reserve, the ring, the tile."""
         court = set(self.court) | {"elephant", "mogul"}
         for k, character in enumerate(CHARACTERS):
             if character not in court and self.reserve[k] > 0:
-                self.reserve[k] -= 1
+                self.mutable("reserve")[k] -= 1
                 court.add(character)
         self.court = [s for s in SYMBOLS if s in court]
 
@@ -775,7 +893,7 @@ class _Draft:
         """F1: special and white cards score 1 each, and each card of the main colour."""
         for seat, player in enumerate(self.players):
             hand = player.hand
-            specials = sum(1 for c in hand if c >= 96)
+            specials = sum(1 for c in hand if c >= _FIRST_SPECIAL)
             whites = sum(1 for c in hand if CARD_COLOR[c] == "white")
             most = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
             points = specials + whites + most
@@ -783,7 +901,7 @@ class _Draft:
                 self.score(seat, "hand", points, "final hand")
         self.to_act = None
         totals = tuple(p.score.total for p in self.players)
-        self.emit(GameOver(totals, ranks(totals)))
+        self.emit(GameOver, totals, ranks(totals))
 
 
 def _with(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
