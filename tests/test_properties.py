@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tajmahal import (
+    PlayerState,
     PlayerView,
     Setup,
     State,
@@ -100,27 +101,33 @@ def test_serialization_round_trips(state: State) -> None:
 
 
 def hide_secrets(state: State, seat: int, rng: random.Random) -> State:
-    """``state`` with everything ``seat`` cannot see redrawn: the other hands and the
-    deck order pooled and dealt again at the same sizes; another seed and deck."""
-    pool = list(state.deck)  # special cards stay put: who holds one is public
+    """``state`` with everything ``seat`` cannot see redrawn: the other hands' hidden
+    cards and the deck pooled and dealt again at the same sizes; another seed and
+    setup deck.  Public knowledge stays: special cards and revealed cards."""
+
+    def public(p: PlayerState) -> tuple[int, ...]:
+        return tuple(c for c in p.hand if c >= 96 or c in p.revealed)
+
+    pool = list(state.deck)
     for other, p in enumerate(state.players):
         if other != seat:
-            pool += p.hand
-    regular = [c for c in pool if c < 96]
-    rng.shuffle(regular)
+            pool += [c for c in p.hand if c not in public(p)]
+    rng.shuffle(pool)
     players = list(state.players)
     for other, p in enumerate(players):
         if other == seat:
             continue
-        keep = tuple(c for c in p.hand if c >= 96)
+        keep = public(p)
         size = len(p.hand) - len(keep)
-        hand, regular = regular[:size], regular[size:]
+        hand, pool = pool[:size], pool[size:]
         players[other] = evolve(p, hand=tuple(sorted((*hand, *keep))))
-    assert len(regular) == len(state.deck)
+    assert len(pool) == len(state.deck)
     deck = list(state.setup.deck)
     rng.shuffle(deck)
     setup = evolve(state.setup, seed=rng.randrange(2**32), deck=tuple(deck))
-    return evolve(state, setup=setup, players=tuple(players), deck=tuple(regular))
+    hidden = evolve(state, setup=setup, players=tuple(players), deck=tuple(pool))
+    check_state(hidden)
+    return hidden
 
 
 @SETTINGS

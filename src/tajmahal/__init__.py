@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 from .actions import Action, BuildMogulPalace, BuildPalace, Play, TakeCard, Withdraw, action_text
 from .board import DEFAULT_BOARD, Board, BoardError, City, load_board
 from .cards import CARDS, CHARACTERS, COLORS, SYMBOLS, Card
+from .determinize import determinize
 from .rules import (
     IllegalAction,
     StateError,
@@ -67,6 +68,7 @@ __all__ = [
     "apply",
     "breakdown",
     "check_state",
+    "determinize",
     "is_over",
     "legal_actions",
     "load_board",

@@ -140,6 +140,8 @@ def check_state(state: State) -> None:
     for seat, p in enumerate(state.players):
         if list(p.hand) != sorted(p.hand):
             problems.append(f"seat {seat}: the hand must be sorted by card id")
+        if list(p.revealed) != sorted(p.revealed) or not set(p.revealed) <= set(p.hand):
+            problems.append(f"seat {seat}: revealed cards must be sorted and in the hand")
         built = state.palaces.count(seat) + state.moguls.count(seat)
         if built + p.palaces != 20:
             problems.append(f"C7: seat {seat} has {built} palaces built and {p.palaces} left")
@@ -293,14 +295,17 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
     if color is None and extra != MONK_CARD:
         color = CARD_COLOR[card]
     score = player.score
+    revealed = player.revealed
     if extra is None:
         played = (*player.played, card)
-        new_hand = tuple(c for c in hand if c != card)
+        new_hand = tuple([c for c in hand if c != card])
     else:
         played = (*player.played, card, extra)
-        new_hand = tuple(c for c in hand if c != card and c != extra)
+        new_hand = tuple([c for c in hand if c != card and c != extra])
         if extra == PRINCESS_CARD:
             score = _add_score(score, "princess", 2)
+    if revealed:
+        revealed = tuple([c for c in revealed if c != card and c != extra])
     new_player = PlayerState(
         new_hand,
         played,
@@ -311,6 +316,7 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
         player.province_tiles,
         player.bonus_tiles,
         score,
+        revealed,
     )
     players = (*state.players[:seat], new_player, *state.players[seat + 1 :])
     new = State(
@@ -347,10 +353,8 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
 def _take_first(state: State, seat: int, card: int, log: list[Event] | None) -> State:
     """W11: the first of two display cards when a choice remains for the second."""
     player = state.players[seat]
-    hand = list(player.hand)
-    insort(hand, card)
     new_player = PlayerState(
-        tuple(hand),
+        _with(player.hand, card),
         player.played,
         player.color,
         player.withdrawn,
@@ -359,6 +363,7 @@ def _take_first(state: State, seat: int, card: int, log: list[Event] | None) -> 
         player.province_tiles,
         player.bonus_tiles,
         player.score,
+        _with(player.revealed, card),
     )
     if log is not None:
         log.append(CardTaken(seat, card))
@@ -460,6 +465,7 @@ class _Seat:
         "palaces",
         "played",
         "province_tiles",
+        "revealed",
         "score",
         "withdrawn",
     )
@@ -474,6 +480,7 @@ class _Seat:
         self.province_tiles = p.province_tiles
         self.bonus_tiles = p.bonus_tiles
         self.score = p.score
+        self.revealed = p.revealed
 
     def freeze(self) -> PlayerState:
         return PlayerState(
@@ -486,6 +493,7 @@ class _Seat:
             self.province_tiles,
             self.bonus_tiles,
             self.score,
+            self.revealed,
         )
 
 
@@ -786,6 +794,7 @@ class _Draft:
         self.mutable("display").remove(card)
         player = self.seat(seat)
         player.hand = _with(player.hand, card)
+        player.revealed = _with(player.revealed, card)
         self.emit(CardTaken, seat, card)
         if pending.takes == 1 or not self.display:
             self.pending = None

@@ -53,7 +53,9 @@ class PlayerState:
     visit, in the order played.  ``color`` is the seat's colour for the visit (T4),
     None until fixed.  ``influence`` counts the influence tiles held of each of
     vizier, general, monk, princess (C6).  ``bonus_tiles`` lists every bonus tile
-    taken; only the goods tiles score again later (W7).
+    taken; only the goods tiles score again later (W7).  ``revealed`` holds the
+    cards of the hand that every seat saw come in (taken from the display, W11),
+    sorted: public knowledge about a secret hand.
     """
 
     hand: tuple[int, ...]
@@ -65,6 +67,7 @@ class PlayerState:
     province_tiles: tuple[int, ...] = ()
     bonus_tiles: tuple[BonusTile, ...] = ()
     score: Score = Score()
+    revealed: tuple[int, ...] = ()
 
     @property
     def special_cards(self) -> tuple[int, ...]:

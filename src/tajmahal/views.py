@@ -43,7 +43,8 @@ class PublicSetup:
 
 @frozen
 class SeatView:
-    """What everybody sees of one seat (its hand only as a size)."""
+    """What everybody sees of one seat: its hand only as a size, plus the cards of
+    it everybody saw it take from the display (``revealed``) and its special cards."""
 
     hand_size: int
     played: tuple[int, ...]
@@ -55,6 +56,7 @@ class SeatView:
     bonus_tiles: tuple[BonusTile, ...]
     score: Score
     special_cards: tuple[int, ...]
+    revealed: tuple[int, ...]
 
     @classmethod
     def of(cls, player: PlayerState) -> SeatView:
@@ -69,6 +71,7 @@ class SeatView:
             bonus_tiles=player.bonus_tiles,
             score=player.score,
             special_cards=player.special_cards,
+            revealed=player.revealed,
         )
 
 
