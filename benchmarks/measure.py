@@ -1,0 +1,42 @@
+"""Small helpers: repeat a measurement and keep the median; a result row."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Result:
+    """One benchmark figure, with its target when it has one."""
+
+    name: str
+    value: float
+    unit: str
+    target: float | None = None
+    higher_is_better: bool = True
+    note: str = ""
+
+    @property
+    def reached(self) -> bool | None:
+        if self.target is None:
+            return None
+        return self.value >= self.target if self.higher_is_better else self.value <= self.target
+
+
+def median_seconds(run: Callable[[], object], repeats: int, clock: Callable[[], float]) -> float:
+    """The median time of ``repeats`` calls of ``run`` on ``clock``."""
+    times = []
+    for _ in range(repeats):
+        start = clock()
+        run()
+        times.append(clock() - start)
+    return statistics.median(times)
+
+
+#: CPU time of this process: immune to time the scheduler gives other processes.
+cpu_clock = time.process_time
+#: Wall time: for anything that waits on other processes.
+wall_clock = time.perf_counter
