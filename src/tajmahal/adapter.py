@@ -1,0 +1,316 @@
+"""Taj Mahal for the arena: the :class:`~tajmahal.arena.game.Game` implementation.
+
+This is the only module that ties the generic protocol, referee and records of
+:mod:`tajmahal.arena` to the Taj Mahal engine.  Views, actions and events travel
+in the engine's own JSON form (:mod:`tajmahal.serialize`).
+
+Fallback policy (for a seat whose bot faulted): withdraw whenever that is legal,
+otherwise take the first legal action (the lowest-numbered city for a palace, the
+lowest card id from the display).  It needs no hidden information and plays the
+seat passively, so it disturbs the other seats' game as little as possible.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from .actions import Action, Withdraw, action_text
+from .arena.player import FirstPlayer, Player, RandomPlayer
+from .cards import CARDS
+from .events import (
+    BonusTaken,
+    CardDrawn,
+    CardTaken,
+    Discarded,
+    DummyTurned,
+    DummyWithdrew,
+    Event,
+    GameOver,
+    PalaceBuilt,
+    Played,
+    ProvinceTileTaken,
+    Reshuffled,
+    Scored,
+    SpecialCardTaken,
+    VisitBegan,
+    VisitEnded,
+    Withdrew,
+    event_for,
+)
+from .rules import breakdown, legal_actions, new_game, ranks, scores, step
+from .serialize import from_data, to_data
+from .setups import VARIANTS, Setup
+from .state import SCORE_SOURCES, State
+from .tiles import BonusTile
+from .views import PlayerView, PublicSetup, SeatView, view
+
+__all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
+
+
+# --------------------------------------------------------------------------- views as data
+
+_TILE_DATA: dict[BonusTile, dict[str, Any]] = {}
+
+
+def _tile(tile: BonusTile | None) -> dict[str, Any] | None:
+    if tile is None:
+        return None
+    data = _TILE_DATA.get(tile)
+    if data is None:
+        data = _TILE_DATA[tile] = {"kind": tile.kind, "good": tile.good}
+    return data
+
+
+def _seat(p: SeatView) -> dict[str, Any]:
+    s = p.score
+    return {
+        "hand_size": p.hand_size,
+        "played": list(p.played),
+        "color": p.color,
+        "withdrawn": p.withdrawn,
+        "palaces": p.palaces,
+        "influence": list(p.influence),
+        "province_tiles": list(p.province_tiles),
+        "bonus_tiles": [_tile(t) for t in p.bonus_tiles],
+        "score": {
+            "palaces": s.palaces,
+            "goods": s.goods,
+            "bonus": s.bonus,
+            "princess": s.princess,
+            "hand": s.hand,
+        },
+        "special_cards": list(p.special_cards),
+    }
+
+
+def view_data(v: PlayerView) -> dict[str, Any]:
+    """``to_data(v)`` without ``setup`` and ``legal`` (they travel apart), built by
+    hand because it is on the referee's per-decision path; a test checks that it
+    equals the converter's output."""
+    pending = v.pending
+    dummy = v.dummy
+    return {
+        "seat": v.seat,
+        "visit": v.visit,
+        "province": v.province,
+        "start_player": v.start_player,
+        "to_act": v.to_act,
+        "phase": v.phase,
+        "hand": list(v.hand),
+        "players": [_seat(p) for p in v.players],
+        "display": list(v.display),
+        "deck_size": v.deck_size,
+        "discard": list(v.discard),
+        "supply": list(v.supply),
+        "court": list(v.court),
+        "reserve": list(v.reserve),
+        "palaces": list(v.palaces),
+        "moguls": list(v.moguls),
+        "bonus": [_tile(t) for t in v.bonus],
+        "pending": None
+        if pending is None
+        else {
+            "palaces": pending.palaces,
+            "mogul": pending.mogul,
+            "built": pending.built,
+            "province_tile": pending.province_tile,
+            "takes": pending.takes,
+        },
+        "dummy": None if dummy is None else {"cards": list(dummy.cards), "bidding": dummy.bidding},
+    }
+
+
+_VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
+
+
+def view_from_data(setup: PublicSetup, data: Mapping[str, Any], legal: Sequence[Any]) -> PlayerView:
+    """The :class:`PlayerView` of an ``act`` message (its ``view`` and ``legal``) for a
+    bot that got ``setup`` in the hello; raises :class:`~tajmahal.serialize.DataError`."""
+    fields: dict[str, Any] = {"setup": setup, "legal": from_data(list(legal), _VIEW_TYPES["legal"])}
+    for f in attrs.fields(PlayerView):
+        if f.name not in fields:
+            fields[f.name] = from_data(data[f.name], _VIEW_TYPES[f.name])
+    return PlayerView(**fields)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class TajMahal:
+    """Taj Mahal as an arena :class:`~tajmahal.arena.game.Game`."""
+
+    name = "tajmahal"
+    title = "Taj Mahal"
+    min_players = 2
+    max_players = 5
+    score_sources: tuple[str, ...] = SCORE_SOURCES
+
+    def __init__(self) -> None:
+        self._action_data: dict[Action, Any] = {}
+
+    # -- setups
+
+    def random_setup(self, players: int, seed: int, variant: str | None = None) -> Setup:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Taj Mahal is for 2-5 players, not {players}")
+        setup = Setup.random(players, seed)
+        if variant is not None and variant != setup.variant:
+            if variant not in VARIANTS:
+                raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+            raise ValueError(
+                f"the {variant!r} variant is not for {players} players "
+                "(2 players play 'dummy', 3-5 'standard')"
+            )
+        return setup
+
+    def setup_to_data(self, setup: Setup) -> Any:
+        return to_data(setup)
+
+    def setup_from_data(self, data: Any) -> Setup:
+        setup: Setup = from_data(data, Setup)
+        new_game(setup)  # validates (raises SetupError, a ValueError)
+        return setup
+
+    def players(self, setup: Setup) -> int:
+        return setup.players
+
+    def variant(self, setup: Setup) -> str:
+        return setup.variant
+
+    def public_setup(self, setup: Setup) -> Any:
+        return to_data(PublicSetup.of(setup))
+
+    # -- play
+
+    def new_game(self, setup: Setup) -> State:
+        return new_game(setup)
+
+    def to_act(self, state: State) -> int | None:
+        return state.to_act
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        return legal_actions(state)
+
+    def step(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
+        return step(state, action)
+
+    def view_data(self, state: State, seat: int) -> Any:
+        return view_data(view(state, seat))
+
+    def action_to_data(self, action: Action) -> Any:
+        data = self._action_data.get(action)
+        if data is None:
+            data = self._action_data[action] = to_data(action)
+        return data
+
+    def action_from_data(self, data: Any) -> Action:
+        action: Action = from_data(data, Action)
+        return action
+
+    def event_data(self, event: Event, seat: int | None) -> Any:
+        return to_data(event_for(event, seat))
+
+    # -- results
+
+    def scores(self, state: State) -> list[int]:
+        return list(scores(state))
+
+    def breakdown(self, state: State) -> list[dict[str, int]]:
+        return [{s: getattr(score, s) for s in SCORE_SOURCES} for score in breakdown(state)]
+
+    def ranks(self, state: State) -> list[int]:
+        return list(ranks(scores(state)))
+
+    def fallback(self, state: State, legal: Sequence[Action]) -> int:
+        """Withdraw when allowed (always last in a play turn), else the first action."""
+        return len(legal) - 1 if isinstance(legal[-1], Withdraw) else 0
+
+    # -- for people
+
+    def describe_action(self, state: State, action: Action) -> str:
+        return action_text(action, tuple(c.name for c in state.setup.board.cities))
+
+    def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
+        setup = state.setup
+        return [
+            f"# Visit 1 of 12 in {setup.board.provinces[state.province]}; "
+            f"{_who(state.start_player, names)} starts",
+            f"display: {_cards(state.display)}",
+        ]
+
+    def describe_events(
+        self, state: State, events: Sequence[Event], names: Sequence[str]
+    ) -> list[str]:
+        board = state.setup.board
+        lines: list[str] = []
+        for e in events:
+            if isinstance(e, Played):
+                text = f"{_who(e.seat, names)} plays {CARDS[e.card]}"
+                lines.append(text if e.extra is None else f"{text} with {CARDS[e.extra]}")
+            elif isinstance(e, Withdrew):
+                won = ", ".join(e.prizes) if e.prizes else "nothing"
+                lines.append(f"{_who(e.seat, names)} withdraws and wins {won}")
+            elif isinstance(e, PalaceBuilt):
+                kind = "mogul palace" if e.mogul else "palace"
+                lines.append(
+                    f"{_who(e.seat, names)} builds a {kind} in {board.cities[e.city].name}"
+                )
+            elif isinstance(e, BonusTaken):
+                lines.append(f"{_who(e.seat, names)} takes the bonus tile {e.tile}")
+            elif isinstance(e, ProvinceTileTaken):
+                lines.append(f"{_who(e.seat, names)} takes province tile {e.tile}")
+            elif isinstance(e, Scored):
+                lines.append(
+                    f"{_who(e.seat, names)} scores {e.points} ({e.source}: {e.reason})"
+                )
+            elif isinstance(e, CardDrawn):
+                card = "a card" if e.card is None else str(CARDS[e.card])
+                lines.append(f"{_who(e.seat, names)} draws {card} ({e.reason})")
+            elif isinstance(e, CardTaken):
+                lines.append(f"{_who(e.seat, names)} takes {CARDS[e.card]} from the display")
+            elif isinstance(e, Reshuffled):
+                lines.append(f"the discard pile ({e.cards} cards) is shuffled into a new deck")
+            elif isinstance(e, SpecialCardTaken):
+                lines.append(f"{_who(e.seat, names)} takes the {CARDS[e.card]}")
+            elif isinstance(e, DummyTurned):
+                lines.append(f"the dummy turns {CARDS[e.card]}")
+            elif isinstance(e, DummyWithdrew):
+                won = ", ".join(e.prizes) if e.prizes else "nothing"
+                lines.append(f"the dummy stops on {CARDS[e.card]} and wins {won}")
+            elif isinstance(e, VisitEnded):
+                totals = ", ".join(
+                    f"{_who(s, names)} {t}" for s, t in enumerate(scores(state))
+                )
+                lines.append(f"visit {e.visit} ends; totals: {totals}")
+            elif isinstance(e, VisitBegan):
+                lines.append(
+                    f"# Visit {e.visit} of 12 in {board.provinces[e.province]}; "
+                    f"{_who(e.start_player, names)} starts"
+                )
+                lines.append(f"display: {_cards(e.display)}")
+            elif isinstance(e, GameOver):
+                lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
+            elif isinstance(e, Discarded):
+                continue
+        return lines
+
+    def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
+        from .bots import GreedyPlayer
+
+        return {"random": RandomPlayer, "greedy": GreedyPlayer, "first": FirstPlayer}
+
+
+def _who(seat: int, names: Sequence[str]) -> str:
+    return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return ", ".join(str(CARDS[c]) for c in cards) or "empty"
+
+
+#: The game object the CLI and the tournament use.
+TAJMAHAL: Final = TajMahal()
