@@ -282,6 +282,9 @@ class TajMahal:
                 won = ", ".join(e.prizes) if e.prizes else "nothing"
                 lines.append(f"the dummy stops on {CARDS[e.card]} and wins {won}")
             elif isinstance(e, VisitEnded):
+                if any(isinstance(x, GameOver) for x in events):
+                    lines.append(f"visit {e.visit} ends; final scoring of the hands")
+                    continue
                 totals = ", ".join(
                     f"{_who(s, names)} {t}" for s, t in enumerate(scores(state))
                 )

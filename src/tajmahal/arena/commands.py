@@ -44,7 +44,8 @@ def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int,
         bank = float(parts[2]) if len(parts) == 3 else default.bank
     except ValueError:
         raise click.BadParameter(
-            f"{text!r}: expected SEAT:MOVE or SEAT:MOVE:BANK, e.g. 2:0.5:5", param_hint="--seat-time"
+            f"{text!r}: expected SEAT:MOVE or SEAT:MOVE:BANK, e.g. 2:0.5:5",
+            param_hint="--seat-time",
         ) from None
     if not 0 <= seat < players:
         raise click.BadParameter(f"no seat {seat} among {players}", param_hint="--seat-time")
@@ -155,8 +156,6 @@ def match_command(game: AnyGame) -> click.Command:
             seat, control = parse_seat_time(text, players, default)
             times[seat] = control
         names = [s.text for s in specs]
-        err = click.get_text_stream("stderr")
-
         def on_fault(fault: Fault) -> None:
             click.echo(f"fault: {fault_text(fault, names)}", err=True)
 
@@ -165,11 +164,11 @@ def match_command(game: AnyGame) -> click.Command:
         ) -> None:
             tag = " (fallback)" if by == "fallback" else ""
             click.echo(
-                f"{decision:4} seat {seat}: {game.describe_action(before, action)}{tag}", file=err
+                f"{decision:4} seat {seat}: {game.describe_action(before, action)}{tag}", err=True
             )
             if verbose > 1:
                 for line in game.describe_events(before, events, names):
-                    click.echo(f"       {line.removeprefix('# ')}", file=err)
+                    click.echo(f"       {line.removeprefix('# ')}", err=True)
 
         def on_trace(seat: int, direction: str, line: bytes) -> None:
             assert trace is not None

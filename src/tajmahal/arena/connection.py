@@ -61,7 +61,8 @@ class Connection(ABC):
 
     def close_input(self, deadline: float) -> None:
         """Deliver what is queued (until ``deadline``, a :func:`time.monotonic` time)
-        and signal the end of input."""
+        and signal the end of input.  Nothing to do for bots without a stream."""
+        del deadline
 
     def wait_exit(self, deadline: float) -> bool:
         """Wait until the bot has exited (True) or ``deadline`` passes (False)."""

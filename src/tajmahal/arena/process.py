@@ -415,10 +415,8 @@ class ProcessConnection(Connection):
         exited = self._has_exited()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)  # the whole group, children included
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # a process stuck in the kernel
             proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
-            pass
         if proc.returncode is not None:
             self.exit_status = describe_status(proc.returncode) if exited else "killed"
         for pipe in (proc.stdin, proc.stdout):

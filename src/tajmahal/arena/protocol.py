@@ -150,7 +150,9 @@ def read_action_reply(message: Message, legal: int) -> int | Any:
     if type(choice) is not int:
         raise BadReply(PROTOCOL_FAULT, f'"choice" must be an integer, got {_short(choice)}')
     if not 0 <= choice < legal:
-        raise BadReply(ILLEGAL, f"choice {choice} is out of range: {legal} legal actions, 0-{legal - 1}")
+        raise BadReply(
+            ILLEGAL, f"choice {choice} is out of range: {legal} legal actions, 0-{legal - 1}"
+        )
     return choice
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
@@ -31,8 +31,8 @@ class RecordWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-        self.tmp = Path(tmp)
+        self.tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
+        fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         self.file: IO[bytes] | None = os.fdopen(fd, "wb")
 
     def write(self, data: dict[str, Any]) -> None:
