@@ -22,6 +22,7 @@ from .referee import (
     DEFAULT_GRACE,
     DEFAULT_HANDSHAKE,
     DEFAULT_MAX_LINE,
+    DEFAULT_MAX_LOG,
     DEFAULT_MOVE,
     BotSpec,
     Fault,
@@ -114,6 +115,10 @@ def match_command(game: AnyGame) -> click.Command:
         help="Longest line (bytes) accepted from a bot.",
     )
     @click.option(
+        "--max-log", type=click.IntRange(min=0), default=DEFAULT_MAX_LOG, show_default=True,
+        help="Bytes of each bot's stderr kept in its log.",
+    )
+    @click.option(
         "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -131,6 +136,7 @@ def match_command(game: AnyGame) -> click.Command:
         handshake: float,
         grace: float,
         max_line: int,
+        max_log: int,
         trace: IO[bytes] | None,
         as_json: bool,
         verbose: int,
@@ -180,6 +186,7 @@ def match_command(game: AnyGame) -> click.Command:
             handshake=handshake,
             grace=grace,
             max_line=max_line,
+            max_log=max_log,
             record=record,
             log_dir=log_dir,
             trace=on_trace if trace is not None else None,

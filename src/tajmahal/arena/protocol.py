@@ -20,9 +20,9 @@ VERSION: Final = 1
 CRASH: Final = "crash"  # the process exited, or an in-process bot raised
 CLOSED: Final = "closed"  # the bot closed its stdout but kept running
 TIMEOUT: Final = "timeout"  # no complete answer before its time (and bank) ran out
-MALFORMED: Final = "malformed"  # the line is not a UTF-8 JSON object
+MALFORMED: Final = "malformed"  # the line is not UTF-8 JSON
 OVERSIZED: Final = "oversized"  # a line longer than the limit
-PROTOCOL_FAULT: Final = "protocol"  # a JSON object, but not the message expected now
+PROTOCOL_FAULT: Final = "protocol"  # JSON, but not the message expected now
 ILLEGAL: Final = "illegal"  # a well-formed answer naming no legal action
 FAULT_KINDS: Final = (CRASH, CLOSED, TIMEOUT, MALFORMED, OVERSIZED, PROTOCOL_FAULT, ILLEGAL)
 
@@ -77,7 +77,10 @@ def decode_line(line: bytes) -> Message:
         shown = line[:60].decode("utf-8", "replace")
         raise BadReply(MALFORMED, f"not a UTF-8 JSON line ({e}): {shown!r}") from None
     if not isinstance(data, dict):
-        raise BadReply(MALFORMED, f"a JSON {type(data).__name__}, not an object")
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(data), "a number"
+        )
+        raise BadReply(PROTOCOL_FAULT, f"a message is a JSON object, not {kind}")
     return data
 
 

@@ -35,6 +35,8 @@ DEFAULT_HANDSHAKE: Final = 10.0
 DEFAULT_GRACE: Final = 2.0
 DEFAULT_MAX_LINE: Final = 1 << 20
 DEFAULT_MAX_LOG: Final = 10 << 20
+#: How long a faulted bot has to read the error message before it is killed.
+_TELL_TIME: Final = 0.2
 
 
 @frozen
@@ -307,6 +309,7 @@ class _Match:
         self.start = time.perf_counter()
         self.decision = 0
         self.writer: RecordWriter | None = None
+        self.header_written = False
 
     def run(self) -> MatchResult:
         committed = False
@@ -363,9 +366,11 @@ class _Match:
         seat.live = False
         with contextlib.suppress(Exception):
             self.send(seat, Outgoing.of(protocol.error(kind, detail)))
-            seat.conn.close_input(time.monotonic() + 0.2)
+            deadline = time.monotonic() + _TELL_TIME
+            seat.conn.close_input(deadline)
+            seat.conn.wait_exit(deadline)  # a moment to read why, then it is stopped
         seat.conn.kill()
-        if self.writer is not None:
+        if self.writer is not None and self.header_written:
             self.writer.write({"type": "fault", **fault.to_data()})
         if self.config.on_fault is not None:
             self.config.on_fault(fault)
@@ -394,12 +399,11 @@ class _Match:
                 setup=public,
             )
             self.send(seat, Outgoing.of(message), request=True)
-        deadline = time.perf_counter() + self.config.handshake
-        for seat in self.seats:
+        for seat in self.seats:  # each has the handshake time from its own hello
             if not seat.live:
                 continue
             try:
-                reply, _ = self.receive(seat, max(0.0, deadline - time.perf_counter()))
+                reply, _ = self.receive(seat, self.config.handshake)
                 info = protocol.check_hello_reply(reply)
             except BadReply as e:
                 self.fault(seat, e.kind, HELLO, e.detail)
@@ -430,7 +434,8 @@ class _Match:
                 "setup": self.game.setup_to_data(self.setup),
             }
         )
-        for seat in self.seats:  # faults at the handshake come before the header
+        self.header_written = True
+        for seat in self.seats:  # faults at the handshake come right after the header
             if seat.fault is not None:
                 self.writer.write({"type": "fault", **seat.fault.to_data()})
 
@@ -496,7 +501,13 @@ class _Match:
             if not isinstance(choice, int):
                 choice = self.match_action(choice, legal)
         except BadReply as e:
-            self.fault(seat, e.kind, ACT, e.detail)
+            detail = e.detail
+            if e.kind == TIMEOUT:
+                detail = (
+                    f"{detail} ({seat.time.move:g} s per decision + {seat.bank:.3f} s left "
+                    "in the bank)"
+                )
+            self.fault(seat, e.kind, ACT, detail)
             return None, 0.0
         seat.used += elapsed
         seat.max = max(seat.max, elapsed)

@@ -14,7 +14,8 @@ from .referee import Fault, MatchResult
 
 def _console() -> Console:
     # sys.stdout as it is now, so that click's test runner sees the table too.
-    return Console(file=sys.stdout, width=120, highlight=False)
+    width = None if sys.stdout.isatty() else 160
+    return Console(file=sys.stdout, width=width, highlight=False)
 
 
 def fault_text(fault: Fault, names: Sequence[str]) -> str:
@@ -28,7 +29,8 @@ def fault_text(fault: Fault, names: Sequence[str]) -> str:
 def result_table(result: MatchResult, sources: Sequence[str]) -> None:
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("seat", justify="right")
-    table.add_column("player")
+    table.add_column("player", no_wrap=True)
+    table.add_column("bot", overflow="fold", style="dim")
     for source in sources:
         table.add_column(source, justify="right")
     table.add_column("total", justify="right", style="bold")
@@ -36,15 +38,15 @@ def result_table(result: MatchResult, sources: Sequence[str]) -> None:
     table.add_column("time", justify="right")
     table.add_column("fault")
     for s in result.seats:
-        name = s.name if s.name == s.bot else f"{s.name} ({s.bot})"
         fault = ""
         if s.fault is not None:
-            fault = s.fault.kind if s.fault.phase == "end" else (
+            fault = f"{s.fault.kind} after the end" if s.fault.phase == "end" else (
                 f"{s.fault.kind} at {s.fault.decision}; fallback"
             )
         table.add_row(
             str(s.seat),
-            name,
+            s.name,
+            "" if s.name == s.bot else s.bot,
             *(str(s.breakdown.get(src, 0)) for src in sources),
             str(s.score),
             str(s.rank),
