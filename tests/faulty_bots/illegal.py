@@ -2,7 +2,7 @@
 
 import sys
 
-from common import send, run
+from common import run, send
 
 ACTIONS = {
     "not_in_hand": {"type": "play", "card": 99, "extra": 98},

@@ -1,6 +1,6 @@
 """Answers an act with an index past the end of the legal actions."""
 
-from common import send, run
+from common import run, send
 
 
 def act(n: int, message: dict) -> bool:

@@ -1,6 +1,6 @@
 """Answers its first act twice: the second line comes unasked."""
 
-from common import send, run
+from common import run, send
 
 
 def act(n: int, message: dict) -> bool:

@@ -2,7 +2,7 @@
 
 import sys
 
-from common import send, run
+from common import run, send
 
 SHAPES = {
     "array": [0],
