@@ -178,8 +178,13 @@ def match_command(game: AnyGame) -> click.Command:
 
         def on_trace(seat: int, direction: str, line: bytes) -> None:
             assert trace is not None
-            trace.write(b'{"seat":%d,"dir":"%s","line":' % (seat, direction.encode()))
-            trace.write(line.rstrip(b"\n") + b"}\n")
+            body = line.rstrip(b"\n")
+            if direction == "from":  # a bot's line may be anything: keep it valid JSONL
+                try:
+                    orjson.loads(body)
+                except orjson.JSONDecodeError:
+                    body = orjson.dumps({"raw": body.decode("utf-8", "replace")})
+            trace.write(b'{"seat":%d,"dir":"%s","message":%s}\n' % (seat, direction.encode(), body))
 
         config = MatchConfig(
             time=tuple(times),
