@@ -111,7 +111,8 @@ def test_schemas_reject_a_view_with_a_hidden_field(tmp_path: Path) -> None:
 
 
 def test_the_example_exchange_is_current() -> None:
-    spec = importlib.util.spec_from_file_location("make_example", ROOT / "protocol" / "make_example.py")
+    path = ROOT / "protocol" / "make_example.py"
+    spec = importlib.util.spec_from_file_location("make_example", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -22,8 +22,9 @@ from tajmahal.arena.scripted import Answer, Fail, ScriptedConnection, correct_an
 
 
 def play(
-    scripts: list[list[Any]], config: MatchConfig = MatchConfig(), seed: int = 3
+    scripts: list[list[Any]], config: MatchConfig | None = None, seed: int = 3
 ) -> tuple[Any, list[ScriptedConnection]]:
+    config = config or MatchConfig()
     conns = [ScriptedConnection(s, name=f"bot{i}") for i, s in enumerate(scripts)]
     setup = Setup.random(len(scripts), seed)
     return play_match(TAJMAHAL, setup, conns, config, seed=seed), conns
@@ -95,7 +96,7 @@ def test_action_object_is_accepted_like_its_index() -> None:
 def test_time_bank_pays_for_overruns_then_runs_out() -> None:
     hello = Answer(correct_answer({"type": "hello"}))
     choice = {"type": "action", "choice": 0}
-    script = [hello, Answer(choice, delay=1.5), Answer(choice, delay=1.6), Answer(choice, delay=3.0)]
+    script = [hello, *(Answer(choice, delay=d) for d in (1.5, 1.6, 3.0))]
     config = MatchConfig(time=TimeControl(move=1.0, bank=2.0))
     result, conns = play([script, [], []], config)
     acts = [m for m in conns[0].received if m["type"] == "act"]

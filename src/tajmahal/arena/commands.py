@@ -196,7 +196,7 @@ def match_command(game: AnyGame) -> click.Command:
             log_dir=log_dir,
             trace=on_trace if trace is not None else None,
             on_step=on_step if verbose else None,
-            on_fault=on_fault,
+            on_fault=on_fault if quiet or verbose else None,
         )
         try:
             with _terminate_as_interrupt():
