@@ -158,3 +158,21 @@ def test_interrupted_referee_leaves_no_process_and_no_record(
     assert processes_with(str(FAULTY)) == []
     assert not record.exists()
     assert not list(tmp_path.glob("*.part"))
+
+
+def test_batched_events_are_the_same_lines_in_the_same_order(tmp_path: Path) -> None:
+    def lines(*extra: str) -> list[list[bytes]]:
+        trace = tmp_path / "t.jsonl"
+        bots = [str(BOTS / "random_bot.py"), str(BOTS / "random_bot.py"), "greedy"]
+        code, _, err = cli("match", "-q", "--seed", "8", "--trace", str(trace), *bots, *extra)
+        assert code == 0, err
+        per_seat: list[list[bytes]] = [[], [], []]
+        for raw in trace.read_bytes().splitlines():
+            line = orjson.loads(raw)
+            message = line["message"]
+            if line["dir"] == "to" and message["type"] == "act":
+                message["time"]["bank"] = 0  # the bank depends on timing
+            per_seat[line["seat"]].append(orjson.dumps([line["dir"], message]))
+        return per_seat
+
+    assert lines() == lines("--batch-events")

@@ -44,11 +44,11 @@ from .events import (
 from .rules import breakdown, legal_actions, new_game, ranks, scores, step
 from .serialize import from_data, to_data
 from .setups import VARIANTS, Setup
-from .state import SCORE_SOURCES, State
+from .state import SCORE_SOURCES, PlayerState, State
 from .tiles import BonusTile
-from .views import PlayerView, PublicSetup, SeatView, view
+from .views import PlayerView, PublicSetup, SeatView
 
-__all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
+__all__ = ["TAJMAHAL", "TajMahal", "state_view_data", "view_data", "view_from_data"]
 
 
 # --------------------------------------------------------------------------- views as data
@@ -124,6 +124,89 @@ def view_data(v: PlayerView) -> dict[str, Any]:
     }
 
 
+def _player(p: PlayerState) -> dict[str, Any]:
+    s = p.score
+    return {
+        "hand_size": len(p.hand),
+        "played": list(p.played),
+        "color": p.color,
+        "withdrawn": p.withdrawn,
+        "palaces": p.palaces,
+        "influence": list(p.influence),
+        "province_tiles": list(p.province_tiles),
+        "bonus_tiles": [_tile(t) for t in p.bonus_tiles],
+        "score": {
+            "palaces": s.palaces,
+            "goods": s.goods,
+            "bonus": s.bonus,
+            "princess": s.princess,
+            "hand": s.hand,
+        },
+        "special_cards": [c for c in (*p.hand, *p.played) if c >= _FIRST_SPECIAL],
+    }
+
+
+_FIRST_SPECIAL: Final = 96
+
+
+class _PlayerCache:
+    """The public data of each :class:`PlayerState`, kept while the engine reuses the
+    same (immutable) object from state to state, as it does for every seat that did
+    not act."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[PlayerState, dict[str, Any]]] = {}
+
+    def get(self, p: PlayerState) -> dict[str, Any]:
+        entry = self.entries.get(id(p))
+        if entry is not None and entry[0] is p:
+            return entry[1]
+        if len(self.entries) > 256:
+            self.entries.clear()
+        data = _player(p)
+        self.entries[id(p)] = (p, data)
+        return data
+
+
+def state_view_data(state: State, seat: int, cache: _PlayerCache | None = None) -> dict[str, Any]:
+    """:func:`view_data` of ``view(state, seat)``, built straight from the state: the
+    referee's per-decision path.  It must hide exactly what :func:`~tajmahal.view`
+    hides (other hands, the deck); a test compares the two on many states."""
+    players = state.players
+    pending = state.pending
+    dummy = state.dummy
+    convert = cache.get if cache is not None else _player
+    return {
+        "seat": seat,
+        "visit": state.visit,
+        "province": state.province,
+        "start_player": state.start_player,
+        "to_act": state.to_act,
+        "phase": state.phase,
+        "hand": list(players[seat].hand),
+        "players": [convert(p) for p in players],
+        "display": list(state.display),
+        "deck_size": len(state.deck),
+        "discard": list(state.discard),
+        "supply": list(state.supply),
+        "court": list(state.court),
+        "reserve": list(state.reserve),
+        "palaces": list(state.palaces),
+        "moguls": list(state.moguls),
+        "bonus": [_tile(t) for t in state.bonus],
+        "pending": None
+        if pending is None
+        else {
+            "palaces": pending.palaces,
+            "mogul": pending.mogul,
+            "built": pending.built,
+            "province_tile": pending.province_tile,
+            "takes": pending.takes,
+        },
+        "dummy": None if dummy is None else {"cards": list(dummy.cards), "bidding": dummy.bidding},
+    }
+
+
 _VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
 
 
@@ -151,6 +234,7 @@ class TajMahal:
 
     def __init__(self) -> None:
         self._action_data: dict[Action, Any] = {}
+        self._players = _PlayerCache()
 
     # -- setups
 
@@ -199,7 +283,7 @@ class TajMahal:
         return step(state, action)
 
     def view_data(self, state: State, seat: int) -> Any:
-        return view_data(view(state, seat))
+        return state_view_data(state, seat, self._players)
 
     def action_to_data(self, action: Action) -> Any:
         data = self._action_data.get(action)
@@ -213,6 +297,10 @@ class TajMahal:
 
     def event_data(self, event: Event, seat: int | None) -> Any:
         return to_data(event_for(event, seat))
+
+    def is_public(self, event: Event) -> bool:
+        """Only a drawn card is secret (its seat sees it, the others do not)."""
+        return not isinstance(event, CardDrawn)
 
     # -- results
 

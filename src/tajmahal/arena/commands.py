@@ -121,6 +121,10 @@ def match_command(game: AnyGame) -> click.Command:
     @click.option(
         "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
     )
+    @click.option(
+        "--batch-events", is_flag=True,
+        help="Send each bot its events with its next request, not at once (faster).",
+    )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")
     @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
@@ -138,6 +142,7 @@ def match_command(game: AnyGame) -> click.Command:
         max_line: int,
         max_log: int,
         trace: IO[bytes] | None,
+        batch_events: bool,
         as_json: bool,
         verbose: int,
         quiet: bool,
@@ -197,6 +202,7 @@ def match_command(game: AnyGame) -> click.Command:
             trace=on_trace if trace is not None else None,
             on_step=on_step if verbose else None,
             on_fault=on_fault if quiet or verbose else None,
+            batch_events=batch_events,
         )
         try:
             with _terminate_as_interrupt():

@@ -47,9 +47,10 @@ class Connection(ABC):
         """Start the bot; a text saying why it could not start, or None."""
 
     @abstractmethod
-    def send(self, message: Outgoing, request: bool = False) -> None:
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
         """Queue ``message``; never blocks.  ``request``: an answer is expected, and
-        its time counts from now."""
+        its time counts from now.  ``hold``: it may wait to go out with the next
+        message that is not held (same lines, same order, fewer writes)."""
 
     @abstractmethod
     def receive(self, timeout: float) -> Received:
@@ -136,7 +137,7 @@ class InProcessConnection(Connection):
             self.log_path.write_text("", "utf-8")
         return None
 
-    def send(self, message: Outgoing, request: bool = False) -> None:
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
         if self.stopped:
             return
         start = time.perf_counter()

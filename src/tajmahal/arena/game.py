@@ -85,6 +85,10 @@ class Game(Protocol[SetupT, StateT, ActionT, EventT]):
         """``event`` as ``seat`` may see it (None: a spectator); hides other seats' secrets."""
         ...
 
+    def is_public(self, event: EventT) -> bool:
+        """True if every seat sees ``event`` alike (then it is encoded once for all)."""
+        ...
+
     # -- results
 
     def scores(self, state: StateT) -> list[int]: ...

@@ -185,12 +185,20 @@ class ProcessConnection(Connection):
 
     # -- output to the bot
 
-    def send(self, message: Outgoing, request: bool = False) -> None:
-        if request:
-            self.sent_at = time.perf_counter()
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
         if self.input_closed or self.proc is None:
             return
+        if hold:
+            self.out += message.line  # goes out with the next message that is not held
+            return
         if self.out:
+            self.out += message.line
+            if request:
+                self.sent_at = time.perf_counter()
+            self._flush()
+            return
+        if request:
+            self.sent_at = time.perf_counter()
             self.out += message.line
             self._flush()
             return
@@ -211,13 +219,13 @@ class ProcessConnection(Connection):
         try:
             written = os.write(self.proc.stdin.fileno(), self.out)  # type: ignore[union-attr]
         except BlockingIOError:
+            self._want_write(True)
             return
         except OSError:
             self._drop_input()
             return
         del self.out[:written]
-        if not self.out:
-            self._want_write(False)
+        self._want_write(bool(self.out))
 
     def _want_write(self, on: bool) -> None:
         assert self.selector is not None and self.proc is not None
@@ -360,6 +368,7 @@ class ProcessConnection(Connection):
         if self.proc is None or self.input_closed:
             return
         assert self.selector is not None
+        self._flush()  # held messages too
         while self.out and not self.input_closed:
             remaining = deadline - time.monotonic()
             if remaining <= 0:

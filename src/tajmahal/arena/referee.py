@@ -184,6 +184,10 @@ class MatchConfig:
     """How a match is run.  ``time`` gives one :class:`TimeControl` per seat (or
     one for all).  ``record``: the JSON Lines record to write; ``log_dir``: where
     bot stderr logs go (default: beside the record, else they are dropped).
+    ``batch_events``: hand a bot its events together with its next request (or the
+    end) instead of at once: the bot reads the same lines in the same order, but is
+    woken once per own decision, not once per decision of any seat (faster on few
+    cores; a bot that thinks while others decide then learns their moves later).
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
     progress output."""
@@ -198,6 +202,7 @@ class MatchConfig:
     trace: Trace | None = field(default=None, eq=False)
     on_step: StepHook | None = field(default=None, eq=False)
     on_fault: FaultHook | None = field(default=None, eq=False)
+    batch_events: bool = False
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
@@ -333,10 +338,12 @@ class _Match:
 
     # -- messages
 
-    def send(self, seat: _Seat, message: Outgoing, request: bool = False) -> None:
+    def send(
+        self, seat: _Seat, message: Outgoing, request: bool = False, hold: bool = False
+    ) -> None:
         if self.trace is not None:
             self.trace(seat.seat, "to", message.line)
-        seat.conn.send(message, request)
+        seat.conn.send(message, request, hold)
 
     def receive(self, seat: _Seat, timeout: float) -> tuple[protocol.Message, float]:
         """The next message from ``seat``; raises :class:`BadReply` on any fault."""
@@ -529,17 +536,23 @@ class _Match:
             return
         game = self.game
         public = [game.event_data(e, None) for e in events]
+        secret = [i for i, e in enumerate(events) if not game.is_public(e)]
+        hold = self.config.batch_events
         shared: Outgoing | None = None
         for seat in self.seats:
             if not seat.live:
                 continue
-            mine = [game.event_data(e, seat.seat) for e in events]
+            mine = public
+            if secret:
+                mine = list(public)
+                for i in secret:
+                    mine[i] = game.event_data(events[i], seat.seat)
             if mine == public:
                 if shared is None:
                     shared = Outgoing.of(protocol.events(self.decision, public))
-                self.send(seat, shared)
+                self.send(seat, shared, hold=hold)
             else:
-                self.send(seat, Outgoing.of(protocol.events(self.decision, mine)))
+                self.send(seat, Outgoing.of(protocol.events(self.decision, mine)), hold=hold)
 
     def finish(self, state: Any) -> MatchResult:
         game = self.game

@@ -63,7 +63,7 @@ class ScriptedConnection(Connection):
         self.started = True
         return None
 
-    def send(self, message: Outgoing, request: bool = False) -> None:
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
         if self.killed or self.input_closed:
             return
         data = orjson.loads(message.line)  # what a real bot would read
