@@ -40,6 +40,7 @@ CASES = [
     (faulty("out_of_range"), "illegal", "act"),
     (faulty("oversized"), "oversized", "act"),
     (faulty("close_stdout"), "closed", "act"),
+    (faulty("close_stdin"), "closed", "act"),
     (faulty("ignore_end"), "timeout", "end"),
 ]
 

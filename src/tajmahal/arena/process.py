@@ -129,6 +129,7 @@ class ProcessConnection(Connection):
         self.sent_at = time.perf_counter()
         self.eof = False
         self.input_closed = False
+        self.killed_input = False  # True when the referee itself closed stdin
         self.exited = False
         self.pidfd: int | None = None
         self.selector: selectors.BaseSelector | None = None
@@ -286,6 +287,12 @@ class ProcessConnection(Connection):
             if self.eof:
                 self.fault = self._eof_fault()
                 continue
+            if self.input_closed and not self.killed_input:
+                # Our writes failed (EPIPE): it exited, or it closed its stdin.
+                self._read()
+                if not self.reader.lines and self.fault is None:
+                    self.fault = self._eof_fault("closed its stdin but is still running")
+                continue
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 self.fault = (TIMEOUT, f"no answer within {timeout:.3f} s")
@@ -308,8 +315,10 @@ class ProcessConnection(Connection):
                 if not self.reader.lines and self.fault is None:
                     self.eof = True
 
-    def _eof_fault(self) -> tuple[str, str]:
-        """stdout is closed: did the process exit (crash) or just close it?"""
+    def _eof_fault(
+        self, closed: str = "closed its stdout but is still running"
+    ) -> tuple[str, str]:
+        """stdout (or stdin) is closed: did the process exit (crash) or just close it?"""
         deadline = time.monotonic() + _EXIT_WAIT
         while not self._has_exited() and time.monotonic() < deadline:
             if self.pidfd is not None:
@@ -322,7 +331,7 @@ class ProcessConnection(Connection):
             else:
                 time.sleep(0.01)
         if not self._has_exited():
-            return (CLOSED, "closed its stdout but is still running")
+            return (CLOSED, closed)
         assert self.proc is not None
         status = self._peek_status()
         last = self.stderr.last_line() if self.stderr is not None else ""
@@ -383,6 +392,7 @@ class ProcessConnection(Connection):
                     self.exited = True
             if self.exited:
                 break
+        self.killed_input = True
         self._drop_input()
 
     def _discard_output(self) -> None:

@@ -18,7 +18,7 @@ VERSION: Final = 1
 
 #: Fault kinds, each with a distinct meaning (see ``protocol/README.md``).
 CRASH: Final = "crash"  # the process exited, or an in-process bot raised
-CLOSED: Final = "closed"  # the bot closed its stdout but kept running
+CLOSED: Final = "closed"  # the bot closed its stdout or stdin but kept running
 TIMEOUT: Final = "timeout"  # no complete answer before its time (and bank) ran out
 MALFORMED: Final = "malformed"  # the line is not UTF-8 JSON
 OVERSIZED: Final = "oversized"  # a line longer than the limit

@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import datetime
 import shlex
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -264,6 +266,20 @@ def run_match(
     return evolve(result, logs=logs)
 
 
+@contextlib.contextmanager
+def _uninterruptible() -> Iterator[None]:
+    """Ignore SIGINT and SIGTERM for a moment (main thread only), then restore them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
 class _Seat:
     """The referee's bookkeeping for one seat."""
 
@@ -330,11 +346,12 @@ class _Match:
                 committed = True
             return result
         finally:
-            for seat in self.seats:
-                with contextlib.suppress(Exception):
-                    seat.conn.kill()
-            if self.writer is not None and not committed:
-                self.writer.discard()
+            with _uninterruptible():  # a second Ctrl-C must not leave bots behind
+                for seat in self.seats:
+                    with contextlib.suppress(Exception):
+                        seat.conn.kill()
+                if self.writer is not None and not committed:
+                    self.writer.discard()
 
     # -- messages
 
