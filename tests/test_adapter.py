@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tajmahal import PublicSetup, Setup, apply, legal_actions, new_game, view
-from tajmahal.adapter import TAJMAHAL, state_view_data, view_data, view_from_data
+from tajmahal.adapter import TAJMAHAL, view_data, view_from_data
 from tajmahal.arena import BotSpec, MatchConfig, run_match
 from tajmahal.bots import greedy_choice, guess_state
 from tajmahal.serialize import to_data
@@ -34,8 +34,7 @@ def test_view_data_is_the_converters_view(players: int, seed: int, steps: int) -
         expected = to_data(v)
         del expected["setup"], expected["legal"]
         assert view_data(v) == expected
-        assert state_view_data(state, seat) == expected
-        assert TAJMAHAL.view_data(state, seat) == expected  # with its cache of seats
+        assert TAJMAHAL.view_data(state, seat) == expected  # with its cache of parts
 
 
 @settings(max_examples=40, deadline=None)

@@ -44,167 +44,69 @@ from .events import (
 from .rules import breakdown, legal_actions, new_game, ranks, scores, step
 from .serialize import from_data, to_data
 from .setups import VARIANTS, Setup
-from .state import SCORE_SOURCES, PlayerState, State
-from .tiles import BonusTile
-from .views import PlayerView, PublicSetup, SeatView
+from .state import SCORE_SOURCES, State
+from .views import PlayerView, PublicSetup, SeatView, view
 
-__all__ = ["TAJMAHAL", "TajMahal", "state_view_data", "view_data", "view_from_data"]
+__all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
 
 # --------------------------------------------------------------------------- views as data
 
-_TILE_DATA: dict[BonusTile, dict[str, Any]] = {}
+#: The fields of a view that an ``act`` message carries (the setup goes in the hello,
+#: the legal actions apart).  Taken from the class, so new engine fields follow.
+_VIEW_FIELDS: Final = tuple(
+    f.name for f in attrs.fields(PlayerView) if f.name not in ("setup", "legal")
+)
+_SCALARS: Final = (int, str, bool, type(None))
 
 
-def _tile(tile: BonusTile | None) -> dict[str, Any] | None:
-    if tile is None:
-        return None
-    data = _TILE_DATA.get(tile)
-    if data is None:
-        data = _TILE_DATA[tile] = {"kind": tile.kind, "good": tile.good}
-    return data
+class _DataCache:
+    """Converted data of view parts, reused while the engine hands out the same parts.
 
-
-def _seat(p: SeatView) -> dict[str, Any]:
-    s = p.score
-    return {
-        "hand_size": p.hand_size,
-        "played": list(p.played),
-        "color": p.color,
-        "withdrawn": p.withdrawn,
-        "palaces": p.palaces,
-        "influence": list(p.influence),
-        "province_tiles": list(p.province_tiles),
-        "bonus_tiles": [_tile(t) for t in p.bonus_tiles],
-        "score": {
-            "palaces": s.palaces,
-            "goods": s.goods,
-            "bonus": s.bonus,
-            "princess": s.princess,
-            "hand": s.hand,
-        },
-        "special_cards": list(p.special_cards),
-    }
-
-
-def view_data(v: PlayerView) -> dict[str, Any]:
-    """``to_data(v)`` without ``setup`` and ``legal`` (they travel apart), built by
-    hand because it is on the referee's per-decision path; a test checks that it
-    equals the converter's output."""
-    pending = v.pending
-    dummy = v.dummy
-    return {
-        "seat": v.seat,
-        "visit": v.visit,
-        "province": v.province,
-        "start_player": v.start_player,
-        "to_act": v.to_act,
-        "phase": v.phase,
-        "hand": list(v.hand),
-        "players": [_seat(p) for p in v.players],
-        "display": list(v.display),
-        "deck_size": v.deck_size,
-        "discard": list(v.discard),
-        "supply": list(v.supply),
-        "court": list(v.court),
-        "reserve": list(v.reserve),
-        "palaces": list(v.palaces),
-        "moguls": list(v.moguls),
-        "bonus": [_tile(t) for t in v.bonus],
-        "pending": None
-        if pending is None
-        else {
-            "palaces": pending.palaces,
-            "mogul": pending.mogul,
-            "built": pending.built,
-            "province_tile": pending.province_tile,
-            "takes": pending.takes,
-        },
-        "dummy": None if dummy is None else {"cards": list(dummy.cards), "bidding": dummy.bidding},
-    }
-
-
-def _player(p: PlayerState) -> dict[str, Any]:
-    s = p.score
-    return {
-        "hand_size": len(p.hand),
-        "played": list(p.played),
-        "color": p.color,
-        "withdrawn": p.withdrawn,
-        "palaces": p.palaces,
-        "influence": list(p.influence),
-        "province_tiles": list(p.province_tiles),
-        "bonus_tiles": [_tile(t) for t in p.bonus_tiles],
-        "score": {
-            "palaces": s.palaces,
-            "goods": s.goods,
-            "bonus": s.bonus,
-            "princess": s.princess,
-            "hand": s.hand,
-        },
-        "special_cards": [c for c in (*p.hand, *p.played) if c >= _FIRST_SPECIAL],
-    }
-
-
-_FIRST_SPECIAL: Final = 96
-
-
-class _PlayerCache:
-    """The public data of each :class:`PlayerState`, kept while the engine reuses the
-    same (immutable) object from state to state, as it does for every seat that did
-    not act."""
+    The engine's states are immutable and share every unchanged part with the state
+    before, so most of a view is the very same tuples decision after decision (kept
+    by identity); the seats' public records are compared by value.
+    """
 
     def __init__(self) -> None:
-        self.entries: dict[int, tuple[PlayerState, dict[str, Any]]] = {}
+        self.parts: dict[int, tuple[Any, Any]] = {}
+        self.seats: dict[SeatView, Any] = {}
 
-    def get(self, p: PlayerState) -> dict[str, Any]:
-        entry = self.entries.get(id(p))
-        if entry is not None and entry[0] is p:
+    def part(self, value: Any) -> Any:
+        entry = self.parts.get(id(value))
+        if entry is not None and entry[0] is value:
             return entry[1]
-        if len(self.entries) > 256:
-            self.entries.clear()
-        data = _player(p)
-        self.entries[id(p)] = (p, data)
+        if len(self.parts) > 1024:
+            self.parts.clear()
+        data = to_data(value)
+        self.parts[id(value)] = (value, data)
+        return data
+
+    def seat(self, value: SeatView) -> Any:
+        data = self.seats.get(value)
+        if data is None:
+            if len(self.seats) > 1024:
+                self.seats.clear()
+            data = self.seats[value] = to_data(value)
         return data
 
 
-def state_view_data(state: State, seat: int, cache: _PlayerCache | None = None) -> dict[str, Any]:
-    """:func:`view_data` of ``view(state, seat)``, built straight from the state: the
-    referee's per-decision path.  It must hide exactly what :func:`~tajmahal.view`
-    hides (other hands, the deck); a test compares the two on many states."""
-    players = state.players
-    pending = state.pending
-    dummy = state.dummy
-    convert = cache.get if cache is not None else _player
-    return {
-        "seat": seat,
-        "visit": state.visit,
-        "province": state.province,
-        "start_player": state.start_player,
-        "to_act": state.to_act,
-        "phase": state.phase,
-        "hand": list(players[seat].hand),
-        "players": [convert(p) for p in players],
-        "display": list(state.display),
-        "deck_size": len(state.deck),
-        "discard": list(state.discard),
-        "supply": list(state.supply),
-        "court": list(state.court),
-        "reserve": list(state.reserve),
-        "palaces": list(state.palaces),
-        "moguls": list(state.moguls),
-        "bonus": [_tile(t) for t in state.bonus],
-        "pending": None
-        if pending is None
-        else {
-            "palaces": pending.palaces,
-            "mogul": pending.mogul,
-            "built": pending.built,
-            "province_tile": pending.province_tile,
-            "takes": pending.takes,
-        },
-        "dummy": None if dummy is None else {"cards": list(dummy.cards), "bidding": dummy.bidding},
-    }
+def view_data(v: PlayerView, cache: _DataCache | None = None) -> dict[str, Any]:
+    """``to_data(v)`` without ``setup`` and ``legal`` (they travel apart).  With a
+    ``cache`` (the referee's per-decision path) unchanged parts are not converted
+    again; a test checks that the result equals the converter's output."""
+    out: dict[str, Any] = {}
+    for name in _VIEW_FIELDS:
+        value = getattr(v, name)
+        if type(value) in _SCALARS:
+            out[name] = value
+        elif cache is None:
+            out[name] = to_data(value)
+        elif name == "players":
+            out[name] = [cache.seat(p) for p in value]
+        else:
+            out[name] = cache.part(value)
+    return out
 
 
 _VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
@@ -234,7 +136,7 @@ class TajMahal:
 
     def __init__(self) -> None:
         self._action_data: dict[Action, Any] = {}
-        self._players = _PlayerCache()
+        self._views = _DataCache()
 
     # -- setups
 
@@ -283,7 +185,7 @@ class TajMahal:
         return step(state, action)
 
     def view_data(self, state: State, seat: int) -> Any:
-        return state_view_data(state, seat, self._players)
+        return view_data(view(state, seat), self._views)
 
     def action_to_data(self, action: Action) -> Any:
         data = self._action_data.get(action)

@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+import attrs
 from attrs import evolve
 
 from . import __version__
@@ -65,15 +66,21 @@ def guess_state(v: PlayerView, rng: random.Random) -> State:
         seen.update(v.dummy.cards)
     pool = [c for c in range(_REGULAR) if c not in seen]
     rng.shuffle(pool)
+    # Cards every seat saw go into a hand (engines that track them: ``revealed``).
+    known = {s: tuple(getattr(p, "revealed", ())) for s, p in enumerate(v.players)}
+    pool = [c for c in pool if not any(c in cards for cards in known.values())]
+    has_revealed = "revealed" in attrs.fields_dict(PlayerState)
     players = []
     for seat, p in enumerate(v.players):
         if seat == v.seat:
             hand = v.hand
         else:
             specials = tuple(c for c in p.special_cards if c not in p.played)
-            k = max(0, p.hand_size - len(specials))
-            hand = tuple(sorted(specials + tuple(pool[:k])))
+            held = specials + known[seat]
+            k = max(0, p.hand_size - len(held))
+            hand = tuple(sorted(held + tuple(pool[:k])))
             pool = pool[k:]
+        extra = {"revealed": known[seat]} if has_revealed else {}
         players.append(
             PlayerState(
                 hand=hand,
@@ -85,6 +92,7 @@ def guess_state(v: PlayerView, rng: random.Random) -> State:
                 province_tiles=p.province_tiles,
                 bonus_tiles=p.bonus_tiles,
                 score=p.score,
+                **extra,
             )
         )
     public = v.setup
