@@ -97,9 +97,9 @@ def test_a_faulted_bot_is_told_why(tmp_path: Path) -> None:
 
 def test_crash_report_quotes_the_last_stderr_line(tmp_path: Path) -> None:
     result = match_json("first", faulty("crash_midgame"), "first", *FAST)
-    detail = result["faults"][0]["detail"]
-    assert "exit 1" in detail
-    assert "RuntimeError: deliberate crash at my 5th decision" in detail
+    fault = result["faults"][0]
+    assert fault["detail"] == "exited (exit 1)"
+    assert fault["stderr"] == "RuntimeError: deliberate crash at my 5th decision"
 
 
 def test_children_of_a_bot_are_killed(tmp_path: Path) -> None:
@@ -174,3 +174,18 @@ def test_a_bot_that_cannot_be_started(tmp_path: Path) -> None:
     (fault,) = result["faults"]
     assert (fault["seat"], fault["kind"], fault["phase"]) == (1, "crash", "hello")
     assert "could not start" in fault["detail"]
+
+
+def test_names_are_shown_as_given() -> None:
+    name = "[/bold]x:smile:[red]y"
+    code, out, err = cli("match", "first", faulty("odd_name", name), "-q", "--time", "5")
+    assert code == 0 and err == ""
+    code, out, _ = cli("match", "first", faulty("odd_name", name), "--time", "5")
+    assert code == 0 and name in out
+
+
+def test_a_name_with_a_newline_is_a_protocol_fault() -> None:
+    result = match_json("first", faulty("odd_name", "two\nlines"), *FAST)
+    (fault,) = result["faults"]
+    assert (fault["kind"], fault["phase"]) == ("protocol", "hello")
+    assert "printable" in fault["detail"]

@@ -60,6 +60,10 @@ class Connection(ABC):
         """Before a request: a fault if the bot said something unasked or died."""
         return None
 
+    def log_tail(self) -> str:
+        """The last line the bot wrote to its log (stderr), if any."""
+        return ""
+
     def close_input(self, deadline: float) -> None:
         """Deliver what is queued (until ``deadline``, a :func:`time.monotonic` time)
         and signal the end of input.  Nothing to do for bots without a stream."""

@@ -334,11 +334,7 @@ class ProcessConnection(Connection):
             return (CLOSED, closed)
         assert self.proc is not None
         status = self._peek_status()
-        last = self.stderr.last_line() if self.stderr is not None else ""
-        detail = f"exited ({status})" if status else "exited"
-        if last:
-            detail += f"; last stderr line: {last}"
-        return (CRASH, detail)
+        return (CRASH, f"exited ({status})" if status else "exited")
 
     def _peek_status(self) -> str:
         """The exit status of the (unreaped) leader."""
@@ -426,6 +422,9 @@ class ProcessConnection(Connection):
                     self.selector.unregister(key.fd)
                     self.exited = True
         return True
+
+    def log_tail(self) -> str:
+        return self.stderr.last_line() if self.stderr is not None else ""
 
     def kill(self) -> None:
         proc = self.proc

@@ -122,8 +122,17 @@ def check_hello_reply(message: Message) -> BotInfo:
             f"version {VERSION}; update the bot (see protocol/README.md)",
         )
     name, bot_version = message.get("name"), message.get("version")
-    if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise BadReply(PROTOCOL_FAULT, f'"name" must be a non-empty string, got {_short(name)}')
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > 100
+        or not name.isprintable()
+    ):
+        raise BadReply(
+            PROTOCOL_FAULT,
+            f'"name" must be a non-empty printable string of at most 100 characters, '
+            f"got {_short(name)}",
+        )
     if not isinstance(bot_version, str) or len(bot_version) > 100:
         raise BadReply(PROTOCOL_FAULT, f'"version" must be a string, got {_short(bot_version)}')
     extra = set(message) - {"type", "protocol_version", "name", "version"}

@@ -83,7 +83,9 @@ class BotSpec:
 class Fault:
     """A seat's fault: its ``kind`` (:data:`~tajmahal.arena.protocol.FAULT_KINDS`),
     the ``phase`` (hello, act, end), the ``decision`` number (0 before the first),
-    seconds since the match started, and a ``detail`` for people."""
+    seconds since the match started, and a ``detail`` for people.  ``stderr`` is
+    the last line the bot wrote to its log: in results and records, but not in the
+    end message to the other bots."""
 
     seat: int
     kind: str
@@ -91,9 +93,10 @@ class Fault:
     decision: int
     at: float
     detail: str
+    stderr: str = ""
 
-    def to_data(self) -> dict[str, Any]:
-        return {
+    def to_data(self, public: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "seat": self.seat,
             "kind": self.kind,
             "phase": self.phase,
@@ -101,6 +104,9 @@ class Fault:
             "at": round(self.at, 3),
             "detail": self.detail,
         }
+        if self.stderr and not public:
+            data["stderr"] = self.stderr
+        return data
 
 
 @frozen
@@ -378,15 +384,7 @@ class _Match:
 
     def fault(self, seat: _Seat, kind: str, phase: str, detail: str) -> None:
         """Mark ``seat`` as faulted, tell it why, stop it."""
-        fault = Fault(
-            seat=seat.seat,
-            kind=kind,
-            phase=phase,
-            decision=self.decision,
-            at=time.perf_counter() - self.start,
-            detail=detail,
-        )
-        seat.fault = fault
+        at = time.perf_counter() - self.start
         seat.live = False
         with contextlib.suppress(Exception):
             self.send(seat, Outgoing.of(protocol.error(kind, detail)))
@@ -394,6 +392,16 @@ class _Match:
             seat.conn.close_input(deadline)
             seat.conn.wait_exit(deadline)  # a moment to read why, then it is stopped
         seat.conn.kill()
+        fault = Fault(
+            seat=seat.seat,
+            kind=kind,
+            phase=phase,
+            decision=self.decision,
+            at=at,
+            detail=detail,
+            stderr=seat.conn.log_tail(),
+        )
+        seat.fault = fault
         if self.writer is not None and self.header_written:
             self.writer.write({"type": "fault", **fault.to_data()})
         if self.config.on_fault is not None:
@@ -578,7 +586,7 @@ class _Match:
             "scores": scores,
             "ranks": ranks,
             "breakdown": breakdown,
-            "faults": [s.fault.to_data() for s in self.seats if s.fault is not None],
+            "faults": [s.fault.to_data(public=True) for s in self.seats if s.fault is not None],
         }
         end = Outgoing.of(protocol.end(summary))
         live = [s for s in self.seats if s.live]

@@ -15,7 +15,8 @@ from .referee import Fault, MatchResult
 def _console() -> Console:
     # sys.stdout as it is now, so that click's test runner sees the table too.
     width = None if sys.stdout.isatty() else 160
-    return Console(file=sys.stdout, width=width, highlight=False)
+    # No markup or emoji codes: names and details come from bots and are shown as is.
+    return Console(file=sys.stdout, width=width, highlight=False, markup=False, emoji=False)
 
 
 def fault_text(fault: Fault, names: Sequence[str]) -> str:
@@ -23,7 +24,8 @@ def fault_text(fault: Fault, names: Sequence[str]) -> str:
     when = "before the game" if fault.decision == 0 and fault.phase == "hello" else (
         "after the game" if fault.phase == "end" else f"at decision {fault.decision}"
     )
-    return f"seat {fault.seat} ({name}) {fault.kind} {when}: {fault.detail}"
+    text = f"seat {fault.seat} ({name}) {fault.kind} {when}: {fault.detail}"
+    return f"{text}; last stderr line: {fault.stderr}" if fault.stderr else text
 
 
 def result_table(result: MatchResult, sources: Sequence[str]) -> None:
