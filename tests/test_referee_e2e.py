@@ -176,3 +176,9 @@ def test_batched_events_are_the_same_lines_in_the_same_order(tmp_path: Path) -> 
         return per_seat
 
     assert lines() == lines("--batch-events")
+
+
+def test_logs_go_to_the_log_dir(tmp_path: Path) -> None:
+    result = match_json(str(BOTS / "greedy_bot.py"), "random", "--log-dir", str(tmp_path / "logs"))
+    assert result["logs"] == [str(tmp_path / "logs" / f"match.seat{s}.log") for s in (0, 1)]
+    assert "game over: I scored" in (tmp_path / "logs" / "match.seat0.log").read_text()

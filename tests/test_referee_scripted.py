@@ -211,3 +211,20 @@ def test_in_process_players_fault_like_processes(tmp_path: Path) -> None:
     assert kinds == {0: "crash", 1: "timeout"}
     assert "ZeroDivisionError: bad luck" in result.faults[0].detail
     assert "Traceback" in log.read_text()
+
+
+def test_a_match_that_fails_midway_leaves_no_record(tmp_path: Path) -> None:
+    record = tmp_path / "r.jsonl"
+    record.write_text("the good record of an earlier game\n")
+
+    def stop(decision: int, *_: Any) -> None:
+        if decision == 50:
+            raise KeyboardInterrupt
+
+    conns = [ScriptedConnection() for _ in range(3)]
+    config = MatchConfig(record=record, on_step=stop)
+    with pytest.raises(KeyboardInterrupt):
+        play_match(TAJMAHAL, Setup.random(3, 1), conns, config)
+    assert record.read_text() == "the good record of an earlier game\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.jsonl"]
+    assert all(c.killed for c in conns)

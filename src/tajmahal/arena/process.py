@@ -63,7 +63,12 @@ class StderrLog:
         self.thread.start()
 
     def _run(self) -> None:
-        out = self.path.open("wb") if self.path is not None else None
+        out = None
+        if self.path is not None:
+            try:
+                out = self.path.open("wb")
+            except OSError:  # no log then, but stderr is still drained
+                out = None
         kept = 0
         try:
             while True:

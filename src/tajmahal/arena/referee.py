@@ -234,6 +234,9 @@ def connect(
 ) -> list[Connection]:
     """A connection per spec (nothing is started yet)."""
     logs = log_paths(config, len(specs))
+    for path in logs:
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
     builtins = game.builtin_players()
     out: list[Connection] = []
     for seat, spec in enumerate(specs):
