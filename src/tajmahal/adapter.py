@@ -45,7 +45,7 @@ from .rules import breakdown, legal_actions, new_game, ranks, scores, step
 from .serialize import from_data, to_data
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, State
-from .views import PlayerView, PublicSetup, SeatView, view
+from .views import PlayerView, PublicSetup, view
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
@@ -61,52 +61,59 @@ _SCALARS: Final = (int, str, bool, type(None))
 
 
 class _DataCache:
-    """Converted data of view parts, reused while the engine hands out the same parts.
+    """Plain data of the parts of views, made fast for the referee's per-decision path.
 
-    The engine's states are immutable and share every unchanged part with the state
-    before, so most of a view is the very same tuples decision after decision (kept
-    by identity); the seats' public records are compared by value.
+    The engine's values are frozen attrs classes, tuples and scalars, which the
+    converter turns into dicts (fields in order), lists and scalars; this does the
+    same without the converter's dispatch, and keeps the data of each attrs value
+    (a seat's public record, a bonus tile, a score) by value, since most of them
+    recur from decision to decision.  A test checks the result against the converter.
     """
 
     def __init__(self) -> None:
-        self.parts: dict[int, tuple[Any, Any]] = {}
-        self.seats: dict[SeatView, Any] = {}
+        self.values: dict[Any, Any] = {}
+        self.tuples: dict[int, tuple[Any, Any]] = {}
 
-    def part(self, value: Any) -> Any:
-        entry = self.parts.get(id(value))
-        if entry is not None and entry[0] is value:
-            return entry[1]
-        if len(self.parts) > 1024:
-            self.parts.clear()
-        data = to_data(value)
-        self.parts[id(value)] = (value, data)
-        return data
-
-    def seat(self, value: SeatView) -> Any:
-        data = self.seats.get(value)
+    def data(self, value: Any) -> Any:
+        kind = type(value)
+        if kind in _SCALARS:
+            return value
+        if kind is tuple:
+            # The engine's tuples are typed and so all of a kind: tuple[int, ...],
+            # tuple[str, ...], or of attrs values (maybe None), like the bonus tiles.
+            if not value or (type(value[0]) in _SCALARS and value[0] is not None):
+                return list(value)
+            entry = self.tuples.get(id(value))
+            if entry is not None and entry[0] is value:
+                return entry[1]
+            if len(self.tuples) > 1024:
+                self.tuples.clear()
+            items = [self.data(x) for x in value]
+            self.tuples[id(value)] = (value, items)
+            return items
+        fields = _ATTRS_FIELDS.get(kind)
+        if fields is None:
+            if not attrs.has(kind):
+                return to_data(value)
+            fields = _ATTRS_FIELDS[kind] = tuple(f.name for f in attrs.fields(kind))
+        data = self.values.get(value)
         if data is None:
-            if len(self.seats) > 1024:
-                self.seats.clear()
-            data = self.seats[value] = to_data(value)
+            if len(self.values) > 4096:
+                self.values.clear()
+            data = self.values[value] = {f: self.data(getattr(value, f)) for f in fields}
         return data
+
+
+_ATTRS_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def view_data(v: PlayerView, cache: _DataCache | None = None) -> dict[str, Any]:
     """``to_data(v)`` without ``setup`` and ``legal`` (they travel apart).  With a
-    ``cache`` (the referee's per-decision path) unchanged parts are not converted
-    again; a test checks that the result equals the converter's output."""
-    out: dict[str, Any] = {}
-    for name in _VIEW_FIELDS:
-        value = getattr(v, name)
-        if type(value) in _SCALARS:
-            out[name] = value
-        elif cache is None:
-            out[name] = to_data(value)
-        elif name == "players":
-            out[name] = [cache.seat(p) for p in value]
-        else:
-            out[name] = cache.part(value)
-    return out
+    ``cache`` (the referee's per-decision path) it is built without the converter;
+    a test checks that both give the same."""
+    if cache is None:
+        return {name: to_data(getattr(v, name)) for name in _VIEW_FIELDS}
+    return {name: cache.data(getattr(v, name)) for name in _VIEW_FIELDS}
 
 
 _VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
