@@ -12,12 +12,18 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+# The example bots in three languages and the built-in greedy bot (node is optional:
+# without it the built-in random bot takes the Node.js bot's seat).
+NODE_BOT := $(if $(shell command -v node 2>/dev/null),bots/random_bot.js,random)
+
 play: $(BIN)/.installed
-	$(BIN)/tajmahal play --players 4 --seed 1
+	@test "$(NODE_BOT)" != random || echo "node not found: the built-in random bot plays seat 2"
+	$(BIN)/tajmahal match bots/random_bot.py bots/greedy_bot.py $(NODE_BOT) greedy \
+		--seed 1 --record runs/play.jsonl
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests bots protocol bench
 	$(BIN)/mypy
 
 clean:

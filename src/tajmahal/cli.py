@@ -60,3 +60,15 @@ def play(players: int, seed: int, verbose: bool) -> None:
         actions += 1
     click.echo(f"{players} players, seed {seed}: {actions} actions, 12 visits\n")
     click.echo(score_table(state, names))
+
+
+def _register() -> None:
+    """The referee's commands (implemented in :mod:`tajmahal.arena.commands`)."""
+    from .adapter import TAJMAHAL
+    from .arena.commands import match_command, replay_command
+
+    main.add_command(match_command(TAJMAHAL))
+    main.add_command(replay_command(TAJMAHAL))
+
+
+_register()

@@ -1,0 +1,294 @@
+"""The ``match`` and ``replay`` commands, for any :class:`~tajmahal.arena.game.Game`.
+
+A game's CLI registers them with ``main.add_command(match_command(GAME))``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import click
+import orjson
+
+from .game import AnyGame
+from .record import RecordError, replay
+from .referee import (
+    DEFAULT_BANK,
+    DEFAULT_GRACE,
+    DEFAULT_HANDSHAKE,
+    DEFAULT_MAX_LINE,
+    DEFAULT_MAX_LOG,
+    DEFAULT_MOVE,
+    BotSpec,
+    Fault,
+    MatchConfig,
+    MatchResult,
+    TimeControl,
+    run_match,
+)
+from .report import fault_text, replay_table, result_table
+
+
+def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int, TimeControl]:
+    """``SEAT:MOVE`` or ``SEAT:MOVE:BANK`` (seconds)."""
+    parts = text.split(":")
+    try:
+        if len(parts) not in (2, 3):
+            raise ValueError
+        seat = int(parts[0])
+        move = float(parts[1])
+        bank = float(parts[2]) if len(parts) == 3 else default.bank
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r}: expected SEAT:MOVE or SEAT:MOVE:BANK, e.g. 2:0.5:5",
+            param_hint="--seat-time",
+        ) from None
+    if not 0 <= seat < players:
+        raise click.BadParameter(f"no seat {seat} among {players}", param_hint="--seat-time")
+    if move <= 0 or bank < 0:
+        raise click.BadParameter(f"{text!r}: times must be positive", param_hint="--seat-time")
+    return seat, TimeControl(move, bank)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C while a match runs, so the bots are always stopped."""
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def match_command(game: AnyGame) -> click.Command:
+    builtins = sorted(game.builtin_players())
+
+    @click.command(name="match")
+    @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT...]")
+    @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deal.")
+    @click.option("--variant", help="Game variant (default: the one for the number of bots).")
+    @click.option(
+        "--record",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Write the game record (JSON Lines) here; bot logs go beside it.",
+    )
+    @click.option(
+        "--log-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Save each bot's stderr here (default: beside the record, else dropped).",
+    )
+    @click.option(
+        "--time", "move", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MOVE,
+        show_default=True, help="Seconds per decision.",
+    )
+    @click.option(
+        "--bank", type=click.FloatRange(min=0), default=DEFAULT_BANK, show_default=True,
+        help="Time bank (seconds) that pays for overruns.",
+    )
+    @click.option(
+        "--seat-time", multiple=True, metavar="SEAT:MOVE[:BANK]",
+        help="Time control for one seat (repeatable).",
+    )
+    @click.option(
+        "--handshake", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_HANDSHAKE,
+        show_default=True, help="Seconds a bot has to start and answer the hello.",
+    )
+    @click.option(
+        "--grace", type=click.FloatRange(min=0), default=DEFAULT_GRACE, show_default=True,
+        help="Seconds a bot has to exit after the end message.",
+    )
+    @click.option(
+        "--max-line", type=click.IntRange(min=64), default=DEFAULT_MAX_LINE, show_default=True,
+        help="Longest line (bytes) accepted from a bot.",
+    )
+    @click.option(
+        "--max-log", type=click.IntRange(min=0), default=DEFAULT_MAX_LOG, show_default=True,
+        help="Bytes of each bot's stderr kept in its log.",
+    )
+    @click.option(
+        "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
+    )
+    @click.option(
+        "--batch-events", is_flag=True,
+        help="Send each bot its events with its next request, not at once (faster).",
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+    @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")
+    @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
+    def match(
+        bots: tuple[str, ...],
+        seed: int,
+        variant: str | None,
+        record: Path | None,
+        log_dir: Path | None,
+        move: float,
+        bank: float,
+        seat_time: tuple[str, ...],
+        handshake: float,
+        grace: float,
+        max_line: int,
+        max_log: int,
+        trace: IO[bytes] | None,
+        batch_events: bool,
+        as_json: bool,
+        verbose: int,
+        quiet: bool,
+    ) -> None:
+        players = len(bots)
+        if not game.min_players <= players <= game.max_players:
+            raise click.UsageError(
+                f"{game.title} is for {game.min_players}-{game.max_players} players: "
+                f"give that many BOTs, not {players}"
+            )
+        try:
+            specs = [BotSpec.parse(b, builtins) for b in bots]
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+        try:
+            setup = game.random_setup(players, seed, variant)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+        default = TimeControl(move, bank)
+        times = [default] * players
+        for text in seat_time:
+            seat, control = parse_seat_time(text, players, default)
+            times[seat] = control
+        names = [s.text for s in specs]
+        def on_fault(fault: Fault) -> None:
+            click.echo(f"fault: {fault_text(fault, names)}", err=True)
+
+        def on_step(
+            decision: int, seat: int, before: Any, action: Any, events: Sequence[Any], by: str
+        ) -> None:
+            tag = " (fallback)" if by == "fallback" else ""
+            click.echo(
+                f"{decision:4} seat {seat}: {game.describe_action(before, action)}{tag}", err=True
+            )
+            if verbose > 1:
+                for line in game.describe_events(before, events, names):
+                    click.echo(f"       {line.removeprefix('# ')}", err=True)
+
+        def on_trace(seat: int, direction: str, line: bytes) -> None:
+            assert trace is not None
+            body = line.rstrip(b"\n")
+            if direction == "from":  # a bot's line may be anything: keep it valid JSONL
+                try:
+                    orjson.loads(body)
+                except orjson.JSONDecodeError:
+                    body = orjson.dumps({"raw": body.decode("utf-8", "replace")})
+            trace.write(b'{"seat":%d,"dir":"%s","message":%s}\n' % (seat, direction.encode(), body))
+
+        config = MatchConfig(
+            time=tuple(times),
+            handshake=handshake,
+            grace=grace,
+            max_line=max_line,
+            max_log=max_log,
+            record=record,
+            log_dir=log_dir,
+            trace=on_trace if trace is not None else None,
+            on_step=on_step if verbose else None,
+            on_fault=on_fault if quiet or verbose else None,
+            batch_events=batch_events,
+        )
+        try:
+            with _terminate_as_interrupt():
+                result = run_match(game, setup, specs, config, seed=seed)
+        except KeyboardInterrupt:
+            click.echo("interrupted: every bot was stopped; no record was written", err=True)
+            sys.exit(130)
+        if as_json:
+            click.echo(orjson.dumps(result.to_data(), option=orjson.OPT_INDENT_2).decode())
+        elif not quiet:
+            click.echo(_summary(game, result, players))
+            result_table(result, game.score_sources)
+
+    match.help = f"""Play one game of {game.title} between bots and print the result.
+
+    Each BOT is a built-in player ({", ".join(builtins)}) or a command line that starts
+    a bot speaking the protocol of protocol/README.md; a program ending in .py runs with
+    this Python and one ending in .js with node.  Give one BOT per seat, in seat order.
+
+    \b
+    Example:
+      tajmahal match bots/random_bot.py bots/greedy_bot.py "node bots/random_bot.js" greedy
+    """
+    return match
+
+
+def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
+    return (
+        f"{game.title}, {players} players ({result.variant}), seed {result.seed}: "
+        f"{result.decisions} decisions in {result.duration:.2f} s"
+        + (f"; record {result.record}" if result.record else "")
+    )
+
+
+def replay_command(game: AnyGame) -> click.Command:
+    @click.command(name="replay")
+    @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+    @click.option(
+        "--verify", is_flag=True,
+        help="Only check the record; exit 1 at the first mismatch.",
+    )
+    def replay_(record: Path, verify: bool) -> None:
+        """Re-play a game record, check it, and print the game step by step.
+
+        Every action is re-applied to the recorded setup; the seats, actions, scores
+        after each step and the final result must all match the record.
+        """
+        try:
+            done = replay(game, record, describe=not verify)
+        except RecordError as e:
+            click.echo(f"{record}: MISMATCH: {e}", err=True)
+            sys.exit(1)
+        scores = done.result["scores"]
+        if verify:
+            click.echo(
+                f"{record}: OK: {len(done.steps)} decisions replayed; final scores {scores} "
+                f"and ranks {done.result['ranks']} match"
+            )
+            return
+        names = done.names
+        header = done.header
+        click.echo(
+            f"{game.title}, {len(names)} players ({header.get('variant')}), seed "
+            f"{header.get('seed')}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))
+        )
+        state = game.new_game(game.setup_from_data(header["setup"]))
+        for line in game.describe_start(state, names):
+            _echo_line(line)
+        for step in done.steps:
+            if step.fault is not None:
+                click.echo(
+                    f"  !! seat {step.fault.get('seat')} faulted ({step.fault.get('kind')}): "
+                    f"{step.fault.get('detail')}; the fallback policy plays it from here"
+                )
+            tag = " [fallback]" if step.by == "fallback" else ""
+            for i, line in enumerate(step.lines):
+                _echo_line(line + (tag if i == 0 else ""))
+        click.echo("")
+        replay_table(done.result, names, game.score_sources)
+        click.echo(f"{record}: OK: the replay matches the recorded result")
+
+    return replay_
+
+
+def _echo_line(line: str) -> None:
+    if line.startswith("# "):
+        click.echo(f"\n{line[2:]}")
+    else:
+        click.echo(f"  {line}")

@@ -1,0 +1,183 @@
+"""How the referee reaches a bot: the :class:`Connection` interface.
+
+Three implementations: :class:`~tajmahal.arena.process.ProcessConnection` (a
+subprocess over pipes), :class:`InProcessConnection` (a Python
+:class:`~tajmahal.arena.player.Player`) and
+:class:`~tajmahal.arena.scripted.ScriptedConnection` (a fake for tests).  The
+referee only sends messages and waits for answer lines; what can go wrong on the
+way comes back as a fault kind (crash, closed, timeout, oversized), never as an
+exception.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+from attrs import frozen
+
+from .player import Player
+from .protocol import CRASH, TIMEOUT, Message, Outgoing
+
+
+@frozen
+class Received:
+    """What came back for a request: a raw ``line`` (subprocess), a ``message``
+    (in-process), or a ``fault`` (kind, detail).  ``elapsed`` counts seconds from
+    the request being sent to the answer being complete."""
+
+    elapsed: float
+    line: bytes | None = None
+    message: Message | None = None
+    fault: tuple[str, str] | None = None
+
+
+class Connection(ABC):
+    """One bot, as the referee drives it."""
+
+    #: How the bot was given (a command line or a built-in's name), for people.
+    label: str = "bot"
+    #: How the bot ended: ``"exit 0"``, ``"signal 9"``, ``"killed"`` ... (None: still on).
+    exit_status: str | None = None
+
+    @abstractmethod
+    def start(self) -> str | None:
+        """Start the bot; a text saying why it could not start, or None."""
+
+    @abstractmethod
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
+        """Queue ``message``; never blocks.  ``request``: an answer is expected, and
+        its time counts from now.  ``hold``: it may wait to go out with the next
+        message that is not held (same lines, same order, fewer writes)."""
+
+    @abstractmethod
+    def receive(self, timeout: float) -> Received:
+        """Wait at most ``timeout`` seconds (from the last request) for the next line."""
+
+    def unexpected(self) -> tuple[str, str] | None:
+        """Before a request: a fault if the bot said something unasked or died."""
+        return None
+
+    def log_tail(self) -> str:
+        """The last line the bot wrote to its log (stderr), if any."""
+        return ""
+
+    def close_input(self, deadline: float) -> None:
+        """Deliver what is queued (until ``deadline``, a :func:`time.monotonic` time)
+        and signal the end of input.  Nothing to do for bots without a stream."""
+        del deadline
+
+    def wait_exit(self, deadline: float) -> bool:
+        """Wait until the bot has exited (True) or ``deadline`` passes (False)."""
+        return True
+
+    @abstractmethod
+    def kill(self) -> None:
+        """Stop the bot and everything it started, now; idempotent."""
+
+
+class LineReader:
+    """Splits a byte stream into lines, holding at most ``limit`` bytes of a line.
+
+    :meth:`feed` returns None, or a fault text once a line is longer than the limit
+    (the rest is then ignored: memory stays bounded whatever the bot writes).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.buffer = bytearray()
+        self.lines: list[bytes] = []
+        self.overflow = False
+
+    def feed(self, data: bytes) -> str | None:
+        if self.overflow:
+            return None
+        start = len(self.buffer)
+        self.buffer += data
+        while (end := self.buffer.find(b"\n", start)) >= 0:
+            line = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            start = 0
+            if len(line) > self.limit:
+                return self._overflow(len(line))
+            self.lines.append(line)
+        if len(self.buffer) > self.limit:
+            return self._overflow(len(self.buffer))
+        return None
+
+    def _overflow(self, size: int) -> str:
+        self.overflow = True
+        self.buffer.clear()
+        return f"a line of more than {self.limit} bytes ({size} read without a newline)"
+
+    def pop(self) -> bytes | None:
+        return self.lines.pop(0) if self.lines else None
+
+    @property
+    def pending(self) -> bool:
+        """Anything received beyond the lines already taken."""
+        return bool(self.lines or self.buffer)
+
+
+class InProcessConnection(Connection):
+    """A :class:`Player` run inside the referee.
+
+    The same time limits apply, checked after the fact (a Python call cannot be
+    interrupted): an answer that took longer than allowed is a timeout.  An
+    exception is a crash; its traceback goes to ``log_path``.
+    """
+
+    def __init__(self, player: Player, label: str, log_path: Path | None = None) -> None:
+        self.player = player
+        self.label = label
+        self.log_path = log_path
+        self.reply: Received | None = None
+        self.stopped = False
+
+    def start(self) -> str | None:
+        if self.log_path is not None:
+            self.log_path.write_text("", "utf-8")
+        return None
+
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
+        if self.stopped:
+            return
+        start = time.perf_counter()
+        try:
+            answer = self.player.handle(message.data)
+        except Exception as e:
+            elapsed = time.perf_counter() - start
+            self._log(traceback.format_exc())
+            self.reply = Received(elapsed, fault=(CRASH, f"raised {type(e).__name__}: {e}"))
+            self.stopped = True
+            return
+        elapsed = time.perf_counter() - start
+        if request:
+            if answer is None:
+                self.reply = Received(elapsed, fault=(CRASH, "gave no answer to a request"))
+            else:
+                self.reply = Received(elapsed, message=answer)
+
+    def receive(self, timeout: float) -> Received:
+        reply, self.reply = self.reply, None
+        if reply is None:
+            return Received(0.0, fault=(CRASH, "has stopped"))
+        if reply.fault is None and reply.elapsed > timeout:
+            return Received(
+                reply.elapsed,
+                fault=(TIMEOUT, f"answered after {reply.elapsed:.3f} s, allowed {timeout:.3f} s"),
+            )
+        return reply
+
+    def kill(self) -> None:
+        self.stopped = True
+        if self.exit_status is None:
+            self.exit_status = "done"
+
+    def _log(self, text: str) -> None:
+        if self.log_path is not None:
+            with self.log_path.open("a", encoding="utf-8") as f:
+                f.write(text)
+

@@ -1,0 +1,81 @@
+"""In-process players: Python bots that run inside the referee.
+
+A :class:`Player` gets exactly the messages a subprocess bot gets, as data (the
+dicts a subprocess bot would decode from its stdin), and answers the same way.
+So a built-in bot sees no more than a bot in another language, and the referee
+treats both alike.  Do not change the dicts you are given: they may be shared.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .protocol import VERSION, Message
+
+
+class Player:
+    """Base class: override :meth:`choose`, and :meth:`on_hello` / :meth:`on_events` /
+    :meth:`on_end` if the bot wants them."""
+
+    name = "player"
+    version = "1.0"
+
+    def handle(self, message: Message) -> Message | None:
+        """Answer one message from the referee (a reply for ``hello`` and ``act``)."""
+        kind = message["type"]
+        if kind == "act":
+            choice = self.choose(message)
+            if isinstance(choice, int):
+                return {"type": "action", "choice": choice}
+            return {"type": "action", "action": choice}
+        if kind == "events":
+            self.on_events(message)
+        elif kind == "hello":
+            self.on_hello(message)
+            return {
+                "type": "hello",
+                "name": self.name,
+                "version": self.version,
+                "protocol_version": VERSION,
+            }
+        elif kind == "end":
+            self.on_end(message)
+        return None
+
+    def on_hello(self, message: Message) -> None:
+        """The hello: game, seat, players, variant, time limits, static setup."""
+
+    def choose(self, message: Message) -> int | Any:
+        """The index into ``message["legal"]`` (or the action data) to play."""
+        raise NotImplementedError
+
+    def on_events(self, message: Message) -> None:
+        """Public events of one decision."""
+
+    def on_end(self, message: Message) -> None:
+        """Final scores, breakdown, ranks and faults."""
+
+
+class RandomPlayer(Player):
+    """Picks a legal action uniformly at random (seeded: reproducible)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, message: Message) -> int:
+        return self.rng.randrange(len(message["legal"]))
+
+
+class FirstPlayer(Player):
+    """Always picks the first legal action: the smallest correct bot."""
+
+    name = "first"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, message: Message) -> int:
+        return 0

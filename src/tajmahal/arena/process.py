@@ -1,0 +1,457 @@
+"""A bot run as a subprocess, spoken to over pipes (POSIX).
+
+Robustness rules, each for a way a bot can misbehave:
+
+- The bot runs in its own session and process group, so a Ctrl-C on the terminal
+  reaches only the referee, and :meth:`ProcessConnection.kill` can end the bot
+  *and every child it started* with one ``killpg``.  The leader is not reaped
+  before that ``killpg``, so its group id cannot have been reused.
+- stdin and stdout are non-blocking.  Messages to a bot that does not read are
+  queued, never waited for; lines from the bot are split by a
+  :class:`~tajmahal.arena.connection.LineReader` that holds at most
+  ``max_line`` bytes, so a bot cannot make the referee's memory grow.
+- stderr is drained by one thread per bot into its log file, capped at
+  ``max_log`` bytes (the rest is counted and dropped): a flood never blocks the bot.
+- Waiting uses one selector per bot over stdout, stdin (while output is queued)
+  and a pidfd (Linux), so a crash is seen at once even if a child of the bot
+  still holds stdout open.  No sleeps, no thread per message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from .connection import Connection, LineReader, Received
+from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing
+
+_CHUNK = 1 << 16
+#: How long to wait, after a bot's stdout closed, to tell a crash from a closed stdout.
+_EXIT_WAIT = 0.5
+
+
+def describe_status(returncode: int) -> str:
+    """``exit 3`` or ``signal SIGSEGV`` for a :attr:`subprocess.Popen.returncode`."""
+    if returncode >= 0:
+        return f"exit {returncode}"
+    try:
+        return f"signal {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+class StderrLog:
+    """Drains a pipe into a file in a thread, keeping at most ``cap`` bytes and the
+    last line seen (to quote in a crash report)."""
+
+    def __init__(self, pipe: IO[bytes], path: Path | None, cap: int) -> None:
+        self.fd = pipe.fileno()
+        self.pipe = pipe
+        self.path = path
+        self.cap = cap
+        self.tail = b""
+        self.dropped = 0
+        self.thread = threading.Thread(target=self._run, name="bot-stderr", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        out = None
+        if self.path is not None:
+            try:
+                out = self.path.open("wb")
+            except OSError:  # no log then, but stderr is still drained
+                out = None
+        kept = 0
+        try:
+            while True:
+                try:
+                    chunk = os.read(self.fd, _CHUNK)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                self.tail = (self.tail + chunk)[-4096:]
+                if out is not None and kept < self.cap:
+                    part = chunk[: self.cap - kept]
+                    out.write(part)
+                    out.flush()
+                    kept += len(part)
+                    self.dropped += len(chunk) - len(part)
+                else:
+                    self.dropped += len(chunk)
+            if out is not None and self.dropped:
+                out.write(
+                    f"\n[referee: {self.dropped} more bytes of stderr dropped; "
+                    f"the log keeps {self.cap} bytes]\n".encode()
+                )
+        finally:
+            if out is not None:
+                out.close()
+
+    def last_line(self) -> str:
+        lines = [x for x in self.tail.decode("utf-8", "replace").splitlines() if x.strip()]
+        return lines[-1].strip()[:200] if lines else ""
+
+    def join(self, timeout: float) -> None:
+        self.thread.join(timeout)
+        if not self.thread.is_alive():
+            with contextlib.suppress(OSError):
+                self.pipe.close()
+
+
+class ProcessConnection(Connection):
+    """A bot started from ``argv``; its stderr goes to ``log_path`` (None: dropped)."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        label: str | None = None,
+        log_path: Path | None = None,
+        max_line: int = 1 << 20,
+        max_log: int = 10 << 20,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.label = label or " ".join(self.argv)
+        self.log_path = log_path
+        self.max_line = max_line
+        self.max_log = max_log
+        self.cwd = cwd
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.reader = LineReader(max_line)
+        self.out = bytearray()
+        self.sent_at = time.perf_counter()
+        self.eof = False
+        self.input_closed = False
+        self.killed_input = False  # True when the referee itself closed stdin
+        self.exited = False
+        self.pidfd: int | None = None
+        self.selector: selectors.BaseSelector | None = None
+        self.stderr: StderrLog | None = None
+        self.fault: tuple[str, str] | None = None
+
+    # -- life cycle
+
+    def start(self) -> str | None:
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,
+                close_fds=True,
+                cwd=self.cwd,
+                env=self.env,
+            )
+        except OSError as e:
+            self.exit_status = "not started"
+            return f"could not start {self.argv[0]!r}: {e.strerror or e}"
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stderr is not None
+        self.sent_at = time.perf_counter()
+        self.stderr = StderrLog(self.proc.stderr, self.log_path, self.max_log)
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.proc.stdout.fileno(), selectors.EVENT_READ, "out")
+        if hasattr(os, "pidfd_open"):
+            try:
+                self.pidfd = os.pidfd_open(self.proc.pid)
+            except OSError:
+                self.pidfd = None
+            else:
+                self.selector.register(self.pidfd, selectors.EVENT_READ, "pid")
+        return None
+
+    def _has_exited(self) -> bool:
+        """Whether the leader exited, without reaping it (so its group id stays ours)."""
+        if self.exited or self.proc is None:
+            return True
+        try:
+            info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            info = None
+            self.exited = True
+        if info is not None:
+            self.exited = True
+        return self.exited
+
+    # -- output to the bot
+
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
+        if self.input_closed or self.proc is None:
+            return
+        if hold:
+            self.out += message.line  # goes out with the next message that is not held
+            return
+        if self.out:
+            self.out += message.line
+            if request:
+                self.sent_at = time.perf_counter()
+            self._flush()
+            return
+        if request:
+            self.sent_at = time.perf_counter()
+            self.out += message.line
+            self._flush()
+            return
+        try:
+            written = os.write(self.proc.stdin.fileno(), message.line)  # type: ignore[union-attr]
+        except BlockingIOError:
+            written = 0
+        except OSError:  # EPIPE: the bot closed its stdin or died; seen when we read
+            self._drop_input()
+            return
+        if written < len(message.line):
+            self.out += message.line[written:]
+            self._want_write(True)
+
+    def _flush(self) -> None:
+        if not self.out or self.input_closed or self.proc is None:
+            return
+        try:
+            written = os.write(self.proc.stdin.fileno(), self.out)  # type: ignore[union-attr]
+        except BlockingIOError:
+            self._want_write(True)
+            return
+        except OSError:
+            self._drop_input()
+            return
+        del self.out[:written]
+        self._want_write(bool(self.out))
+
+    def _want_write(self, on: bool) -> None:
+        assert self.selector is not None and self.proc is not None
+        fd = self.proc.stdin.fileno()  # type: ignore[union-attr]
+        registered = fd in self.selector.get_map()
+        if on and not registered:
+            self.selector.register(fd, selectors.EVENT_WRITE, "in")
+        elif not on and registered:
+            self.selector.unregister(fd)
+
+    def _drop_input(self) -> None:
+        if self.out:
+            self.out.clear()
+            self._want_write(False)
+        self.input_closed = True
+        if self.proc is not None and self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+
+    # -- input from the bot
+
+    def _read(self) -> None:
+        """Read what stdout has now (non-blocking)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while not self.eof and self.fault is None:
+            try:
+                data = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self.eof = True
+                if self.selector is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self.selector.unregister(fd)
+                return
+            problem = self.reader.feed(data)
+            if problem is not None:
+                self.fault = (OVERSIZED, problem)
+                return
+            if self.reader.lines:
+                return
+
+    def receive(self, timeout: float) -> Received:
+        if self.proc is None:
+            return Received(0.0, fault=(CRASH, "was never started"))
+        deadline = self.sent_at + timeout
+        selector = self.selector
+        assert selector is not None
+        while True:
+            if self.fault is not None:
+                return Received(time.perf_counter() - self.sent_at, fault=self.fault)
+            line = self.reader.pop()
+            if line is not None:
+                return Received(time.perf_counter() - self.sent_at, line=line)
+            if self.eof:
+                self.fault = self._eof_fault()
+                continue
+            if self.input_closed and not self.killed_input:
+                # Our writes failed (EPIPE): it exited, or it closed its stdin.
+                self._read()
+                if not self.reader.lines and self.fault is None:
+                    self.fault = self._eof_fault("closed its stdin but is still running")
+                continue
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                self.fault = (TIMEOUT, f"no answer within {timeout:.3f} s")
+                continue
+            if self.pidfd is None and not self.exited:
+                remaining = min(remaining, 0.05)  # no pidfd: look at the process now and then
+            for key, _ in selector.select(remaining):
+                if key.data == "out":
+                    self._read()
+                elif key.data == "in":
+                    self._flush()
+                else:
+                    selector.unregister(key.fd)
+                    self.exited = True
+                    self._read()
+                    if not self.reader.lines and self.fault is None:
+                        self.eof = True
+            if self.pidfd is None and not self.exited and self._has_exited():
+                self._read()
+                if not self.reader.lines and self.fault is None:
+                    self.eof = True
+
+    def _eof_fault(
+        self, closed: str = "closed its stdout but is still running"
+    ) -> tuple[str, str]:
+        """stdout (or stdin) is closed: did the process exit (crash) or just close it?"""
+        deadline = time.monotonic() + _EXIT_WAIT
+        while not self._has_exited() and time.monotonic() < deadline:
+            if self.pidfd is not None:
+                ready = selectors.DefaultSelector()
+                try:
+                    ready.register(self.pidfd, selectors.EVENT_READ)
+                    ready.select(max(0.0, deadline - time.monotonic()))
+                finally:
+                    ready.close()
+            else:
+                time.sleep(0.01)
+        if not self._has_exited():
+            return (CLOSED, closed)
+        assert self.proc is not None
+        status = self._peek_status()
+        return (CRASH, f"exited ({status})" if status else "exited")
+
+    def _peek_status(self) -> str:
+        """The exit status of the (unreaped) leader."""
+        assert self.proc is not None
+        try:
+            info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return ""
+        if info is None:
+            return ""
+        if info.si_code == os.CLD_EXITED:
+            return f"exit {info.si_status}"
+        try:
+            return f"signal {signal.Signals(info.si_status).name}"
+        except ValueError:
+            return f"signal {info.si_status}"
+
+    def unexpected(self) -> tuple[str, str] | None:
+        if self.proc is None:
+            return (CRASH, "was never started")
+        if self.fault is None and not self.eof:
+            self._read()
+        if self.fault is not None:
+            return self.fault
+        if self.reader.pending:
+            line = self.reader.pop() or bytes(self.reader.buffer)
+            shown = line[:60].decode("utf-8", "replace")
+            return (PROTOCOL_FAULT, f"wrote without being asked: {shown!r}")
+        if self.eof or (self.exited or self._has_exited()):
+            return self._eof_fault()
+        return None
+
+    # -- the end
+
+    def close_input(self, deadline: float) -> None:
+        if self.proc is None or self.input_closed:
+            return
+        assert self.selector is not None
+        self._flush()  # held messages too
+        while self.out and not self.input_closed:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            for key, _ in self.selector.select(remaining):
+                if key.data == "in":
+                    self._flush()
+                elif key.data == "out":
+                    self._discard_output()
+                else:
+                    self.selector.unregister(key.fd)
+                    self.exited = True
+            if self.exited:
+                break
+        self.killed_input = True
+        self._drop_input()
+
+    def _discard_output(self) -> None:
+        """After the game, a bot's output is no longer read: drop it unread."""
+        assert self.proc is not None and self.proc.stdout is not None
+        try:
+            data = os.read(self.proc.stdout.fileno(), _CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data and self.selector is not None:
+            self.eof = True
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(self.proc.stdout.fileno())
+
+    def wait_exit(self, deadline: float) -> bool:
+        if self.proc is None:
+            return True
+        assert self.selector is not None
+        while not self._has_exited():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if self.pidfd is None:
+                remaining = min(remaining, 0.02)
+            for key, _ in self.selector.select(remaining):
+                if key.data == "out":
+                    self._discard_output()
+                elif key.data == "pid":
+                    self.selector.unregister(key.fd)
+                    self.exited = True
+        return True
+
+    def log_tail(self) -> str:
+        return self.stderr.last_line() if self.stderr is not None else ""
+
+    def kill(self) -> None:
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        exited = self._has_exited()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the whole group, children included
+        with contextlib.suppress(subprocess.TimeoutExpired):  # a process stuck in the kernel
+            proc.wait(timeout=5)
+        if proc.returncode is not None:
+            self.exit_status = describe_status(proc.returncode) if exited else "killed"
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        self.input_closed = True
+        if self.selector is not None:
+            self.selector.close()
+        if self.pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.pidfd)
+            self.pidfd = None
+        if self.stderr is not None:
+            self.stderr.join(1.0)

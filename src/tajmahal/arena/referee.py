@@ -1,0 +1,666 @@
+"""The referee: plays one game between bots and survives anything they do.
+
+:func:`run_match` starts the bots from :class:`BotSpec` values (a command line or
+a built-in's name); :func:`play_match` plays over given connections (used by
+tests with scripted fakes).  Both return a :class:`MatchResult` and never raise
+because of a bot: a bot that faults is marked with the kind of fault, stopped,
+and from then on its seat is played by the game's fallback policy, so the game
+finishes and the other results stand.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import shlex
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+from attrs import evolve, field, frozen
+
+from . import protocol
+from .connection import Connection, InProcessConnection
+from .game import AnyGame
+from .process import ProcessConnection
+from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
+from .record import FORMAT, FORMAT_VERSION, RecordWriter
+
+DEFAULT_MOVE: Final = 1.0
+DEFAULT_BANK: Final = 10.0
+DEFAULT_HANDSHAKE: Final = 10.0
+DEFAULT_GRACE: Final = 2.0
+DEFAULT_MAX_LINE: Final = 1 << 20
+DEFAULT_MAX_LOG: Final = 10 << 20
+#: How long a faulted bot has to read the error message before it is killed.
+_TELL_TIME: Final = 0.2
+
+
+@frozen
+class TimeControl:
+    """Seconds per decision (``move``) and a ``bank`` that pays for overruns: a bot
+    times out only when a decision takes longer than ``move`` plus what is left of
+    its bank; each overrun is taken from the bank."""
+
+    move: float = DEFAULT_MOVE
+    bank: float = DEFAULT_BANK
+
+    def to_data(self) -> dict[str, float]:
+        return {"move": self.move, "bank": self.bank}
+
+
+@frozen
+class BotSpec:
+    """A bot to start: a built-in player's ``name``, or a command line ``argv``."""
+
+    text: str
+    argv: tuple[str, ...] = ()
+    builtin: str | None = None
+
+    @classmethod
+    def parse(cls, text: str, builtins: Sequence[str]) -> BotSpec:
+        """A built-in name as is; otherwise a command line (split like a shell does).
+        A command whose program ends in ``.py`` runs with this Python, ``.js`` with
+        ``node``."""
+        if text in builtins:
+            return cls(text=text, builtin=text)
+        argv = shlex.split(text)
+        if not argv:
+            raise ValueError("an empty bot command")
+        if argv[0].endswith(".py"):
+            argv = [sys.executable, *argv]
+        elif argv[0].endswith((".js", ".mjs")):
+            argv = ["node", *argv]
+        return cls(text=text, argv=tuple(argv))
+
+
+@frozen
+class Fault:
+    """A seat's fault: its ``kind`` (:data:`~tajmahal.arena.protocol.FAULT_KINDS`),
+    the ``phase`` (hello, act, end), the ``decision`` number (0 before the first),
+    seconds since the match started, and a ``detail`` for people.  ``stderr`` is
+    the last line the bot wrote to its log: in results and records, but not in the
+    end message to the other bots."""
+
+    seat: int
+    kind: str
+    phase: str
+    decision: int
+    at: float
+    detail: str
+    stderr: str = ""
+
+    def to_data(self, public: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "seat": self.seat,
+            "kind": self.kind,
+            "phase": self.phase,
+            "decision": self.decision,
+            "at": round(self.at, 3),
+            "detail": self.detail,
+        }
+        if self.stderr and not public:
+            data["stderr"] = self.stderr
+        return data
+
+
+@frozen
+class SeatResult:
+    seat: int
+    name: str
+    version: str
+    bot: str
+    score: int
+    breakdown: dict[str, int]
+    rank: int
+    decisions: int
+    time_used: float
+    time_max: float
+    fallback_decisions: int
+    fault: Fault | None
+    exit: str | None
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "version": self.version,
+            "bot": self.bot,
+            "score": self.score,
+            "breakdown": self.breakdown,
+            "rank": self.rank,
+            "decisions": self.decisions,
+            "fallback_decisions": self.fallback_decisions,
+            "time_used": round(self.time_used, 4),
+            "time_max": round(self.time_max, 4),
+            "fault": self.fault.to_data() if self.fault else None,
+            "exit": self.exit,
+        }
+
+
+@frozen
+class MatchResult:
+    game: str
+    seed: int
+    variant: str
+    seats: tuple[SeatResult, ...]
+    decisions: int
+    duration: float
+    record: str | None = None
+    logs: tuple[str, ...] = ()
+
+    @property
+    def scores(self) -> list[int]:
+        return [s.score for s in self.seats]
+
+    @property
+    def ranks(self) -> list[int]:
+        return [s.rank for s in self.seats]
+
+    @property
+    def faults(self) -> list[Fault]:
+        return [s.fault for s in self.seats if s.fault is not None]
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "variant": self.variant,
+            "decisions": self.decisions,
+            "duration": round(self.duration, 4),
+            "scores": self.scores,
+            "ranks": self.ranks,
+            "faults": [f.to_data() for f in self.faults],
+            "seats": [s.to_data() for s in self.seats],
+            "record": self.record,
+            "logs": list(self.logs),
+        }
+
+
+Trace = Callable[[int, str, bytes], None]
+StepHook = Callable[[int, int, Any, Any, Sequence[Any], str], None]
+FaultHook = Callable[[Fault], None]
+
+
+@frozen
+class MatchConfig:
+    """How a match is run.  ``time`` gives one :class:`TimeControl` per seat (or
+    one for all).  ``record``: the JSON Lines record to write; ``log_dir``: where
+    bot stderr logs go (default: beside the record, else they are dropped).
+    ``batch_events``: hand a bot its events together with its next request (or the
+    end) instead of at once: the bot reads the same lines in the same order, but is
+    woken once per own decision, not once per decision of any seat (faster on few
+    cores; a bot that thinks while others decide then learns their moves later).
+    ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
+    seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
+    progress output."""
+
+    time: TimeControl | tuple[TimeControl, ...] = TimeControl()
+    handshake: float = DEFAULT_HANDSHAKE
+    grace: float = DEFAULT_GRACE
+    max_line: int = DEFAULT_MAX_LINE
+    max_log: int = DEFAULT_MAX_LOG
+    record: Path | None = None
+    log_dir: Path | None = None
+    trace: Trace | None = field(default=None, eq=False)
+    on_step: StepHook | None = field(default=None, eq=False)
+    on_fault: FaultHook | None = field(default=None, eq=False)
+    batch_events: bool = False
+
+    def seat_time(self, seat: int) -> TimeControl:
+        if isinstance(self.time, TimeControl):
+            return self.time
+        return self.time[seat]
+
+
+def log_paths(config: MatchConfig, players: int) -> list[Path | None]:
+    """Where each seat's stderr log goes: ``NAME.seatN.log`` beside the record."""
+    if config.log_dir is not None:
+        stem = config.record.name.split(".")[0] if config.record else "match"
+        return [config.log_dir / f"{stem}.seat{s}.log" for s in range(players)]
+    if config.record is not None:
+        stem = config.record.name.split(".")[0] or "record"
+        return [config.record.parent / f"{stem}.seat{s}.log" for s in range(players)]
+    return [None] * players
+
+
+def connect(
+    game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig, seed: int
+) -> list[Connection]:
+    """A connection per spec (nothing is started yet)."""
+    logs = log_paths(config, len(specs))
+    for path in logs:
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    builtins = game.builtin_players()
+    out: list[Connection] = []
+    for seat, spec in enumerate(specs):
+        if spec.builtin is not None:
+            player = builtins[spec.builtin](seat_seed(seed, seat))
+            out.append(InProcessConnection(player, spec.text, logs[seat]))
+        else:
+            out.append(
+                ProcessConnection(
+                    spec.argv,
+                    label=spec.text,
+                    log_path=logs[seat],
+                    max_line=config.max_line,
+                    max_log=config.max_log,
+                )
+            )
+    return out
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed handed to the bot of ``seat`` (for its own randomness)."""
+    return (seed * 1_000_003 + seat * 7919 + 1) % (1 << 31)
+
+
+def run_match(
+    game: AnyGame,
+    setup: Any,
+    specs: Sequence[BotSpec],
+    config: MatchConfig = MatchConfig(),
+    seed: int = 0,
+) -> MatchResult:
+    """Play one game of ``setup`` between the bots of ``specs`` (one per seat)."""
+    connections = connect(game, specs, config, seed)
+    result = play_match(game, setup, connections, config, seed=seed)
+    logs = tuple(str(p) for p in log_paths(config, len(specs)) if p is not None)
+    return evolve(result, logs=logs)
+
+
+@contextlib.contextmanager
+def _uninterruptible() -> Iterator[None]:
+    """Ignore SIGINT and SIGTERM for a moment (main thread only), then restore them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+class _Seat:
+    """The referee's bookkeeping for one seat."""
+
+    def __init__(self, seat: int, conn: Connection, time: TimeControl) -> None:
+        self.seat = seat
+        self.conn = conn
+        self.time = time
+        self.bank = time.bank
+        self.name = conn.label
+        self.version = ""
+        self.live = True
+        self.fault: Fault | None = None
+        self.decisions = 0
+        self.fallbacks = 0
+        self.used = 0.0
+        self.max = 0.0
+
+
+def play_match(
+    game: AnyGame,
+    setup: Any,
+    connections: Sequence[Connection],
+    config: MatchConfig = MatchConfig(),
+    seed: int = 0,
+) -> MatchResult:
+    """Play one game over ``connections`` (one per seat); see :func:`run_match`."""
+    return _Match(game, setup, connections, config, seed).run()
+
+
+class _Match:
+    def __init__(
+        self,
+        game: AnyGame,
+        setup: Any,
+        connections: Sequence[Connection],
+        config: MatchConfig,
+        seed: int,
+    ) -> None:
+        players = game.players(setup)
+        if len(connections) != players:
+            raise ValueError(f"{len(connections)} bots for a {players}-player game")
+        self.game = game
+        self.setup = setup
+        self.config = config
+        self.seed = seed
+        self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
+        self.trace = config.trace
+        self.start = time.perf_counter()
+        self.decision = 0
+        self.writer: RecordWriter | None = None
+        self.header_written = False
+
+    def run(self) -> MatchResult:
+        committed = False
+        try:
+            if self.config.record is not None:
+                self.writer = RecordWriter(self.config.record)
+            self.handshake()
+            self.write_header()
+            state = self.play()
+            result = self.finish(state)
+            if self.writer is not None:
+                self.writer.commit()
+                committed = True
+            return result
+        finally:
+            with _uninterruptible():  # a second Ctrl-C must not leave bots behind
+                for seat in self.seats:
+                    with contextlib.suppress(Exception):
+                        seat.conn.kill()
+                if self.writer is not None and not committed:
+                    self.writer.discard()
+
+    # -- messages
+
+    def send(
+        self, seat: _Seat, message: Outgoing, request: bool = False, hold: bool = False
+    ) -> None:
+        if self.trace is not None:
+            self.trace(seat.seat, "to", message.line)
+        seat.conn.send(message, request, hold)
+
+    def receive(self, seat: _Seat, timeout: float) -> tuple[protocol.Message, float]:
+        """The next message from ``seat``; raises :class:`BadReply` on any fault."""
+        got = seat.conn.receive(timeout)
+        if got.fault is not None:
+            raise BadReply(*got.fault)
+        if got.line is not None:
+            if self.trace is not None:
+                self.trace(seat.seat, "from", got.line)
+            return protocol.decode_line(got.line), got.elapsed
+        assert got.message is not None
+        if self.trace is not None:
+            self.trace(seat.seat, "from", orjson.dumps(got.message))
+        return got.message, got.elapsed
+
+    def fault(self, seat: _Seat, kind: str, phase: str, detail: str) -> None:
+        """Mark ``seat`` as faulted, tell it why, stop it."""
+        at = time.perf_counter() - self.start
+        seat.live = False
+        with contextlib.suppress(Exception):
+            self.send(seat, Outgoing.of(protocol.error(kind, detail)))
+            deadline = time.monotonic() + _TELL_TIME
+            seat.conn.close_input(deadline)
+            seat.conn.wait_exit(deadline)  # a moment to read why, then it is stopped
+        seat.conn.kill()
+        fault = Fault(
+            seat=seat.seat,
+            kind=kind,
+            phase=phase,
+            decision=self.decision,
+            at=at,
+            detail=detail,
+            stderr=seat.conn.log_tail(),
+        )
+        seat.fault = fault
+        if self.writer is not None and self.header_written:
+            self.writer.write({"type": "fault", **fault.to_data()})
+        if self.config.on_fault is not None:
+            self.config.on_fault(fault)
+
+    # -- phases
+
+    def handshake(self) -> None:
+        game, setup = self.game, self.setup
+        players = game.players(setup)
+        public = game.public_setup(setup)
+        for seat in self.seats:
+            problem = seat.conn.start()
+            if problem is not None:
+                self.fault(seat, protocol.CRASH, HELLO, problem)
+        for seat in self.seats:
+            if not seat.live:
+                continue
+            time_data = {"handshake": self.config.handshake, **seat.time.to_data()}
+            message = protocol.hello(
+                game=game.name,
+                seat=seat.seat,
+                players=players,
+                variant=game.variant(setup),
+                time=time_data,
+                seed=seat_seed(self.seed, seat.seat),
+                setup=public,
+            )
+            self.send(seat, Outgoing.of(message), request=True)
+        for seat in self.seats:  # each has the handshake time from its own hello
+            if not seat.live:
+                continue
+            try:
+                reply, _ = self.receive(seat, self.config.handshake)
+                info = protocol.check_hello_reply(reply)
+            except BadReply as e:
+                self.fault(seat, e.kind, HELLO, e.detail)
+                continue
+            seat.name, seat.version = info.name, info.version
+
+    def write_header(self) -> None:
+        if self.writer is None:
+            return
+        from .. import __version__
+
+        self.writer.write(
+            {
+                "type": "header",
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "game": self.game.name,
+                "referee": f"tajmahal {__version__}",
+                "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                "seed": self.seed,
+                "variant": self.game.variant(self.setup),
+                "players": [
+                    {"seat": s.seat, "name": s.name, "version": s.version, "bot": s.conn.label}
+                    for s in self.seats
+                ],
+                "time": [s.time.to_data() for s in self.seats],
+                "handshake": self.config.handshake,
+                "setup": self.game.setup_to_data(self.setup),
+            }
+        )
+        self.header_written = True
+        for seat in self.seats:  # faults at the handshake come right after the header
+            if seat.fault is not None:
+                self.writer.write({"type": "fault", **seat.fault.to_data()})
+
+    def play(self) -> Any:
+        game = self.game
+        state = game.new_game(self.setup)
+        while (seat_no := game.to_act(state)) is not None:
+            self.decision += 1
+            seat = self.seats[seat_no]
+            legal = game.legal_actions(state)
+            index: int | None = None
+            elapsed = 0.0
+            if seat.live:
+                index, elapsed = self.ask(seat, state, legal)
+            by = "bot"
+            if index is None:
+                index = game.fallback(state, legal)
+                by = "fallback"
+                seat.fallbacks += 1
+            seat.decisions += 1
+            action = legal[index]
+            before = state
+            state, events = game.step(state, action)
+            if self.writer is not None:
+                self.writer.write(
+                    {
+                        "type": "action",
+                        "decision": self.decision,
+                        "seat": seat_no,
+                        "action": game.action_to_data(action),
+                        "choice": index,
+                        "by": by,
+                        "time": round(elapsed, 6),
+                        "scores": game.scores(state),
+                    }
+                )
+            if self.config.on_step is not None:
+                self.config.on_step(self.decision, seat_no, before, action, events, by)
+            self.broadcast(events)
+        return state
+
+    def ask(self, seat: _Seat, state: Any, legal: Sequence[Any]) -> tuple[int | None, float]:
+        """The index the bot of ``seat`` chooses, or None after a fault."""
+        game = self.game
+        problem = seat.conn.unexpected()
+        if problem is not None:
+            self.fault(seat, problem[0], ACT, problem[1])
+            return None, 0.0
+        limit = seat.time.move + seat.bank
+        message = protocol.act(
+            self.decision,
+            game.view_data(state, seat.seat),
+            [game.action_to_data(a) for a in legal],
+            seat.time.move,
+            seat.bank,
+        )
+        self.send(seat, Outgoing.of(message), request=True)
+        try:
+            reply, elapsed = self.receive(seat, limit)
+            if elapsed > limit:  # a line that arrived complete but late
+                raise BadReply(TIMEOUT, f"answered after {elapsed:.3f} s, allowed {limit:.3f} s")
+            choice = protocol.read_action_reply(reply, len(legal))
+            if not isinstance(choice, int):
+                choice = self.match_action(choice, legal)
+        except BadReply as e:
+            detail = e.detail
+            if e.kind == TIMEOUT:
+                detail = (
+                    f"{detail} ({seat.time.move:g} s per decision + {seat.bank:.3f} s left "
+                    "in the bank)"
+                )
+            self.fault(seat, e.kind, ACT, detail)
+            return None, 0.0
+        seat.used += elapsed
+        seat.max = max(seat.max, elapsed)
+        seat.bank -= max(0.0, elapsed - seat.time.move)
+        return choice, elapsed
+
+    def match_action(self, data: Any, legal: Sequence[Any]) -> int:
+        try:
+            action = self.game.action_from_data(data)
+        except ValueError as e:
+            raise BadReply(ILLEGAL, f"not an action: {e}") from None
+        for i, candidate in enumerate(legal):
+            if candidate == action:
+                return i
+        raise BadReply(ILLEGAL, f"{orjson.dumps(data).decode()[:100]} is not a legal action now")
+
+    def broadcast(self, events: Sequence[Any]) -> None:
+        if not events:
+            return
+        game = self.game
+        public = [game.event_data(e, None) for e in events]
+        secret = [i for i, e in enumerate(events) if not game.is_public(e)]
+        hold = self.config.batch_events
+        shared: Outgoing | None = None
+        for seat in self.seats:
+            if not seat.live:
+                continue
+            mine = public
+            if secret:
+                mine = list(public)
+                for i in secret:
+                    mine[i] = game.event_data(events[i], seat.seat)
+            if mine == public:
+                if shared is None:
+                    shared = Outgoing.of(protocol.events(self.decision, public))
+                self.send(seat, shared, hold=hold)
+            else:
+                self.send(seat, Outgoing.of(protocol.events(self.decision, mine)), hold=hold)
+
+    def finish(self, state: Any) -> MatchResult:
+        game = self.game
+        scores, ranks, breakdown = game.scores(state), game.ranks(state), game.breakdown(state)
+        summary = {
+            "scores": scores,
+            "ranks": ranks,
+            "breakdown": breakdown,
+            "faults": [s.fault.to_data(public=True) for s in self.seats if s.fault is not None],
+        }
+        end = Outgoing.of(protocol.end(summary))
+        live = [s for s in self.seats if s.live]
+        for seat in live:
+            self.send(seat, end)
+        deadline = time.monotonic() + self.config.grace
+        for seat in live:
+            seat.conn.close_input(deadline)
+        for seat in live:
+            if not seat.conn.wait_exit(deadline):
+                seat.fault = Fault(
+                    seat=seat.seat,
+                    kind=TIMEOUT,
+                    phase=END,
+                    decision=self.decision,
+                    at=time.perf_counter() - self.start,
+                    detail=f"still running {self.config.grace:g} s after the end message; "
+                    "killed (the result stands)",
+                )
+                if self.config.on_fault is not None:
+                    self.config.on_fault(seat.fault)
+        for seat in self.seats:
+            seat.conn.kill()
+        duration = time.perf_counter() - self.start
+        faults = [s.fault.to_data() for s in self.seats if s.fault is not None]
+        seats = tuple(
+            SeatResult(
+                seat=s.seat,
+                name=s.name,
+                version=s.version,
+                bot=s.conn.label,
+                score=scores[s.seat],
+                breakdown=breakdown[s.seat],
+                rank=ranks[s.seat],
+                decisions=s.decisions,
+                time_used=s.used,
+                time_max=s.max,
+                fallback_decisions=s.fallbacks,
+                fault=s.fault,
+                exit=s.conn.exit_status,
+            )
+            for s in self.seats
+        )
+        if self.writer is not None:
+            self.writer.write(
+                {
+                    "type": "result",
+                    "scores": scores,
+                    "ranks": ranks,
+                    "breakdown": breakdown,
+                    "faults": faults,
+                    "decisions": self.decision,
+                    "duration": round(duration, 4),
+                    "players": [
+                        {
+                            "seat": s.seat,
+                            "decisions": s.decisions,
+                            "fallback_decisions": s.fallback_decisions,
+                            "time_used": round(s.time_used, 4),
+                            "exit": s.exit,
+                        }
+                        for s in seats
+                    ],
+                }
+            )
+        return MatchResult(
+            game=game.name,
+            seed=self.seed,
+            variant=game.variant(self.setup),
+            seats=seats,
+            decisions=self.decision,
+            duration=duration,
+            record=str(self.config.record) if self.config.record else None,
+        )

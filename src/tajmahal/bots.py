@@ -1,0 +1,222 @@
+"""Built-in Taj Mahal bots for the referee: ``greedy`` (here) and ``random``.
+
+:class:`GreedyPlayer` gets the same messages as a subprocess bot (see
+``protocol/README.md``) and rebuilds the seat's :class:`~tajmahal.PlayerView`
+from them, so it knows no more than any other bot.  ``bots/greedy_bot.py`` runs
+the same heuristic as a subprocess.
+
+The heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
+
+1. It fills in what the seat cannot see — the other hands and the deck — with a
+   random deal of the unseen cards (:func:`guess_state`); only public facts and the
+   seat's own hand are used.
+2. Each legal action is applied with :func:`tajmahal.apply`.  A play is judged by
+   what withdrawing right after it would bring (prizes, palaces and their points),
+   discounted while rivals can still outbid; a withdrawal by what it brings now.
+   The seat's own follow-up choices (where to build, which display cards to take)
+   are made greedily the same way.
+3. The value of a position is its points, plus influence tiles toward special
+   cards, plus the worth of the cards left in hand (cards are the currency for the
+   visits to come).  The best value wins; ties go to the earlier action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+from attrs import evolve
+
+from . import __version__
+from .actions import Action, TakeCard, Withdraw
+from .adapter import view_from_data
+from .arena.player import Player
+from .arena.protocol import Message
+from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
+from .rules import apply, legal_actions
+from .serialize import from_data
+from .setups import Setup
+from .state import PLACE, PLAY, TAKE, PlayerState, State
+from .views import PlayerView, PublicSetup
+
+#: Worth of one influence tile (two buy a special card, and each built a palace).
+INFLUENCE: Final = 1.5
+#: Worth of a card kept in hand, by colour.
+COLORED_CARD: Final = 0.9
+WHITE_CARD: Final = 1.2
+SPECIAL_CARD: Final = 3.0
+#: Extra worth per card of the colour held most (a visit is played in one colour).
+MAIN_COLOR: Final = 0.15
+#: Share of a prize a play is credited with while rivals may still outbid.
+CONTESTED: Final = 0.7
+
+_REGULAR: Final = 96
+
+
+def guess_state(v: PlayerView, rng: random.Random) -> State:
+    """A full :class:`State` consistent with what ``v``'s seat knows: the unseen
+    cards are dealt at random to the other hands and the deck."""
+    assert v.seat is not None
+    seen: set[int] = set(v.hand) | set(v.discard) | set(v.display)
+    for p in v.players:
+        seen.update(p.played)
+    if v.dummy is not None:
+        seen.update(v.dummy.cards)
+    pool = [c for c in range(_REGULAR) if c not in seen]
+    rng.shuffle(pool)
+    # Cards every seat saw go into a hand (engines that track them: ``revealed``).
+    known = {s: tuple(getattr(p, "revealed", ())) for s, p in enumerate(v.players)}
+    pool = [c for c in pool if not any(c in cards for cards in known.values())]
+    has_revealed = "revealed" in attrs.fields_dict(PlayerState)
+    players = []
+    for seat, p in enumerate(v.players):
+        if seat == v.seat:
+            hand = v.hand
+        else:
+            specials = tuple(c for c in p.special_cards if c not in p.played)
+            held = specials + known[seat]
+            k = max(0, p.hand_size - len(held))
+            hand = tuple(sorted(held + tuple(pool[:k])))
+            pool = pool[k:]
+        extra = {"revealed": known[seat]} if has_revealed else {}
+        players.append(
+            PlayerState(
+                hand=hand,
+                played=p.played,
+                color=p.color,
+                withdrawn=p.withdrawn,
+                palaces=p.palaces,
+                influence=p.influence,
+                province_tiles=p.province_tiles,
+                bonus_tiles=p.bonus_tiles,
+                score=p.score,
+                **extra,
+            )
+        )
+    public = v.setup
+    setup = Setup(
+        players=public.players,
+        seed=rng.randrange(1 << 30),
+        start_player=public.start_player,
+        deck=tuple(range(_REGULAR)),
+        province_tiles=public.province_tiles,
+        bonus_tiles=public.bonus_tiles,
+        board=public.board,
+        variant=public.variant,
+    )
+    return State(
+        setup=setup,
+        visit=v.visit,
+        province=v.province,
+        start_player=v.start_player,
+        to_act=v.to_act,
+        players=tuple(players),
+        deck=tuple(pool[: v.deck_size]),
+        discard=v.discard,
+        display=v.display,
+        supply=v.supply,
+        court=v.court,
+        reserve=v.reserve,
+        palaces=v.palaces,
+        moguls=v.moguls,
+        bonus=v.bonus,
+        pending=v.pending,
+        dummy=v.dummy,
+    )
+
+
+def card_worth(hand: Sequence[int]) -> float:
+    """What the cards in ``hand`` are worth for the rest of the game."""
+    total = 0.0
+    for card in hand:
+        color = CARD_COLOR[card]
+        if color == "white":
+            total += WHITE_CARD
+        elif color == "special":
+            total += SPECIAL_CARD
+        else:
+            total += COLORED_CARD + 0.05 * sum(SYMBOL_COUNTS[card])
+    main = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
+    return total + MAIN_COLOR * main
+
+
+def holdings(state: State, seat: int) -> float:
+    """Points and influence: what a withdrawal can win."""
+    p = state.players[seat]
+    return p.score.total + INFLUENCE * sum(p.influence)
+
+
+def worth(state: State, seat: int) -> float:
+    return holdings(state, seat) + card_worth(state.players[seat].hand)
+
+
+def finish_turn(state: State, seat: int) -> State:
+    """Make ``seat``'s remaining choices of a withdrawal greedily (palaces, then
+    display cards) and return the state once it is no longer choosing."""
+    while state.to_act == seat and state.phase in (PLACE, TAKE):
+        options = legal_actions(state)
+        state = max(
+            (apply(state, a) for a in options),
+            key=lambda s: worth(s, seat),
+        )
+    return state
+
+
+def value(state: State, action: Action, seat: int) -> float:
+    """How good ``action`` looks for ``seat`` (see the module docstring)."""
+    if state.phase != PLAY:
+        return worth(finish_turn(apply(state, action), seat), seat)
+    if isinstance(action, Withdraw):
+        return worth(finish_turn(apply(state, action), seat), seat)
+    after = apply(state, action)
+    if after.to_act is None:  # cannot happen mid-visit, but be safe
+        return worth(after, seat)
+    rivals = any(
+        not p.withdrawn and p.hand for s, p in enumerate(after.players) if s != seat
+    ) or (after.dummy is not None and after.dummy.bidding)
+    mine = evolve(after, to_act=seat, pending=None)
+    withdrawn = finish_turn(apply(mine, Withdraw()), seat)
+    gain = holdings(withdrawn, seat) - holdings(after, seat)
+    share = CONTESTED if rivals else 1.0
+    return worth(withdrawn, seat) - (1.0 - share) * max(0.0, gain)
+
+
+def greedy_choice(v: PlayerView, rng: random.Random) -> int:
+    """The index into ``v.legal`` that the greedy heuristic picks."""
+    legal = v.legal
+    if len(legal) <= 1 or v.seat is None:
+        return 0
+    seat = v.seat
+    state = guess_state(v, rng)
+    if state.phase == TAKE:  # taking display cards: keep the cards worth most
+        hand = v.hand
+        return max(
+            range(len(legal)),
+            key=lambda i: card_worth((*hand, legal[i].card))  # type: ignore[union-attr]
+            if isinstance(legal[i], TakeCard)
+            else 0.0,
+        )
+    scores = [value(state, a, seat) for a in legal]
+    best = max(scores)
+    return scores.index(best)
+
+
+class GreedyPlayer(Player):
+    """The built-in ``greedy`` bot."""
+
+    name = "greedy"
+    version = __version__
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.setup: PublicSetup | None = None
+
+    def on_hello(self, message: Message) -> None:
+        self.setup = from_data(message["setup"], PublicSetup)
+
+    def choose(self, message: Message) -> int | Any:
+        assert self.setup is not None, "an act before the hello"
+        v = view_from_data(self.setup, message["view"], message["legal"])
+        return greedy_choice(v, self.rng)

@@ -1,0 +1,7 @@
+"""Never answers the hello."""
+
+import sys
+import time
+
+sys.stdin.readline()
+time.sleep(3600)

@@ -1,0 +1,16 @@
+"""Plays correctly, but takes SECONDS (argv[1]) for each decision."""
+
+import sys
+import time
+
+from common import run
+
+delay = float(sys.argv[1])
+
+
+def act(n: int, message: dict) -> bool:
+    time.sleep(delay)
+    return False
+
+
+run("slow", act)

@@ -1,0 +1,58 @@
+"""Helpers for the referee's tests: run the CLI, look for leftover processes."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+from click.testing import CliRunner
+
+from tajmahal.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FAULTY = Path(__file__).resolve().parent / "faulty_bots"
+BOTS = ROOT / "bots"
+NODE = shutil.which("node")
+
+
+def faulty(name: str, *args: str) -> str:
+    """The command line of a deliberately broken bot."""
+    return shlex.join([str(FAULTY / f"{name}.py"), *args])
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """Run ``tajmahal ARGS`` in process: exit code, stdout, stderr."""
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def match_json(*args: str) -> dict[str, Any]:
+    code, out, err = cli("match", "--json", *args)
+    assert code == 0, err
+    data: dict[str, Any] = orjson.loads(out)
+    return data
+
+
+def processes_with(marker: str) -> list[str]:
+    """Command lines of running processes that mention ``marker`` (not zombies)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        state = stat.rsplit(")", 1)[-1].split()[0]
+        if marker.encode() in cmdline and state != "Z":
+            found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+    return found
+
+
+PYTHON = sys.executable

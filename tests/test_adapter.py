@@ -1,0 +1,125 @@
+"""The Taj Mahal adapter and the built-in greedy bot."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tajmahal import PublicSetup, Setup, apply, legal_actions, new_game, view
+from tajmahal.adapter import TAJMAHAL, view_data, view_from_data
+from tajmahal.arena import BotSpec, MatchConfig, run_match
+from tajmahal.bots import greedy_choice, guess_state
+from tajmahal.serialize import to_data
+
+
+def random_state(players: int, seed: int, steps: int):  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    state = new_game(Setup.random(players, seed))
+    for _ in range(steps):
+        if state.to_act is None:
+            break
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10_000), st.integers(0, 300))
+def test_view_data_is_the_converters_view(players: int, seed: int, steps: int) -> None:
+    state = random_state(players, seed, steps)
+    for seat in range(players):
+        v = view(state, seat)
+        expected = to_data(v)
+        del expected["setup"], expected["legal"]
+        assert view_data(v) == expected
+        assert TAJMAHAL.view_data(state, seat) == expected  # with its cache of parts
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10_000), st.integers(0, 300))
+def test_a_bot_rebuilds_its_view_from_the_messages(players: int, seed: int, steps: int) -> None:
+    state = random_state(players, seed, steps)
+    if state.to_act is None:
+        return
+    seat = state.to_act
+    v = view(state, seat)
+    public = PublicSetup.of(state.setup)
+    legal = [TAJMAHAL.action_to_data(a) for a in v.legal]
+    assert view_from_data(public, TAJMAHAL.view_data(state, seat), legal) == v
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10_000), st.integers(0, 300))
+def test_greedys_guess_agrees_with_everything_the_seat_sees(
+    players: int, seed: int, steps: int
+) -> None:
+    state = random_state(players, seed, steps)
+    if state.to_act is None:
+        return
+    seat = state.to_act
+    v = view(state, seat)
+    guess = guess_state(v, random.Random(seed))
+    seen = view(guess, seat)
+    assert seen.legal == v.legal
+    assert to_data(seen) == to_data(v) | {"setup": to_data(seen.setup)}
+    assert 0 <= greedy_choice(v, random.Random(1)) < len(v.legal)
+
+
+def test_greedy_ignores_what_it_cannot_see() -> None:
+    """Two states that differ only in hidden cards give the same view, so the same choice."""
+    state = random_state(4, 5, 20)
+    seat = state.to_act
+    assert seat is not None
+    other = (seat + 1) % 4
+    hidden = list(state.deck)
+    random.Random(0).shuffle(hidden)
+    from attrs import evolve
+
+    swapped = evolve(state, deck=tuple(hidden))
+    assert state.players[other].hand and view(swapped, seat) == view(state, seat)
+    assert greedy_choice(view(state, seat), random.Random(2)) == greedy_choice(
+        view(swapped, seat), random.Random(2)
+    )
+
+
+def test_greedy_beats_three_random_bots() -> None:
+    wins = 0
+    games = 12
+    for seed in range(games):
+        seat = seed % 4
+        specs = [BotSpec.parse("greedy" if s == seat else "random", ["greedy", "random"])
+                 for s in range(4)]
+        result = run_match(TAJMAHAL, Setup.random(4, seed), specs, MatchConfig(), seed=seed)
+        wins += result.ranks[seat] == 1
+    assert wins >= 8, f"greedy won {wins} of {games}"
+
+
+def test_setups_and_variants() -> None:
+    setup = TAJMAHAL.random_setup(2, 1)
+    assert TAJMAHAL.variant(setup) == "dummy"
+    assert TAJMAHAL.setup_from_data(TAJMAHAL.setup_to_data(setup)) == setup
+    with pytest.raises(ValueError, match="not for 4 players"):
+        TAJMAHAL.random_setup(4, 1, "dummy")
+    with pytest.raises(ValueError, match="unknown variant"):
+        TAJMAHAL.random_setup(4, 1, "solo")
+    with pytest.raises(ValueError, match="2-5 players"):
+        TAJMAHAL.random_setup(6, 1)
+    bad = TAJMAHAL.setup_to_data(setup) | {"deck": [0] * 96}
+    with pytest.raises(ValueError):
+        TAJMAHAL.setup_from_data(bad)
+
+
+def test_actions_round_trip_and_events_hide_draws() -> None:
+    state = random_state(3, 2, 0)
+    for action in legal_actions(state):
+        assert TAJMAHAL.action_from_data(TAJMAHAL.action_to_data(action)) == action
+    with pytest.raises(ValueError):
+        TAJMAHAL.action_from_data({"type": "fly"})
+    from tajmahal.events import CardDrawn
+
+    drawn = CardDrawn(seat=1, card=17, reason="bonus tile")
+    assert TAJMAHAL.event_data(drawn, 1)["card"] == 17
+    assert TAJMAHAL.event_data(drawn, 0)["card"] is None
+    assert TAJMAHAL.event_data(drawn, None)["card"] is None

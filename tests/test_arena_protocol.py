@@ -1,0 +1,126 @@
+"""The protocol's building blocks, without processes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tajmahal.arena.connection import LineReader
+from tajmahal.arena.protocol import (
+    FAULT_KINDS,
+    BadReply,
+    Outgoing,
+    check_hello_reply,
+    decode_line,
+    read_action_reply,
+)
+
+
+def test_fault_kinds_are_distinct() -> None:
+    assert len(set(FAULT_KINDS)) == len(FAULT_KINDS) == 7
+
+
+def test_line_reader_splits_and_keeps_partial_lines() -> None:
+    reader = LineReader(limit=10)
+    assert reader.feed(b'{"a":1}\n{"b"') is None
+    assert reader.pop() == b'{"a":1}'
+    assert reader.pop() is None and reader.pending
+    assert reader.feed(b":2}\n\n") is None
+    assert reader.pop() == b'{"b":2}'
+    assert reader.pop() == b""
+    assert not reader.pending
+
+
+def test_line_reader_bounds_a_line_without_newline() -> None:
+    reader = LineReader(limit=10)
+    assert reader.feed(b"x" * 8) is None
+    problem = reader.feed(b"x" * 8)
+    assert problem is not None and "more than 10 bytes" in problem
+    assert len(reader.buffer) == 0  # nothing of it is kept
+    assert reader.feed(b"y" * 1000 + b"\n") is None and reader.pop() is None
+
+
+def test_line_reader_rejects_a_long_line_even_with_its_newline() -> None:
+    reader = LineReader(limit=4)
+    assert reader.feed(b"12345\n") is not None
+
+
+def test_outgoing_is_encoded_once_as_one_line() -> None:
+    out = Outgoing.of({"type": "events", "events": [{"s": "é"}]})
+    assert out.line.endswith(b"\n") and out.line.count(b"\n") == 1
+    assert "é".encode() in out.line
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        (b"not json", "malformed"),
+        (b"\xff\xfe", "malformed"),
+        (b"", "malformed"),
+        (b"[1, 2]", "protocol"),
+        (b'"text"', "protocol"),
+        (b"3", "protocol"),
+        (b"null", "protocol"),
+    ],
+)
+def test_decode_line_faults(line: bytes, kind: str) -> None:
+    with pytest.raises(BadReply) as e:
+        decode_line(line)
+    assert e.value.kind == kind
+
+
+def test_decode_line_accepts_an_object() -> None:
+    assert decode_line(b'{"type": "action", "choice": 0}') == {"type": "action", "choice": 0}
+
+
+GOOD_HELLO = {"type": "hello", "name": "b", "version": "1.0", "protocol_version": 1}
+
+
+@pytest.mark.parametrize(
+    ("change", "text"),
+    [
+        ({"type": "hi"}, 'expected a "hello"'),
+        ({"protocol_version": 2}, "speaks arena protocol version 2"),
+        ({"protocol_version": "1"}, '"protocol_version": 1'),
+        ({"protocol_version": None}, '"protocol_version": 1'),
+        ({"name": ""}, '"name"'),
+        ({"name": 7}, '"name"'),
+        ({"version": 1}, '"version"'),
+        ({"colour": "red"}, "unknown fields"),
+    ],
+)
+def test_hello_reply_faults(change: dict[str, object], text: str) -> None:
+    with pytest.raises(BadReply) as e:
+        check_hello_reply({**GOOD_HELLO, **change})
+    assert e.value.kind == "protocol" and text in e.value.detail
+
+
+def test_hello_reply_ok() -> None:
+    info = check_hello_reply(GOOD_HELLO)
+    assert (info.name, info.version) == ("b", "1.0")
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ({"type": "action", "choice": 5}, "illegal"),
+        ({"type": "action", "choice": -1}, "illegal"),
+        ({"type": "action", "choice": True}, "protocol"),
+        ({"type": "action", "choice": 1.0}, "protocol"),
+        ({"type": "action"}, "protocol"),
+        ({"type": "action", "choice": 0, "action": {"type": "withdraw"}}, "protocol"),
+        ({"type": "action", "action": [1]}, "protocol"),
+        ({"type": "hello", "choice": 0}, "protocol"),
+        ({"choice": 0}, "protocol"),
+        ({"type": "action", "choice": 0, "x": 1}, "protocol"),
+    ],
+)
+def test_action_reply_faults(message: dict[str, object], kind: str) -> None:
+    with pytest.raises(BadReply) as e:
+        read_action_reply(message, legal=5)
+    assert e.value.kind == kind
+
+
+def test_action_reply_choice_or_action() -> None:
+    assert read_action_reply({"type": "action", "choice": 4}, legal=5) == 4
+    action = {"type": "withdraw"}
+    assert read_action_reply({"type": "action", "action": action}, legal=5) == action

@@ -1,0 +1,122 @@
+"""protocol/: the JSON Schemas hold for real traffic, and the example is current."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referee_support import BOTS, NODE, ROOT, cli, faulty
+from referencing import Registry, Resource
+
+SCHEMAS = ROOT / "protocol" / "schema"
+TO_BOT = {t: t for t in ("hello", "act", "events", "end", "error")}
+FROM_BOT = {"hello": "hello_reply", "action": "action"}
+
+
+def _registry() -> Registry:
+    resources = [
+        (p.name, Resource.from_contents(json.loads(p.read_text()))) for p in SCHEMAS.glob("*.json")
+    ]
+    return Registry().with_resources(resources)
+
+
+REGISTRY = _registry()
+
+
+def validator(name: str) -> Draft202012Validator:
+    schema = json.loads((SCHEMAS / f"{name}.json").read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=REGISTRY)
+
+
+VALIDATORS = {n: validator(n) for n in {*TO_BOT.values(), *FROM_BOT.values()}}
+
+
+def check(direction: str, message: Any) -> str:
+    """Validate one message; return its schema's name."""
+    table = TO_BOT if direction == "to" else FROM_BOT
+    name = table[message["type"]]
+    VALIDATORS[name].validate(message)
+    return name
+
+
+def traced(tmp_path: Path, *args: str) -> list[dict[str, Any]]:
+    trace = tmp_path / "trace.jsonl"
+    code, _, err = cli("match", "-q", "--trace", str(trace), *args)
+    assert code == 0, err
+    return [orjson.loads(x) for x in trace.read_bytes().splitlines()]
+
+
+def test_every_schema_is_valid_and_has_a_title() -> None:
+    for path in SCHEMAS.glob("*.json"):
+        schema = json.loads(path.read_text())
+        Draft202012Validator.check_schema(schema)
+        assert schema.get("title"), path.name
+
+
+def test_real_traffic_matches_the_schemas(tmp_path: Path) -> None:
+    bots = [str(BOTS / "random_bot.py"), str(BOTS / "greedy_bot.py"), "greedy"]
+    if NODE is not None:
+        bots.append(str(BOTS / "random_bot.js"))
+    lines = traced(tmp_path, *bots, "--seed", "3")
+    lines += traced(tmp_path, "greedy", "random", "--seed", "4")  # the 2-player dummy game
+    # Faults: an error message, faults in the end message, the action-object answer.
+    lines += traced(tmp_path, "first", faulty("illegal", "not_in_hand"), "random")
+    seen: dict[str, int] = {}
+    events: set[str] = set()
+    for line in lines:
+        name = check(line["dir"], line["message"])
+        seen[name] = seen.get(name, 0) + 1
+        if line["message"]["type"] == "events":
+            events.update(e["type"] for e in line["message"]["events"])
+    assert set(seen) == {*TO_BOT.values(), *FROM_BOT.values()}
+    expected = {
+        "played", "withdrew", "palace_built", "bonus_taken", "province_tile_taken", "scored",
+        "discarded", "card_drawn", "card_taken", "special_card_taken", "dummy_turned",
+        "dummy_withdrew", "visit_ended", "visit_began", "game_over",
+    }
+    assert expected <= events, expected - events
+
+
+@pytest.mark.parametrize(
+    ("direction", "message"),
+    [
+        ("from", {"type": "action", "choice": -1}),
+        ("from", {"type": "action", "choice": 0, "action": {"type": "withdraw"}}),
+        ("from", {"type": "action", "action": {"type": "fly"}}),
+        ("from", {"type": "hello", "name": "", "version": "1", "protocol_version": 1}),
+        ("from", {"type": "hello", "name": "x", "protocol_version": 1}),
+        ("to", {"type": "error", "fault": "tantrum", "message": "?"}),
+        ("to", {"type": "events", "decision": 1, "events": [{"type": "played", "seat": 0}]}),
+    ],
+)
+def test_schemas_reject_wrong_messages(direction: str, message: Any) -> None:
+    with pytest.raises(ValidationError):
+        check(direction, message)
+
+
+def test_schemas_reject_a_view_with_a_hidden_field(tmp_path: Path) -> None:
+    lines = traced(tmp_path, "first", "first", "--seed", "1")
+    act = next(x["message"] for x in lines if x["message"]["type"] == "act")
+    check("to", act)
+    act["view"]["players"][1]["hand"] = [1, 2, 3]  # another seat's hand must never appear
+    with pytest.raises(ValidationError):
+        check("to", act)
+
+
+def test_the_example_exchange_is_current() -> None:
+    path = ROOT / "protocol" / "make_example.py"
+    spec = importlib.util.spec_from_file_location("make_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0, "run: python protocol/make_example.py"
+    for raw in (ROOT / "protocol" / "example.jsonl").read_bytes().splitlines():
+        line = orjson.loads(raw)
+        check(line["dir"], line["message"])
