@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tajmahal import PublicSetup, Setup, apply, legal_actions, new_game, view
+from tajmahal import PublicSetup, Setup, apply, determinize, legal_actions, new_game, view
 from tajmahal.adapter import TAJMAHAL, view_data, view_from_data
 from tajmahal.arena import BotSpec, MatchConfig, run_match
-from tajmahal.bots import greedy_choice, guess_state
+from tajmahal.bots import greedy_choice
 from tajmahal.serialize import to_data
 
 
@@ -60,7 +60,7 @@ def test_greedys_guess_agrees_with_everything_the_seat_sees(
         return
     seat = state.to_act
     v = view(state, seat)
-    guess = guess_state(v, random.Random(seed))
+    guess = determinize(v, random.Random(seed))
     seen = view(guess, seat)
     assert seen.legal == v.legal
     assert to_data(seen) == to_data(v) | {"setup": to_data(seen.setup)}

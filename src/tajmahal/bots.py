@@ -8,8 +8,8 @@ the same heuristic as a subprocess.
 The heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
 
 1. It fills in what the seat cannot see — the other hands and the deck — with a
-   random deal of the unseen cards (:func:`guess_state`); only public facts and the
-   seat's own hand are used.
+   random deal of the unseen cards (:func:`~tajmahal.determinize`); only public
+   facts and the seat's own hand are used.
 2. Each legal action is applied with :func:`tajmahal.apply`.  A play is judged by
    what withdrawing right after it would bring (prizes, palaces and their points),
    discounted while rivals can still outbid; a withdrawal by what it brings now.
@@ -26,7 +26,6 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-import attrs
 from attrs import evolve
 
 from . import __version__
@@ -35,10 +34,10 @@ from .adapter import view_from_data
 from .arena.player import Player
 from .arena.protocol import Message
 from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
+from .determinize import determinize
 from .rules import apply, legal_actions
 from .serialize import from_data
-from .setups import Setup
-from .state import PLACE, PLAY, TAKE, PlayerState, State
+from .state import PLACE, PLAY, TAKE, State
 from .views import PlayerView, PublicSetup
 
 #: Worth of one influence tile (two buy a special card, and each built a palace).
@@ -53,78 +52,6 @@ MAIN_COLOR: Final = 0.15
 CONTESTED: Final = 0.7
 
 _REGULAR: Final = 96
-
-
-def guess_state(v: PlayerView, rng: random.Random) -> State:
-    """A full :class:`State` consistent with what ``v``'s seat knows: the unseen
-    cards are dealt at random to the other hands and the deck."""
-    assert v.seat is not None
-    seen: set[int] = set(v.hand) | set(v.discard) | set(v.display)
-    for p in v.players:
-        seen.update(p.played)
-    if v.dummy is not None:
-        seen.update(v.dummy.cards)
-    pool = [c for c in range(_REGULAR) if c not in seen]
-    rng.shuffle(pool)
-    # Cards every seat saw go into a hand (engines that track them: ``revealed``).
-    known = {s: tuple(getattr(p, "revealed", ())) for s, p in enumerate(v.players)}
-    pool = [c for c in pool if not any(c in cards for cards in known.values())]
-    has_revealed = "revealed" in attrs.fields_dict(PlayerState)
-    players = []
-    for seat, p in enumerate(v.players):
-        if seat == v.seat:
-            hand = v.hand
-        else:
-            specials = tuple(c for c in p.special_cards if c not in p.played)
-            held = specials + known[seat]
-            k = max(0, p.hand_size - len(held))
-            hand = tuple(sorted(held + tuple(pool[:k])))
-            pool = pool[k:]
-        extra = {"revealed": known[seat]} if has_revealed else {}
-        players.append(
-            PlayerState(
-                hand=hand,
-                played=p.played,
-                color=p.color,
-                withdrawn=p.withdrawn,
-                palaces=p.palaces,
-                influence=p.influence,
-                province_tiles=p.province_tiles,
-                bonus_tiles=p.bonus_tiles,
-                score=p.score,
-                **extra,
-            )
-        )
-    public = v.setup
-    setup = Setup(
-        players=public.players,
-        seed=rng.randrange(1 << 30),
-        start_player=public.start_player,
-        deck=tuple(range(_REGULAR)),
-        province_tiles=public.province_tiles,
-        bonus_tiles=public.bonus_tiles,
-        board=public.board,
-        variant=public.variant,
-    )
-    return State(
-        setup=setup,
-        visit=v.visit,
-        province=v.province,
-        start_player=v.start_player,
-        to_act=v.to_act,
-        players=tuple(players),
-        deck=tuple(pool[: v.deck_size]),
-        discard=v.discard,
-        display=v.display,
-        supply=v.supply,
-        court=v.court,
-        reserve=v.reserve,
-        palaces=v.palaces,
-        moguls=v.moguls,
-        bonus=v.bonus,
-        pending=v.pending,
-        dummy=v.dummy,
-    )
 
 
 def card_worth(hand: Sequence[int]) -> float:
@@ -189,7 +116,7 @@ def greedy_choice(v: PlayerView, rng: random.Random) -> int:
     if len(legal) <= 1 or v.seat is None:
         return 0
     seat = v.seat
-    state = guess_state(v, rng)
+    state = determinize(v, rng)
     if state.phase == TAKE:  # taking display cards: keep the cards worth most
         hand = v.hand
         return max(

@@ -6,6 +6,7 @@ A game's CLI registers them with ``main.add_command(match_command(GAME))``.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -78,7 +79,12 @@ def match_command(game: AnyGame) -> click.Command:
 
     @click.command(name="match")
     @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT...]")
-    @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deal.")
+    @click.option(
+        "--seed",
+        type=int,
+        help="Seed of the deal (default: a fresh random one, printed with the result; "
+        "bots must not be able to guess it, or they could read the deck).",
+    )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @click.option(
         "--record",
@@ -130,7 +136,7 @@ def match_command(game: AnyGame) -> click.Command:
     @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
     def match(
         bots: tuple[str, ...],
-        seed: int,
+        seed: int | None,
         variant: str | None,
         record: Path | None,
         log_dir: Path | None,
@@ -158,6 +164,8 @@ def match_command(game: AnyGame) -> click.Command:
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         try:
+            if seed is None:
+                seed = secrets.randbits(63)
             setup = game.random_setup(players, seed, variant)
         except ValueError as e:
             raise click.UsageError(str(e)) from None

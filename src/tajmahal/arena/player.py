@@ -9,14 +9,15 @@ treats both alike.  Do not change the dicts you are given: they may be shared.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from typing import Any
 
 from .protocol import VERSION, Message
 
 
-class Player:
-    """Base class: override :meth:`choose`, and :meth:`on_hello` / :meth:`on_events` /
-    :meth:`on_end` if the bot wants them."""
+class Player(ABC):
+    """Base class: implement :meth:`choose`, and override :meth:`on_hello` /
+    :meth:`on_events` / :meth:`on_end` if the bot wants them."""
 
     name = "player"
     version = "1.0"
@@ -45,16 +46,19 @@ class Player:
 
     def on_hello(self, message: Message) -> None:
         """The hello: game, seat, players, variant, time limits, static setup."""
+        return None  # optional hook
 
+    @abstractmethod
     def choose(self, message: Message) -> int | Any:
         """The index into ``message["legal"]`` (or the action data) to play."""
-        raise NotImplementedError
 
     def on_events(self, message: Message) -> None:
         """Public events of one decision."""
+        return None  # optional hook
 
     def on_end(self, message: Message) -> None:
         """Final scores, breakdown, ranks and faults."""
+        return None  # optional hook
 
 
 class RandomPlayer(Player):
