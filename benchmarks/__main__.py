@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import engine
+from . import engine, referee
 from .measure import Result
 
 
@@ -20,7 +20,10 @@ def table(results: list[Result]) -> Table:
     for column in ("benchmark", "median", "unit", "target", "", "note"):
         out.add_column(column, justify="right" if column in ("median", "target") else "left")
     for r in results:
-        figure = f"{r.value:,.1f}" if r.value < 100 else f"{r.value:,.0f}"
+        if r.value < 1:
+            figure = f"{r.value:.3g}"
+        else:
+            figure = f"{r.value:,.1f}" if r.value < 100 else f"{r.value:,.0f}"
         if r.target is None:
             target, mark = "", ""
         else:
@@ -36,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    results = engine.run_all(args.quick)
+    results = engine.run_all(args.quick) + referee.run_all(args.quick)
     console = Console() if sys.stdout.isatty() else Console(width=130)
     console.print(table(results))
     if args.json:

@@ -1,0 +1,165 @@
+"""The referee over subprocess pipes, against a raw pipe baseline (issue 6, item 4).
+
+Every round plays one 4-player game between four ``first_bot.py`` subprocesses
+(each answers every ``act`` with choice 0) under the default match settings, and
+right after it, with the *same act lines* that game sent:
+
+- the **raw pipe baseline**: a minimal loop writes each line to one child (the same
+  ``first_bot.py``) with one ``os.write`` and reads its whole answer line with
+  ``os.read``, one line at a time;
+- the same lines sent by the same minimal loop to **four children in turn**, each
+  line to the child of the seat it went to in the game: what the bots' turn-taking
+  alone costs, without any referee (no target; it shows what bounds the ratio).
+
+Decisions/s of the referee count the game loop only (first to last decision; bot
+start-up and the handshake are in the wall time instead), as the baselines count
+only their loops (their children are started before the clock).  The rounds are
+interleaved because pipe latency on a shared machine drifts; the figures are the
+medians over the rounds, with min-max in the notes.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tajmahal.adapter import TAJMAHAL
+from tajmahal.arena import BotSpec, MatchConfig, run_match
+
+from .measure import Result
+
+BOT: str = str(Path(__file__).resolve().parent / "first_bot.py")
+PLAYERS = 4
+RATIO_TARGET = 0.67  # referee decisions/s over raw pipe decisions/s (overhead <= 1.5x)
+GAME_TARGET = 0.25  # seconds, median 4-player game with trivial bots
+
+
+def acts_of(seed: int) -> list[tuple[int, bytes]]:
+    """(seat, line) of every ``act`` the referee sends in the game of ``seed``."""
+    acts: list[tuple[int, bytes]] = []
+
+    def trace(seat: int, direction: str, line: bytes) -> None:
+        if direction == "to" and line.startswith(b'{"type":"act"'):
+            acts.append((seat, line))
+
+    result = run_match(
+        TAJMAHAL, TAJMAHAL.random_setup(PLAYERS, seed), _specs(), MatchConfig(trace=trace), seed
+    )
+    assert not result.faults, result.faults
+    return acts
+
+
+def _specs() -> list[BotSpec]:
+    return [BotSpec.parse(BOT, []) for _ in range(PLAYERS)]
+
+
+def referee_game(seed: int) -> tuple[float, float, int]:
+    """One game: wall time (start of the bots to their exit), decisions/s in the
+    game loop, decisions."""
+    steps: list[float] = []
+
+    def on_step(*_: object) -> None:
+        steps.append(time.perf_counter())
+
+    config = MatchConfig(on_step=on_step)
+    setup = TAJMAHAL.random_setup(PLAYERS, seed)
+    start = time.perf_counter()
+    result = run_match(TAJMAHAL, setup, _specs(), config, seed)
+    wall = time.perf_counter() - start
+    assert not result.faults, result.faults
+    return wall, (len(steps) - 1) / (steps[-1] - steps[0]), result.decisions
+
+
+def _child() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+
+
+def raw_pipe(acts: list[tuple[int, bytes]], children: int = 1) -> float:
+    """Decisions/s of a minimal loop sending ``acts`` to ``children`` children (1: all
+    to one; else each to the child of its seat), one line at a time."""
+    procs = [_child() for _ in range(children)]
+    fds = [(p.stdin.fileno(), p.stdout.fileno()) for p in procs]  # type: ignore[union-attr]
+    plan = [(fds[seat % children], line) for seat, line in acts]
+    write, read = os.write, os.read
+    start = time.perf_counter()
+    for (w, r), line in plan:
+        write(w, line)  # a few kB: one write into an empty pipe
+        answer = read(r, 65536)
+        while not answer.endswith(b"\n"):
+            answer += read(r, 65536)
+    elapsed = time.perf_counter() - start
+    for p in procs:
+        p.stdin.close()  # type: ignore[union-attr]
+        p.wait()
+        p.stdout.close()  # type: ignore[union-attr]
+    return len(plan) / elapsed
+
+
+def _spread(values: list[float], fmt: str) -> str:
+    return f"{format(min(values), fmt)}-{format(max(values), fmt)} ({len(values)} rounds)"
+
+
+def run_all(quick: bool) -> list[Result]:
+    seeds = range(1 if quick else 5)
+    rounds = 3 if quick else 20
+    acts = {seed: acts_of(seed) for seed in seeds}  # also warms everything up
+    walls, rates, bases, turns, ratios = [], [], [], [], []
+    for i in range(rounds):
+        seed = seeds[i % len(seeds)]
+        wall, rate, _ = referee_game(seed)
+        base = raw_pipe(acts[seed])
+        turns.append(raw_pipe(acts[seed], PLAYERS))
+        walls.append(wall)
+        rates.append(rate)
+        bases.append(base)
+        ratios.append(rate / base)
+    median = statistics.median
+    return [
+        Result(
+            "referee over pipes, 4 trivial bots",
+            median(rates),
+            "decisions/s",
+            note=f"game loop; {_spread(rates, ',.0f')}",
+        ),
+        Result(
+            "raw pipe baseline, 1 child",
+            median(bases),
+            "decisions/s",
+            note=f"same act lines; {_spread(bases, ',.0f')}",
+        ),
+        Result(
+            "raw pipe, 4 children in turn",
+            median(turns),
+            "decisions/s",
+            note=f"same lines, seat by seat; {_spread(turns, ',.0f')}",
+        ),
+        Result(
+            "referee / raw pipe baseline",
+            median(ratios),
+            "ratio",
+            RATIO_TARGET,
+            note=f"median of per-round ratios; {_spread(ratios, '.2f')}",
+        ),
+        Result(
+            "4-player game over pipes, wall time",
+            median(walls),
+            "s",
+            GAME_TARGET,
+            higher_is_better=False,
+            note=f"start to exit of the bots; {_spread(walls, '.3f')}",
+        ),
+    ]
+
+
+if __name__ == "__main__":
+    from rich.console import Console
+
+    from .__main__ import table
+
+    Console(width=130).print(table(run_all("--quick" in sys.argv)))
