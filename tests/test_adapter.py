@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import random
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tajmahal import PublicSetup, Setup, apply, determinize, legal_actions, new_game, view
+from tajmahal import (
+    PublicSetup,
+    Setup,
+    adapter,
+    apply,
+    determinize,
+    legal_actions,
+    new_game,
+    step,
+    view,
+)
 from tajmahal.adapter import TAJMAHAL, view_data, view_from_data
 from tajmahal.arena import BotSpec, MatchConfig, run_match
 from tajmahal.bots import greedy_choice
+from tajmahal.events import event_for
 from tajmahal.serialize import to_data
 
 
@@ -35,6 +47,58 @@ def test_view_data_is_the_converters_view(players: int, seed: int, steps: int) -
         del expected["setup"], expected["legal"]
         assert view_data(v) == expected
         assert TAJMAHAL.view_data(state, seat) == expected  # with its cache of parts
+
+
+def _expected_view_json(state, seat: int) -> bytes:  # type: ignore[no-untyped-def]
+    expected = to_data(view(state, seat))
+    del expected["setup"], expected["legal"]
+    return orjson.dumps(expected)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10_000))
+def test_view_json_is_the_converters_view_along_whole_games(players: int, seed: int) -> None:
+    """The referee's incremental encoding (parts kept by identity from state to
+    state, across games too) gives the converter's view, byte for byte, for every
+    seat of every state of a game, in the order the referee meets them."""
+    rng = random.Random(seed)
+    state = new_game(Setup.random(players, seed))
+    while True:
+        for seat in range(players):
+            assert TAJMAHAL.view_json(state, seat) == _expected_view_json(state, seat)
+        if state.to_act is None:
+            break
+        state = apply(state, rng.choice(legal_actions(state)))
+
+
+def test_view_json_with_tiny_caches_and_the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(adapter._ViewJson, "LIMIT", 3)
+    game = adapter.TajMahal()
+    rng = random.Random(3)
+    state = new_game(Setup.random(2, 3))
+    states = []
+    while state.to_act is not None:
+        states.append(state)
+        state = apply(state, rng.choice(legal_actions(state)))
+    rng.shuffle(states)  # out of order: no part is where the previous state left it
+    for s in states[:60]:
+        for seat in range(2):
+            assert game.view_json(s, seat) == _expected_view_json(s, seat)
+    assert len(game._json.shared) <= 3 and len(game._json.values) <= 3
+    monkeypatch.setattr(adapter, "_DIRECT", False)  # as if the view changed shape
+    assert game.view_json(states[0], 1) == _expected_view_json(states[0], 1)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10_000))
+def test_event_data_is_the_converters_for_every_seat(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(Setup.random(players, seed))
+    while state.to_act is not None:
+        state, events = step(state, rng.choice(legal_actions(state)))
+        for event in events:
+            for seat in (None, *range(players)):
+                assert TAJMAHAL.event_data(event, seat) == to_data(event_for(event, seat))
 
 
 @settings(max_examples=40, deadline=None)

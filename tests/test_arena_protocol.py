@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from tajmahal.arena.connection import LineReader
@@ -9,6 +10,8 @@ from tajmahal.arena.protocol import (
     FAULT_KINDS,
     BadReply,
     Outgoing,
+    act,
+    act_outgoing,
     check_hello_reply,
     decode_line,
     read_action_reply,
@@ -48,6 +51,16 @@ def test_outgoing_is_encoded_once_as_one_line() -> None:
     out = Outgoing.of({"type": "events", "events": [{"s": "é"}]})
     assert out.line.endswith(b"\n") and out.line.count(b"\n") == 1
     assert "é".encode() in out.line
+
+
+def test_act_with_an_encoded_view_is_the_same_line_and_data() -> None:
+    view = {"seat": 1, "hand": [3, 84], "players": [{"score": {"palaces": 2}}], "dummy": None}
+    legal = [{"type": "play", "card": 3}, {"type": "withdraw"}]
+    out = act_outgoing(7, orjson.dumps(view), legal, 1.0, 9.87654)
+    expected = Outgoing.of(act(7, view, legal, 1.0, 9.87654))
+    assert out.line == expected.line
+    assert out.data == expected.data == orjson.loads(out.line)  # decoded when asked
+    assert out.data is out.data
 
 
 @pytest.mark.parametrize(

@@ -12,16 +12,20 @@ seat passively, so it disturbs the other seats' game as little as possible.
 
 from __future__ import annotations
 
+import operator
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
+import orjson
 
 from .actions import Action, Withdraw, action_text
 from .arena.player import FirstPlayer, Player, RandomPlayer
 from .cards import CARDS
 from .events import (
+    EVENT_TYPES,
     BonusTaken,
     CardDrawn,
     CardTaken,
@@ -42,10 +46,10 @@ from .events import (
     event_for,
 )
 from .rules import breakdown, legal_actions, new_game, ranks, scores, step
-from .serialize import from_data, to_data
+from .serialize import from_data, to_data, type_tag
 from .setups import VARIANTS, Setup
-from .state import SCORE_SOURCES, State
-from .views import PlayerView, PublicSetup, view
+from .state import SCORE_SOURCES, PlayerState, State
+from .views import PlayerView, PublicSetup, SeatView, view
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
@@ -57,7 +61,7 @@ __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 _VIEW_FIELDS: Final = tuple(
     f.name for f in attrs.fields(PlayerView) if f.name not in ("setup", "legal")
 )
-_SCALARS: Final = (int, str, bool, type(None))
+_SCALARS: Final = frozenset({int, str, bool, type(None)})
 
 
 class _DataCache:
@@ -107,6 +111,25 @@ class _DataCache:
 _ATTRS_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def _data(value: Any) -> Any:
+    """``to_data(value)`` for the values inside events: scalars, tuples of them, and
+    attrs values of scalars (a bonus tile); a test checks it against the converter."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple:
+        return [_data(x) for x in value]
+    if attrs.has(kind):
+        return {f.name: _data(getattr(value, f.name)) for f in attrs.fields(kind)}
+    return to_data(value)
+
+
+#: Each event class: its ``"type"`` tag, then its fields in order.
+_EVENT_FIELDS: Final = {
+    cls: (type_tag(cls), *(f.name for f in attrs.fields(cls))) for cls in EVENT_TYPES
+}
+
+
 def view_data(v: PlayerView, cache: _DataCache | None = None) -> dict[str, Any]:
     """``to_data(v)`` without ``setup`` and ``legal`` (they travel apart).  With a
     ``cache`` (the referee's per-decision path) it is built without the converter;
@@ -114,6 +137,149 @@ def view_data(v: PlayerView, cache: _DataCache | None = None) -> dict[str, Any]:
     if cache is None:
         return {name: to_data(getattr(v, name)) for name in _VIEW_FIELDS}
     return {name: cache.data(getattr(v, name)) for name in _VIEW_FIELDS}
+
+
+def _plain(value: Any) -> Any:
+    """What orjson needs to encode an engine value as the converter's data does:
+    attrs values become dicts (fields in order); tuples of scalars stay as they are."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple:
+        if not value or (type(value[0]) in _SCALARS and value[0] is not None):
+            return value
+        return [_plain(x) for x in value]
+    fields = _ATTRS_FIELDS.get(kind)
+    if fields is None:
+        if not attrs.has(kind):
+            return to_data(value)
+        fields = _ATTRS_FIELDS[kind] = tuple(f.name for f in attrs.fields(kind))
+    return {f: _plain(getattr(value, f)) for f in fields}
+
+
+def _is_scalar_type(hint: Any) -> bool:
+    """Whether values of type ``hint`` are JSON scalars, or tuples of them, which orjson
+    encodes as they are (``int``, ``str | None``, ``tuple[int, ...]``)."""
+    if hint in _SCALARS:
+        return True
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return all(_is_scalar_type(a) for a in args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0] in _SCALARS or _is_scalar_type(args[0])
+    return False
+
+
+def _compound(cls: type, names: Sequence[str]) -> tuple[int, ...]:
+    """Positions in ``names`` of the fields of ``cls`` whose values are not scalars."""
+    hints = typing.get_type_hints(cls)
+    return tuple(i for i, name in enumerate(names) if not _is_scalar_type(hints[name]))
+
+
+#: The view's fields that :class:`_ViewJson` takes by hand (the seat, its own hand,
+#: the seats' public records, the deck's size); every other one is the state's
+#: attribute of the same name, as :func:`~tajmahal.views.view` makes it.  Should the
+#: engine's view change shape, ``_DIRECT`` turns false and views take the long way.
+_BY_HAND: Final = ("seat", "hand", "players", "deck_size")
+_DIRECT: Final = set(_BY_HAND) <= set(_VIEW_FIELDS) and all(
+    name in _BY_HAND or hasattr(State, name) or name in attrs.fields_dict(State)
+    for name in _VIEW_FIELDS
+)
+_SEAT_FIELDS: Final = tuple(f.name for f in attrs.fields(SeatView))
+
+
+class _ViewJson:
+    """The JSON text of views, built straight from states: the referee's
+    per-decision path (a view is a few kB, and most of it is unchanged from one
+    decision to the next).
+
+    The engine shares unchanged parts between successive states: a seat's
+    :class:`~tajmahal.state.PlayerState`, the tuple of them, the tuple of bonus
+    tiles.  Their JSON is kept by identity (an entry holds its object, so the id
+    cannot be reused while the entry lives) and spliced in as an
+    :class:`orjson.Fragment`; small attrs values (a score, a pending withdrawal) are
+    kept by value; numbers, strings and tuples of them go to orjson as they are.  A
+    seat's public record comes from the engine's own :meth:`SeatView.of
+    <tajmahal.views.SeatView.of>`.  Each cache is emptied when it reaches
+    :attr:`LIMIT` entries.  Tests check the text against the converter's view.
+    """
+
+    LIMIT: Final = 4096
+
+    def __init__(self) -> None:
+        self.shared: dict[int, tuple[Any, bytes]] = {}
+        self.values: dict[Any, orjson.Fragment] = {}
+        # The view's fields in order, read from the state in one call: the fields
+        # taken by hand read a placeholder (the players, the deck), replaced below.
+        sources = [
+            "deck" if name == "deck_size" else "players" if name in _BY_HAND else name
+            for name in _VIEW_FIELDS
+        ]
+        self.get_view = operator.attrgetter(*sources)
+        self.view_compound = [
+            i for i in _compound(PlayerView, _VIEW_FIELDS) if _VIEW_FIELDS[i] not in _BY_HAND
+        ]
+        self.at = {name: _VIEW_FIELDS.index(name) for name in _BY_HAND}
+        self.get_seat = operator.attrgetter(*_SEAT_FIELDS)
+        self.seat_compound = _compound(SeatView, _SEAT_FIELDS)
+
+    def encode(self, state: State, seat: int) -> bytes:
+        values = list(self.get_view(state))
+        at = self.at
+        values[at["seat"]] = seat
+        values[at["hand"]] = state.players[seat].hand
+        values[at["players"]] = orjson.Fragment(self.players(state.players))
+        values[at["deck_size"]] = len(state.deck)
+        part = self.part
+        for i in self.view_compound:
+            values[i] = part(values[i])
+        return orjson.dumps(dict(zip(_VIEW_FIELDS, values, strict=True)))
+
+    def players(self, players: tuple[PlayerState, ...]) -> bytes:
+        entry = self.shared.get(id(players))
+        if entry is not None and entry[0] is players:
+            return entry[1]
+        text = b"[" + b",".join([self.seat(p) for p in players]) + b"]"
+        self.keep(players, text)
+        return text
+
+    def seat(self, player: PlayerState) -> bytes:
+        entry = self.shared.get(id(player))
+        if entry is not None and entry[0] is player:
+            return entry[1]
+        values = list(self.get_seat(SeatView.of(player)))
+        part = self.part
+        for i in self.seat_compound:
+            values[i] = part(values[i])
+        text = orjson.dumps(dict(zip(_SEAT_FIELDS, values, strict=True)))
+        self.keep(player, text)
+        return text
+
+    def keep(self, value: Any, text: bytes) -> None:
+        if len(self.shared) >= self.LIMIT:
+            self.shared.clear()
+        self.shared[id(value)] = (value, text)
+
+    def part(self, value: Any) -> Any:
+        """``value`` ready for orjson: a fragment of JSON for anything compound."""
+        kind = type(value)
+        if kind in _SCALARS:
+            return value
+        if kind is tuple:
+            if not value or (type(value[0]) in _SCALARS and value[0] is not None):
+                return value
+            entry = self.shared.get(id(value))
+            if entry is not None and entry[0] is value:
+                return orjson.Fragment(entry[1])
+            text = orjson.dumps(_plain(value))
+            self.keep(value, text)
+            return orjson.Fragment(text)
+        fragment = self.values.get(value)
+        if fragment is None:
+            if len(self.values) >= self.LIMIT:
+                self.values.clear()
+            fragment = self.values[value] = orjson.Fragment(orjson.dumps(_plain(value)))
+        return fragment
 
 
 _VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
@@ -144,6 +310,7 @@ class TajMahal:
     def __init__(self) -> None:
         self._action_data: dict[Action, Any] = {}
         self._views = _DataCache()
+        self._json = _ViewJson()
 
     # -- setups
 
@@ -194,6 +361,11 @@ class TajMahal:
     def view_data(self, state: State, seat: int) -> Any:
         return view_data(view(state, seat), self._views)
 
+    def view_json(self, state: State, seat: int) -> bytes:
+        if not _DIRECT:  # the engine's view changed shape: take the long way
+            return orjson.dumps(self.view_data(state, seat))
+        return self._json.encode(state, seat)
+
     def action_to_data(self, action: Action) -> Any:
         data = self._action_data.get(action)
         if data is None:
@@ -205,7 +377,12 @@ class TajMahal:
         return action
 
     def event_data(self, event: Event, seat: int | None) -> Any:
-        return to_data(event_for(event, seat))
+        event = event_for(event, seat)
+        kind = type(event)
+        fields = _EVENT_FIELDS.get(kind)
+        if fields is None:
+            return to_data(event)
+        return {"type": fields[0], **{f: _data(getattr(event, f)) for f in fields[1:]}}
 
     def is_public(self, event: Event) -> bool:
         """Only a drawn card is secret (its seat sees it, the others do not)."""

@@ -43,17 +43,26 @@ class BadReply(Exception):
         self.detail = detail
 
 
-@frozen
 class Outgoing:
-    """A message to a bot, kept both as data (for in-process bots) and as its
-    encoded line (for subprocess bots), so that it is encoded exactly once."""
+    """A message to a bot: its encoded ``line`` (what a subprocess bot reads), and
+    the same as ``data`` (what an in-process bot gets).  It is encoded once, and
+    decoded from the line only if an in-process bot asks for the data."""
 
-    data: Message
-    line: bytes
+    __slots__ = ("_data", "line")
+
+    def __init__(self, line: bytes, data: Message | None = None) -> None:
+        self.line = line
+        self._data = data
 
     @classmethod
     def of(cls, data: Message) -> Outgoing:
-        return cls(data, orjson.dumps(data) + b"\n")
+        return cls(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), data)
+
+    @property
+    def data(self) -> Message:
+        if self._data is None:
+            self._data = orjson.loads(self.line)
+        return self._data
 
 
 @frozen
@@ -205,6 +214,14 @@ def act(decision: int, view: Any, legal: Sequence[Any], move: float, bank: float
         "legal": legal,
         "time": {"move": move, "bank": round(bank, 3)},
     }
+
+
+def act_outgoing(
+    decision: int, view_json: bytes, legal: Sequence[Any], move: float, bank: float
+) -> Outgoing:
+    """The :func:`act` message, ready to send, for a view already encoded."""
+    message = act(decision, orjson.Fragment(view_json), legal, move, bank)
+    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def events(decision: int, items: Sequence[Any]) -> Message:

@@ -520,14 +520,14 @@ class _Match:
             self.fault(seat, problem[0], ACT, problem[1])
             return None, 0.0
         limit = seat.time.move + seat.bank
-        message = protocol.act(
+        message = protocol.act_outgoing(
             self.decision,
-            game.view_data(state, seat.seat),
+            game.view_json(state, seat.seat),
             [game.action_to_data(a) for a in legal],
             seat.time.move,
             seat.bank,
         )
-        self.send(seat, Outgoing.of(message), request=True)
+        self.send(seat, message, request=True)
         try:
             reply, elapsed = self.receive(seat, limit)
             if elapsed > limit:  # a line that arrived complete but late
