@@ -41,6 +41,7 @@ CASES = [
     (faulty("oversized"), "oversized", "act"),
     (faulty("close_stdout"), "closed", "act"),
     (faulty("close_stdin"), "closed", "act"),
+    (faulty("close_stdin", "after_act"), "closed", "act"),  # not a timeout: seen at once
     (faulty("ignore_end"), "timeout", "end"),
 ]
 

@@ -12,16 +12,19 @@ Robustness rules, each for a way a bot can misbehave:
   ``max_line`` bytes, so a bot cannot make the referee's memory grow.
 - stderr is drained by one thread per bot into its log file, capped at
   ``max_log`` bytes (the rest is counted and dropped): a flood never blocks the bot.
-- Waiting uses one selector per bot over stdout, stdin (while output is queued)
-  and a pidfd (Linux), so a crash is seen at once even if a child of the bot
-  still holds stdout open.  No sleeps, no thread per message.
+- Waiting uses one ``poll`` set per bot over stdout, stdin (for room while
+  output is queued, and always for errors: a bot that closes its stdin is seen
+  at once, even while the referee waits for its answer) and a pidfd (Linux), so
+  a crash is seen at once even if a child of the bot still holds stdout open.  No
+  sleeps, no thread per message; before each request one ``poll`` with no
+  timeout checks for unasked output, a closed stdin or an exit.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import selectors
+import select
 import signal
 import subprocess
 import threading
@@ -129,15 +132,18 @@ class ProcessConnection(Connection):
         self.cwd = cwd
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
+        self.stdin_fd = -1
+        self.stdout_fd = -1
         self.reader = LineReader(max_line)
         self.out = bytearray()
+        self.writing = False  # waiting for stdin to take more of self.out
         self.sent_at = time.perf_counter()
         self.eof = False
         self.input_closed = False
         self.killed_input = False  # True when the referee itself closed stdin
         self.exited = False
         self.pidfd: int | None = None
-        self.selector: selectors.BaseSelector | None = None
+        self.poller: select.poll | None = None
         self.stderr: StderrLog | None = None
         self.fault: tuple[str, str] | None = None
 
@@ -163,17 +169,21 @@ class ProcessConnection(Connection):
         assert self.proc.stderr is not None
         self.sent_at = time.perf_counter()
         self.stderr = StderrLog(self.proc.stderr, self.log_path, self.max_log)
-        os.set_blocking(self.proc.stdin.fileno(), False)
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.proc.stdout.fileno(), selectors.EVENT_READ, "out")
+        self.stdin_fd, self.stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        os.set_blocking(self.stdin_fd, False)
+        os.set_blocking(self.stdout_fd, False)
+        self.poller = select.poll()
+        self.poller.register(self.stdout_fd, select.POLLIN)
+        # No events asked for stdin until output is queued: poll still reports an
+        # error on it as soon as the bot closes its end.
+        self.poller.register(self.stdin_fd, 0)
         if hasattr(os, "pidfd_open"):
             try:
                 self.pidfd = os.pidfd_open(self.proc.pid)
             except OSError:
                 self.pidfd = None
             else:
-                self.selector.register(self.pidfd, selectors.EVENT_READ, "pid")
+                self.poller.register(self.pidfd, select.POLLIN)
         return None
 
     def _has_exited(self) -> bool:
@@ -189,6 +199,35 @@ class ProcessConnection(Connection):
             self.exited = True
         return self.exited
 
+    def _poll(self, timeout: float, discard: bool = False) -> None:
+        """Wait at most ``timeout`` seconds for the bot's pipes or its exit, and take
+        what is ready: its output (read, or dropped unread when ``discard``), room for
+        queued input, a closed stdin, its exit."""
+        assert self.poller is not None
+        for fd, events in self.poller.poll(timeout * 1000.0):
+            if fd == self.stdout_fd:
+                if discard:
+                    self._discard_output()
+                else:
+                    self._read()
+            elif fd == self.stdin_fd:
+                if events & select.POLLOUT:
+                    self._flush()
+                if events & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
+                    self._drop_input()  # the bot closed its stdin, or died
+            elif fd == self.pidfd:
+                self.poller.unregister(fd)
+                self.exited = True
+                if not discard:
+                    self._after_exit()
+
+    def _after_exit(self) -> None:
+        """The process exited: what it wrote is all there is (a child of it may
+        still hold stdout open, so do not wait for the end of the pipe)."""
+        self._read()
+        if not self.reader.lines and self.fault is None:
+            self.eof = True
+
     # -- output to the bot
 
     def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
@@ -197,33 +236,29 @@ class ProcessConnection(Connection):
         if hold:
             self.out += message.line  # goes out with the next message that is not held
             return
-        if self.out:
-            self.out += message.line
-            if request:
-                self.sent_at = time.perf_counter()
-            self._flush()
-            return
         if request:
             self.sent_at = time.perf_counter()
+        if self.out:
             self.out += message.line
             self._flush()
             return
+        line = message.line
         try:
-            written = os.write(self.proc.stdin.fileno(), message.line)  # type: ignore[union-attr]
+            written = os.write(self.stdin_fd, line)  # one write for the whole message
         except BlockingIOError:
             written = 0
         except OSError:  # EPIPE: the bot closed its stdin or died; seen when we read
             self._drop_input()
             return
-        if written < len(message.line):
-            self.out += message.line[written:]
+        if written < len(line):
+            self.out += line[written:]
             self._want_write(True)
 
     def _flush(self) -> None:
         if not self.out or self.input_closed or self.proc is None:
             return
         try:
-            written = os.write(self.proc.stdin.fileno(), self.out)  # type: ignore[union-attr]
+            written = os.write(self.stdin_fd, self.out)
         except BlockingIOError:
             self._want_write(True)
             return
@@ -234,19 +269,18 @@ class ProcessConnection(Connection):
         self._want_write(bool(self.out))
 
     def _want_write(self, on: bool) -> None:
-        assert self.selector is not None and self.proc is not None
-        fd = self.proc.stdin.fileno()  # type: ignore[union-attr]
-        registered = fd in self.selector.get_map()
-        if on and not registered:
-            self.selector.register(fd, selectors.EVENT_WRITE, "in")
-        elif not on and registered:
-            self.selector.unregister(fd)
+        if on != self.writing and not self.input_closed and self.poller is not None:
+            self.poller.modify(self.stdin_fd, select.POLLOUT if on else 0)
+            self.writing = on
 
     def _drop_input(self) -> None:
-        if self.out:
-            self.out.clear()
-            self._want_write(False)
+        if self.input_closed:
+            return
+        self.out.clear()
         self.input_closed = True
+        if self.poller is not None:
+            with contextlib.suppress(KeyError):
+                self.poller.unregister(self.stdin_fd)
         if self.proc is not None and self.proc.stdin is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
@@ -255,20 +289,15 @@ class ProcessConnection(Connection):
 
     def _read(self) -> None:
         """Read what stdout has now (non-blocking)."""
-        assert self.proc is not None and self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
         while not self.eof and self.fault is None:
             try:
-                data = os.read(fd, _CHUNK)
+                data = os.read(self.stdout_fd, _CHUNK)
             except BlockingIOError:
                 return
             except OSError:
                 data = b""
             if not data:
-                self.eof = True
-                if self.selector is not None:
-                    with contextlib.suppress(KeyError, ValueError):
-                        self.selector.unregister(fd)
+                self._end_of_output()
                 return
             problem = self.reader.feed(data)
             if problem is not None:
@@ -277,12 +306,16 @@ class ProcessConnection(Connection):
             if self.reader.lines:
                 return
 
+    def _end_of_output(self) -> None:
+        self.eof = True
+        if self.poller is not None:
+            with contextlib.suppress(KeyError):
+                self.poller.unregister(self.stdout_fd)
+
     def receive(self, timeout: float) -> Received:
         if self.proc is None:
             return Received(0.0, fault=(CRASH, "was never started"))
         deadline = self.sent_at + timeout
-        selector = self.selector
-        assert selector is not None
         while True:
             if self.fault is not None:
                 return Received(time.perf_counter() - self.sent_at, fault=self.fault)
@@ -293,7 +326,7 @@ class ProcessConnection(Connection):
                 self.fault = self._eof_fault()
                 continue
             if self.input_closed and not self.killed_input:
-                # Our writes failed (EPIPE): it exited, or it closed its stdin.
+                # Our writes failed (EPIPE) or poll saw it: it exited, or closed its stdin.
                 self._read()
                 if not self.reader.lines and self.fault is None:
                     self.fault = self._eof_fault("closed its stdin but is still running")
@@ -304,21 +337,9 @@ class ProcessConnection(Connection):
                 continue
             if self.pidfd is None and not self.exited:
                 remaining = min(remaining, 0.05)  # no pidfd: look at the process now and then
-            for key, _ in selector.select(remaining):
-                if key.data == "out":
-                    self._read()
-                elif key.data == "in":
-                    self._flush()
-                else:
-                    selector.unregister(key.fd)
-                    self.exited = True
-                    self._read()
-                    if not self.reader.lines and self.fault is None:
-                        self.eof = True
+            self._poll(remaining)
             if self.pidfd is None and not self.exited and self._has_exited():
-                self._read()
-                if not self.reader.lines and self.fault is None:
-                    self.eof = True
+                self._after_exit()
 
     def _eof_fault(
         self, closed: str = "closed its stdout but is still running"
@@ -327,12 +348,9 @@ class ProcessConnection(Connection):
         deadline = time.monotonic() + _EXIT_WAIT
         while not self._has_exited() and time.monotonic() < deadline:
             if self.pidfd is not None:
-                ready = selectors.DefaultSelector()
-                try:
-                    ready.register(self.pidfd, selectors.EVENT_READ)
-                    ready.select(max(0.0, deadline - time.monotonic()))
-                finally:
-                    ready.close()
+                ready = select.poll()
+                ready.register(self.pidfd, select.POLLIN)
+                ready.poll(max(0.0, deadline - time.monotonic()) * 1000.0)
             else:
                 time.sleep(0.01)
         if not self._has_exited():
@@ -361,14 +379,14 @@ class ProcessConnection(Connection):
         if self.proc is None:
             return (CRASH, "was never started")
         if self.fault is None and not self.eof:
-            self._read()
+            self._poll(0.0)  # one system call: anything written, closed or exited?
         if self.fault is not None:
             return self.fault
         if self.reader.pending:
             line = self.reader.pop() or bytes(self.reader.buffer)
             shown = line[:60].decode("utf-8", "replace")
             return (PROTOCOL_FAULT, f"wrote without being asked: {shown!r}")
-        if self.eof or (self.exited or self._has_exited()):
+        if self.eof or self.exited or (self.pidfd is None and self._has_exited()):
             return self._eof_fault()
         return None
 
@@ -377,55 +395,36 @@ class ProcessConnection(Connection):
     def close_input(self, deadline: float) -> None:
         if self.proc is None or self.input_closed:
             return
-        assert self.selector is not None
         self._flush()  # held messages too
-        while self.out and not self.input_closed:
+        while self.out and not self.input_closed and not self.exited:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
-            for key, _ in self.selector.select(remaining):
-                if key.data == "in":
-                    self._flush()
-                elif key.data == "out":
-                    self._discard_output()
-                else:
-                    self.selector.unregister(key.fd)
-                    self.exited = True
-            if self.exited:
-                break
+            self._poll(remaining, discard=True)
         self.killed_input = True
         self._drop_input()
 
     def _discard_output(self) -> None:
         """After the game, a bot's output is no longer read: drop it unread."""
-        assert self.proc is not None and self.proc.stdout is not None
         try:
-            data = os.read(self.proc.stdout.fileno(), _CHUNK)
+            data = os.read(self.stdout_fd, _CHUNK)
         except BlockingIOError:
             return
         except OSError:
             data = b""
-        if not data and self.selector is not None:
-            self.eof = True
-            with contextlib.suppress(KeyError, ValueError):
-                self.selector.unregister(self.proc.stdout.fileno())
+        if not data:
+            self._end_of_output()
 
     def wait_exit(self, deadline: float) -> bool:
         if self.proc is None:
             return True
-        assert self.selector is not None
         while not self._has_exited():
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
             if self.pidfd is None:
                 remaining = min(remaining, 0.02)
-            for key, _ in self.selector.select(remaining):
-                if key.data == "out":
-                    self._discard_output()
-                elif key.data == "pid":
-                    self.selector.unregister(key.fd)
-                    self.exited = True
+            self._poll(remaining, discard=True)
         return True
 
     def log_tail(self) -> str:
@@ -442,13 +441,12 @@ class ProcessConnection(Connection):
             proc.wait(timeout=5)
         if proc.returncode is not None:
             self.exit_status = describe_status(proc.returncode) if exited else "killed"
+        self.input_closed = True
+        self.poller = None  # before the pipes close: their numbers may be reused
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
-        self.input_closed = True
-        if self.selector is not None:
-            self.selector.close()
         if self.pidfd is not None:
             with contextlib.suppress(OSError):
                 os.close(self.pidfd)
