@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -175,7 +176,43 @@ def test_batched_events_are_the_same_lines_in_the_same_order(tmp_path: Path) -> 
             per_seat[line["seat"]].append(orjson.dumps([line["dir"], message]))
         return per_seat
 
-    assert lines() == lines("--batch-events")
+    assert lines() == lines("--no-batch-events")
+
+
+def test_a_bot_reads_the_same_lines_batched_or_not(tmp_path: Path) -> None:
+    """What reaches a bot's stdin, with events batched (the default) or sent at once:
+    the same lines in the same order, each decision's events exactly once, before
+    the bot's next act and before the end."""
+
+    def read_by_bots(*extra: str) -> list[list[dict[str, Any]]]:
+        logs = tmp_path / ("batched" if not extra else "eager")
+        bots = [faulty("log_input"), "first", faulty("log_input"), "random"]
+        code, _, err = cli(
+            "match", "-q", "--seed", "3", "--log-dir", str(logs), "--time", "5", *bots, *extra
+        )
+        assert code == 0, err
+        out = []
+        for seat in (0, 2):
+            lines = (logs / f"match.seat{seat}.log").read_bytes().splitlines()
+            messages = [orjson.loads(x) for x in lines]
+            for m in messages:
+                if m["type"] == "act":
+                    m["time"]["bank"] = 0  # the bank depends on timing
+            out.append(messages)
+        return out
+
+    batched = read_by_bots()
+    assert batched == read_by_bots("--no-batch-events")
+    for messages in batched:
+        assert messages[0]["type"] == "hello" and messages[-1]["type"] == "end"
+        seen = 0  # decisions whose events have arrived (every step has some)
+        for m in messages[1:-1]:
+            if m["type"] == "events":
+                assert m["decision"] == seen + 1
+                seen += 1
+            else:
+                assert m["type"] == "act" and m["decision"] == seen + 1
+        assert messages[-2]["type"] == "events"  # the last decision's, before the end
 
 
 def test_logs_go_to_the_log_dir(tmp_path: Path) -> None:

@@ -128,8 +128,8 @@ def match_command(game: AnyGame) -> click.Command:
         "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
     )
     @click.option(
-        "--batch-events", is_flag=True,
-        help="Send each bot its events with its next request, not at once (faster).",
+        "--batch-events/--no-batch-events", default=True, show_default=True,
+        help="Send each bot its events with its next request (faster), or at once.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")

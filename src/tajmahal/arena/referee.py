@@ -192,10 +192,11 @@ class MatchConfig:
     """How a match is run.  ``time`` gives one :class:`TimeControl` per seat (or
     one for all).  ``record``: the JSON Lines record to write; ``log_dir``: where
     bot stderr logs go (default: beside the record, else they are dropped).
-    ``batch_events``: hand a bot its events together with its next request (or the
-    end) instead of at once: the bot reads the same lines in the same order, but is
-    woken once per own decision, not once per decision of any seat (faster on few
-    cores; a bot that thinks while others decide then learns their moves later).
+    ``batch_events`` (the default): hand a bot its events together with its next
+    request (or the end), in one write, instead of at once: the bot reads the same
+    lines in the same order, but is woken once per own decision, not once per
+    decision of any seat (much faster on few cores; a bot that thinks while others
+    decide learns their moves at its next turn, with the full view anyway).
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
     progress output."""
@@ -210,7 +211,7 @@ class MatchConfig:
     trace: Trace | None = field(default=None, eq=False)
     on_step: StepHook | None = field(default=None, eq=False)
     on_fault: FaultHook | None = field(default=None, eq=False)
-    batch_events: bool = False
+    batch_events: bool = True
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
