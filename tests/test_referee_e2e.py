@@ -111,7 +111,8 @@ def test_replay_verify_finds_the_first_mismatch(
     tmp_path: Path, change: str, message: str
 ) -> None:
     record = tmp_path / "g.jsonl"
-    match_json("random", "random", "random", "--record", str(record))
+    # A fixed seed: the tampered action must be illegal where it is put.
+    match_json("random", "random", "random", "--seed", "1", "--record", str(record))
     bad = tmp_path / "bad.jsonl"
     _tamper(record, bad, change)
     code, _out, err = cli("replay", "--verify", str(bad))
