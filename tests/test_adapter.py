@@ -85,6 +85,10 @@ def test_view_json_with_tiny_caches_and_the_long_way(monkeypatch: pytest.MonkeyP
         for seat in range(2):
             assert game.view_json(s, seat) == _expected_view_json(s, seat)
     assert len(game._json.shared) <= 3 and len(game._json.values) <= 3
+    monkeypatch.setattr(adapter, "_SEAT_DIRECT", False)  # as if a seat's record changed shape
+    game = adapter.TajMahal()
+    for s in states[60:70]:
+        assert game.view_json(s, 0) == _expected_view_json(s, 0)
     monkeypatch.setattr(adapter, "_DIRECT", False)  # as if the view changed shape
     assert game.view_json(states[0], 1) == _expected_view_json(states[0], 1)
 
@@ -98,7 +102,9 @@ def test_event_data_is_the_converters_for_every_seat(players: int, seed: int) ->
         state, events = step(state, rng.choice(legal_actions(state)))
         for event in events:
             for seat in (None, *range(players)):
-                assert TAJMAHAL.event_data(event, seat) == to_data(event_for(event, seat))
+                expected = to_data(event_for(event, seat))
+                assert TAJMAHAL.event_data(event, seat) == expected
+                assert TAJMAHAL.event_json(event, seat) == orjson.dumps(expected)
 
 
 @settings(max_examples=40, deadline=None)

@@ -14,6 +14,8 @@ from tajmahal.arena.protocol import (
     act_outgoing,
     check_hello_reply,
     decode_line,
+    events,
+    events_outgoing,
     read_action_reply,
 )
 
@@ -53,14 +55,40 @@ def test_outgoing_is_encoded_once_as_one_line() -> None:
     assert "é".encode() in out.line
 
 
-def test_act_with_an_encoded_view_is_the_same_line_and_data() -> None:
+def test_messages_from_encoded_parts_are_the_same_lines_and_data() -> None:
     view = {"seat": 1, "hand": [3, 84], "players": [{"score": {"palaces": 2}}], "dummy": None}
     legal = [{"type": "play", "card": 3}, {"type": "withdraw"}]
-    out = act_outgoing(7, orjson.dumps(view), legal, 1.0, 9.87654)
+    out = act_outgoing(7, orjson.dumps(view), orjson.dumps(legal), 1.0, 9.87654)
     expected = Outgoing.of(act(7, view, legal, 1.0, 9.87654))
     assert out.line == expected.line
     assert out.data == expected.data == orjson.loads(out.line)  # decoded when asked
     assert out.data is out.data
+    items = [{"type": "played", "seat": 0, "card": 3, "extra": None}, {"type": "visit_ended"}]
+    out = events_outgoing(12, [orjson.dumps(x) for x in items])
+    assert out.line == Outgoing.of(events(12, items)).line
+
+
+@pytest.mark.parametrize(
+    ("message", "result"),
+    [
+        ({"type": "action", "choice": 2}, 2),
+        ({"choice": 0, "type": "action"}, 0),
+        ({"type": "action", "choice": 3}, "illegal"),
+        ({"type": "action", "choice": -1}, "illegal"),
+        ({"type": "action", "choice": True}, "protocol"),
+        ({"type": "action", "choice": 1.0}, "protocol"),
+        ({"type": "act", "choice": 1}, "protocol"),
+        ({"type": "action", "choice": 1, "x": 1}, "protocol"),
+        ({"type": "action", "action": {"type": "withdraw"}}, {"type": "withdraw"}),
+    ],
+)
+def test_read_action_reply(message: dict[str, object], result: object) -> None:
+    if isinstance(result, str):
+        with pytest.raises(BadReply) as e:
+            read_action_reply(message, 3)
+        assert e.value.kind == result
+    else:
+        assert read_action_reply(message, 3) == result
 
 
 @pytest.mark.parametrize(

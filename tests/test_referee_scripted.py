@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from tajmahal import Setup, Withdraw, new_game
@@ -18,6 +19,7 @@ from tajmahal.arena import (
     replay,
 )
 from tajmahal.arena.protocol import Message
+from tajmahal.arena.referee import _Match
 from tajmahal.arena.scripted import Answer, Fail, ScriptedConnection, correct_answer
 
 
@@ -228,3 +230,20 @@ def test_a_match_that_fails_midway_leaves_no_record(tmp_path: Path) -> None:
     assert record.read_text() == "the good record of an earlier game\n"
     assert [p.name for p in tmp_path.iterdir()] == ["r.jsonl"]
     assert all(c.killed for c in conns)
+
+
+def test_legal_actions_are_encoded_once_per_match_as_the_game_says() -> None:
+    match = _Match(TAJMAHAL, Setup.random(3, 1), [ScriptedConnection() for _ in range(3)],
+                   MatchConfig(), 1)
+    legal = TAJMAHAL.legal_actions(new_game(Setup.random(3, 1)))
+    expected = orjson.dumps([TAJMAHAL.action_to_data(a) for a in legal])
+    assert match.legal_json(legal) == expected
+    assert match.legal_json(legal) == expected and len(match.action_texts) == len(legal)
+
+    class Unhashable:  # a game whose actions are dicts
+        @staticmethod
+        def action_to_data(action: Any) -> Any:
+            return action
+
+    match.game = Unhashable()  # type: ignore[assignment]
+    assert match.legal_json([{"x": 1}, {"y": [2]}]) == b'[{"x":1},{"y":[2]}]'

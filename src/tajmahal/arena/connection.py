@@ -15,15 +15,13 @@ import time
 import traceback
 from abc import ABC, abstractmethod
 from pathlib import Path
-
-from attrs import frozen
+from typing import NamedTuple
 
 from .player import Player
 from .protocol import CRASH, TIMEOUT, Message, Outgoing
 
 
-@frozen
-class Received:
+class Received(NamedTuple):
     """What came back for a request: a raw ``line`` (subprocess), a ``message``
     (in-process), or a ``fault`` (kind, detail).  ``elapsed`` counts seconds from
     the request being sent to the answer being complete."""

@@ -91,6 +91,11 @@ class Game(Protocol[SetupT, StateT, ActionT, EventT]):
         """``event`` as ``seat`` may see it (None: a spectator); hides other seats' secrets."""
         ...
 
+    def event_json(self, event: EventT, seat: int | None) -> bytes:
+        """``orjson.dumps(self.event_data(event, seat))``, byte for byte (the referee's
+        per-decision path)."""
+        ...
+
     def is_public(self, event: EventT) -> bool:
         """True if every seat sees ``event`` alike (then it is encoded once for all)."""
         ...

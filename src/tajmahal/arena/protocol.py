@@ -153,6 +153,14 @@ def check_hello_reply(message: Message) -> BotInfo:
 def read_action_reply(message: Message, legal: int) -> int | Any:
     """The choice in an action message: an index into the ``legal`` actions, or the
     action data the bot sent (to be matched by the caller).  Raises :class:`BadReply`."""
+    choice = message.get("choice")
+    if (  # the usual answer, checked in full
+        type(choice) is int
+        and 0 <= choice < legal
+        and len(message) == 2
+        and message.get("type") == "action"
+    ):
+        return choice
     check_type(message, "action")
     has_choice, has_action = "choice" in message, "action" in message
     extra = set(message) - {"type", "choice", "action"}
@@ -217,16 +225,23 @@ def act(decision: int, view: Any, legal: Sequence[Any], move: float, bank: float
 
 
 def act_outgoing(
-    decision: int, view_json: bytes, legal: Sequence[Any], move: float, bank: float
+    decision: int, view_json: bytes, legal_json: bytes, move: float, bank: float
 ) -> Outgoing:
-    """The :func:`act` message, ready to send, for a view already encoded."""
-    message = act(decision, orjson.Fragment(view_json), legal, move, bank)
+    """The :func:`act` message, ready to send, for a view and legal actions already
+    encoded (JSON text)."""
+    message = act(decision, orjson.Fragment(view_json), orjson.Fragment(legal_json), move, bank)
     return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def events(decision: int, items: Sequence[Any]) -> Message:
     """What happened in one decision, as a seat may see it."""
     return {"type": "events", "decision": decision, "events": items}
+
+
+def events_outgoing(decision: int, items_json: Sequence[bytes]) -> Outgoing:
+    """The :func:`events` message, ready to send, for events already encoded."""
+    message = events(decision, [orjson.Fragment(x) for x in items_json])
+    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def end(result: Message) -> Message:

@@ -341,6 +341,7 @@ class _Match:
         self.decision = 0
         self.writer: RecordWriter | None = None
         self.header_written = False
+        self.action_texts: dict[Any, bytes] = {}
 
     def run(self) -> MatchResult:
         committed = False
@@ -524,7 +525,7 @@ class _Match:
         message = protocol.act_outgoing(
             self.decision,
             game.view_json(state, seat.seat),
-            [game.action_to_data(a) for a in legal],
+            self.legal_json(legal),
             seat.time.move,
             seat.bank,
         )
@@ -550,6 +551,21 @@ class _Match:
         seat.bank -= max(0.0, elapsed - seat.time.move)
         return choice, elapsed
 
+    def legal_json(self, legal: Sequence[Any]) -> bytes:
+        """The JSON array of the ``legal`` actions, from each action's text, kept for
+        the match (actions recur: a game has a few hundred different ones)."""
+        texts = self.action_texts
+        try:
+            parts = [texts[a] for a in legal]
+        except KeyError:
+            for a in legal:
+                if a not in texts:
+                    texts[a] = protocol.encode(self.game.action_to_data(a))
+            parts = [texts[a] for a in legal]
+        except TypeError:  # actions that cannot be dict keys
+            return protocol.encode([self.game.action_to_data(a) for a in legal])
+        return b"[" + b",".join(parts) + b"]"
+
     def match_action(self, data: Any, legal: Sequence[Any]) -> int:
         try:
             action = self.game.action_from_data(data)
@@ -564,7 +580,7 @@ class _Match:
         if not events:
             return
         game = self.game
-        public = [game.event_data(e, None) for e in events]
+        public = [game.event_json(e, None) for e in events]
         secret = [i for i, e in enumerate(events) if not game.is_public(e)]
         hold = self.config.batch_events
         shared: Outgoing | None = None
@@ -575,13 +591,13 @@ class _Match:
             if secret:
                 mine = list(public)
                 for i in secret:
-                    mine[i] = game.event_data(events[i], seat.seat)
+                    mine[i] = game.event_json(events[i], seat.seat)
             if mine == public:
                 if shared is None:
-                    shared = Outgoing.of(protocol.events(self.decision, public))
+                    shared = protocol.events_outgoing(self.decision, public)
                 self.send(seat, shared, hold=hold)
             else:
-                self.send(seat, Outgoing.of(protocol.events(self.decision, mine)), hold=hold)
+                self.send(seat, protocol.events_outgoing(self.decision, mine), hold=hold)
 
     def finish(self, state: Any) -> MatchResult:
         game = self.game
