@@ -182,6 +182,38 @@ def test_record_of_a_scripted_game_replays(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["r.jsonl"]  # logs only for real bots
 
 
+def test_step_lines_and_hooks_come_in_order_around_faults(tmp_path: Path) -> None:
+    """The record line and the on_step hook of a step are written while the next bot
+    thinks, yet every line still comes in game order, before a later fault (found
+    before a request, or while waiting for the answer)."""
+    record = tmp_path / "r.jsonl"
+    seen: list[tuple[str, int]] = []
+    config = MatchConfig(
+        record=record,
+        on_step=lambda decision, *_: seen.append(("action", decision)),
+        on_fault=lambda fault: seen.append(("fault", fault.decision)),
+    )
+    act = correct_answer({"type": "act"})
+    hello, choice = Answer(correct_answer({"type": "hello"})), Answer(act)
+    unasked = Answer(act, unasked=b'{"type":"action","choice":0}')
+    scripts: list[list[Any]] = [
+        [],
+        [hello, choice, choice, unasked],  # seen before its 4th request
+        [hello, *[choice] * 5, Fail("crash")],  # at its 6th decision
+    ]
+    result, _ = play(scripts, config)
+    assert [(f.seat, f.kind) for f in result.faults] == [(1, "protocol"), (2, "crash")]
+    lines = [orjson.loads(x) for x in record.read_bytes().splitlines()][1:-1]
+    order = [(x["type"], x["decision"]) for x in lines]
+    faults = [(f.decision, f.seat) for f in result.faults]
+    expected: list[tuple[str, int]] = []
+    for decision in range(1, result.decisions + 1):
+        expected += [("fault", d) for d, _ in faults if d == decision]
+        expected.append(("action", decision))
+    assert order == expected
+    assert seen == expected
+
+
 class Raising(Player):
     def choose(self, message: Message) -> int:
         if message["decision"] > 10:
@@ -232,18 +264,23 @@ def test_a_match_that_fails_midway_leaves_no_record(tmp_path: Path) -> None:
     assert all(c.killed for c in conns)
 
 
-def test_legal_actions_are_encoded_once_per_match_as_the_game_says() -> None:
-    match = _Match(TAJMAHAL, Setup.random(3, 1), [ScriptedConnection() for _ in range(3)],
-                   MatchConfig(), 1)
+def test_legal_actions_are_encoded_once_as_the_game_says() -> None:
+    def match() -> _Match:
+        conns = [ScriptedConnection() for _ in range(3)]
+        return _Match(TAJMAHAL, Setup.random(3, 1), conns, MatchConfig(), 1)
+
+    first = match()
     legal = TAJMAHAL.legal_actions(new_game(Setup.random(3, 1)))
     expected = orjson.dumps([TAJMAHAL.action_to_data(a) for a in legal])
-    assert match.legal_json(legal) == expected
-    assert match.legal_json(legal) == expected and len(match.action_texts) == len(legal)
+    assert first.legal_json(legal) == expected
+    assert all(a in first.action_texts for a in legal)
+    assert match().action_texts is first.action_texts  # kept for the game's next matches
+    assert first.legal_json(legal) == expected
 
     class Unhashable:  # a game whose actions are dicts
         @staticmethod
         def action_to_data(action: Any) -> Any:
             return action
 
-    match.game = Unhashable()  # type: ignore[assignment]
-    assert match.legal_json([{"x": 1}, {"y": [2]}]) == b'[{"x":1},{"y":[2]}]'
+    first.game = Unhashable()  # type: ignore[assignment]
+    assert first.legal_json([{"x": 1}, {"y": [2]}]) == b'[{"x":1},{"y":[2]}]'

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -199,7 +200,7 @@ class MatchConfig:
     decide learns their moves at its next turn, with the full view anyway).
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
-    progress output."""
+    progress output (``on_step`` comes once the next bot has its request)."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -290,6 +291,21 @@ def _uninterruptible() -> Iterator[None]:
             signal.signal(s, handler)
 
 
+#: The JSON text of each action, per game object (see :meth:`_Match.legal_json`).
+_ACTION_TEXTS: weakref.WeakKeyDictionary[Any, dict[Any, bytes]] = weakref.WeakKeyDictionary()
+_ACTION_TEXTS_LIMIT: Final = 100_000
+
+
+def _action_texts(game: AnyGame) -> dict[Any, bytes]:
+    try:
+        texts = _ACTION_TEXTS.get(game)
+        if texts is None or len(texts) > _ACTION_TEXTS_LIMIT:
+            texts = _ACTION_TEXTS[game] = {}
+    except TypeError:  # a game object that cannot be a weak key: one dict per match
+        return {}
+    return texts
+
+
 class _Seat:
     """The referee's bookkeeping for one seat."""
 
@@ -341,7 +357,9 @@ class _Match:
         self.decision = 0
         self.writer: RecordWriter | None = None
         self.header_written = False
-        self.action_texts: dict[Any, bytes] = {}
+        self.action_texts = _action_texts(game)
+        #: The last step, until :meth:`log_step` records it.
+        self.last_step: tuple[Any, ...] | None = None
 
     def run(self) -> MatchResult:
         committed = False
@@ -390,6 +408,7 @@ class _Match:
     def fault(self, seat: _Seat, kind: str, phase: str, detail: str) -> None:
         """Mark ``seat`` as faulted, tell it why, stop it."""
         at = time.perf_counter() - self.start
+        self.log_step()  # the last step's record line comes first
         seat.live = False
         with contextlib.suppress(Exception):
             self.send(seat, Outgoing.of(protocol.error(kind, detail)))
@@ -494,25 +513,38 @@ class _Match:
                 seat.fallbacks += 1
             seat.decisions += 1
             action = legal[index]
+            self.log_step()  # if the bot was not asked (else done while it thought)
             before = state
             state, events = game.step(state, action)
-            if self.writer is not None:
-                self.writer.write(
-                    {
-                        "type": "action",
-                        "decision": self.decision,
-                        "seat": seat_no,
-                        "action": game.action_to_data(action),
-                        "choice": index,
-                        "by": by,
-                        "time": round(elapsed, 6),
-                        "scores": game.scores(state),
-                    }
-                )
-            if self.config.on_step is not None:
-                self.config.on_step(self.decision, seat_no, before, action, events, by)
+            step = (self.decision, seat_no, before, action, events, by, index, elapsed, state)
+            self.last_step = step
             self.broadcast(events)
+        self.log_step()
         return state
+
+    def log_step(self) -> None:
+        """The record line and the progress hook of the last step: written once the
+        next bot has its request, while it thinks (and before any fault line)."""
+        if self.last_step is None:
+            return
+        decision, seat, before, action, events, by, index, elapsed, after = self.last_step
+        self.last_step = None
+        if self.writer is not None:
+            game = self.game
+            self.writer.write(
+                {
+                    "type": "action",
+                    "decision": decision,
+                    "seat": seat,
+                    "action": game.action_to_data(action),
+                    "choice": index,
+                    "by": by,
+                    "time": round(elapsed, 6),
+                    "scores": game.scores(after),
+                }
+            )
+        if self.config.on_step is not None:
+            self.config.on_step(decision, seat, before, action, events, by)
 
     def ask(self, seat: _Seat, state: Any, legal: Sequence[Any]) -> tuple[int | None, float]:
         """The index the bot of ``seat`` chooses, or None after a fault."""
@@ -530,6 +562,7 @@ class _Match:
             seat.bank,
         )
         self.send(seat, message, request=True)
+        self.log_step()
         try:
             reply, elapsed = self.receive(seat, limit)
             if elapsed > limit:  # a line that arrived complete but late
@@ -552,8 +585,8 @@ class _Match:
         return choice, elapsed
 
     def legal_json(self, legal: Sequence[Any]) -> bytes:
-        """The JSON array of the ``legal`` actions, from each action's text, kept for
-        the match (actions recur: a game has a few hundred different ones)."""
+        """The JSON array of the ``legal`` actions, joined from each action's text
+        (kept for the game's later matches too: a game has hundreds of actions)."""
         texts = self.action_texts
         try:
             parts = [texts[a] for a in legal]
