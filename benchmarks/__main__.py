@@ -21,7 +21,7 @@ def table(results: list[Result]) -> Table:
         out.add_column(column, justify="right" if column in ("median", "target") else "left")
     for r in results:
         if r.value < 1:
-            figure = f"{r.value:.3g}"
+            figure = f"{r.value:.3f}"
         else:
             figure = f"{r.value:,.1f}" if r.value < 100 else f"{r.value:,.0f}"
         if r.target is None:

@@ -28,7 +28,9 @@ import time
 from pathlib import Path
 
 from tajmahal.adapter import TAJMAHAL
-from tajmahal.arena import BotSpec, MatchConfig, run_match
+from tajmahal.arena import BotSpec, MatchConfig, play_match, run_match
+from tajmahal.arena.connection import Connection, Received
+from tajmahal.arena.protocol import Outgoing
 
 from .measure import Result
 
@@ -101,6 +103,44 @@ def raw_pipe(acts: list[tuple[int, bytes]], children: int = 1) -> float:
     return len(plan) / elapsed
 
 
+class _InstantBot(Connection):
+    """A bot inside the referee that answers at once, without decoding anything:
+    what is left is the referee's own work (engine, encoding, bookkeeping)."""
+
+    label = "instant"
+
+    def __init__(self) -> None:
+        self.reply = b""
+
+    def start(self) -> str | None:
+        return None
+
+    def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
+        if request:
+            self.reply = HELLO if message.line.startswith(b'{"type":"hello"') else CHOICE
+
+    def receive(self, timeout: float) -> Received:
+        return Received(0.0, line=self.reply)
+
+    def kill(self) -> None:
+        self.exit_status = "done"
+
+
+HELLO = b'{"type":"hello","name":"instant","version":"1","protocol_version":1}'
+CHOICE = b'{"type":"action","choice":0}'
+
+
+def referee_alone(seeds: range) -> float:
+    """CPU seconds per decision of the referee with instant in-process bots."""
+    decisions = 0
+    start = time.process_time()
+    for seed in seeds:
+        bots = [_InstantBot() for _ in range(PLAYERS)]
+        setup = TAJMAHAL.random_setup(PLAYERS, seed)
+        decisions += play_match(TAJMAHAL, setup, bots, MatchConfig(), seed).decisions
+    return (time.process_time() - start) / decisions
+
+
 def _spread(values: list[float], fmt: str) -> str:
     return f"{format(min(values), fmt)}-{format(max(values), fmt)} ({len(values)} rounds)"
 
@@ -109,18 +149,33 @@ def run_all(quick: bool) -> list[Result]:
     seeds = range(1 if quick else 5)
     rounds = 3 if quick else 20
     acts = {seed: acts_of(seed) for seed in seeds}  # also warms everything up
-    walls, rates, bases, turns, ratios = [], [], [], [], []
+    walls, rates, bases, turns, ratios, alone = [], [], [], [], [], []
     for i in range(rounds):
         seed = seeds[i % len(seeds)]
-        wall, rate, _ = referee_game(seed)
-        base = raw_pipe(acts[seed])
-        turns.append(raw_pipe(acts[seed], PLAYERS))
+        # Each measurement in turn, the order reversed every other round (drift).
+        steps = ["referee", "base", "turns", "alone"]
+        for step in steps if i % 2 == 0 else steps[::-1]:
+            if step == "referee":
+                wall, rate, _ = referee_game(seed)
+            elif step == "base":
+                base = raw_pipe(acts[seed])
+            elif step == "turns":
+                turns.append(raw_pipe(acts[seed], PLAYERS))
+            else:
+                alone.append(referee_alone(range(seed, seed + 1)) * 1e6)
         walls.append(wall)
         rates.append(rate)
         bases.append(base)
         ratios.append(rate / base)
     median = statistics.median
     return [
+        Result(
+            "referee alone, instant in-process bots",
+            median(alone),
+            "µs/decision",
+            higher_is_better=False,
+            note=f"CPU time: engine, encoding, bookkeeping; {_spread(alone, '.0f')}",
+        ),
         Result(
             "referee over pipes, 4 trivial bots",
             median(rates),
