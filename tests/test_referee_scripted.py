@@ -183,9 +183,9 @@ def test_record_of_a_scripted_game_replays(tmp_path: Path) -> None:
 
 
 def test_step_lines_and_hooks_come_in_order_around_faults(tmp_path: Path) -> None:
-    """The record line and the on_step hook of a step are written while the next bot
-    thinks, yet every line still comes in game order, before a later fault (found
-    before a request, or while waiting for the answer)."""
+    """The record line of a step is written while the next bot thinks, yet every
+    line still comes in game order, before a later fault (found before a request,
+    or while waiting for the answer), as the on_step and on_fault hooks see them."""
     record = tmp_path / "r.jsonl"
     seen: list[tuple[str, int]] = []
     config = MatchConfig(

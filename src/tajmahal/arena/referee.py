@@ -200,7 +200,7 @@ class MatchConfig:
     decide learns their moves at its next turn, with the full view anyway).
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
-    progress output (``on_step`` comes once the next bot has its request)."""
+    progress output."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -516,35 +516,37 @@ class _Match:
             self.log_step()  # if the bot was not asked (else done while it thought)
             before = state
             state, events = game.step(state, action)
-            step = (self.decision, seat_no, before, action, events, by, index, elapsed, state)
-            self.last_step = step
+            if self.writer is not None:
+                self.last_step = (self.decision, seat_no, action, by, index, elapsed, state)
+            if self.config.on_step is not None:
+                self.config.on_step(self.decision, seat_no, before, action, events, by)
             self.broadcast(events)
         self.log_step()
         return state
 
     def log_step(self) -> None:
-        """The record line and the progress hook of the last step: written once the
-        next bot has its request, while it thinks (and before any fault line)."""
+        """The record line of the last step: written once the next bot has its
+        request, while it thinks (and before any fault line, so in game order).
+        The progress hook is not deferred: it is the caller's code, and time spent
+        after a request counts against the bot."""
         if self.last_step is None:
             return
-        decision, seat, before, action, events, by, index, elapsed, after = self.last_step
+        decision, seat, action, by, index, elapsed, after = self.last_step
         self.last_step = None
-        if self.writer is not None:
-            game = self.game
-            self.writer.write(
-                {
-                    "type": "action",
-                    "decision": decision,
-                    "seat": seat,
-                    "action": game.action_to_data(action),
-                    "choice": index,
-                    "by": by,
-                    "time": round(elapsed, 6),
-                    "scores": game.scores(after),
-                }
-            )
-        if self.config.on_step is not None:
-            self.config.on_step(decision, seat, before, action, events, by)
+        assert self.writer is not None
+        game = self.game
+        self.writer.write(
+            {
+                "type": "action",
+                "decision": decision,
+                "seat": seat,
+                "action": game.action_to_data(action),
+                "choice": index,
+                "by": by,
+                "time": round(elapsed, 6),
+                "scores": game.scores(after),
+            }
+        )
 
     def ask(self, seat: _Seat, state: Any, legal: Sequence[Any]) -> tuple[int | None, float]:
         """The index the bot of ``seat`` chooses, or None after a fault."""
