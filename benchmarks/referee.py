@@ -2,20 +2,23 @@
 
 Every round plays one 4-player game between four ``first_bot.py`` subprocesses
 (each answers every ``act`` with choice 0) under the default match settings, and
-right after it, with the *same act lines* that game sent:
+with the *same act lines* that game sent (those of its seed, taken beforehand):
 
 - the **raw pipe baseline**: a minimal loop writes each line to one child (the same
   ``first_bot.py``) with one ``os.write`` and reads its whole answer line with
   ``os.read``, one line at a time;
 - the same lines sent by the same minimal loop to **four children in turn**, each
   line to the child of the seat it went to in the game: what the bots' turn-taking
-  alone costs, without any referee (no target; it shows what bounds the ratio).
+  alone costs, without any referee (no target; it shows what bounds the ratio);
+- the **referee alone**, with four instant in-process bots: its CPU time per
+  decision without pipes (engine, encoding, bookkeeping).
 
 Decisions/s of the referee count the game loop only (first to last decision; bot
 start-up and the handshake are in the wall time instead), as the baselines count
-only their loops (their children are started before the clock).  The rounds are
-interleaved because pipe latency on a shared machine drifts; the figures are the
-medians over the rounds, with min-max in the notes.
+only their loops (their children are started before the clock).  The measurements
+of a round run one after the other, in reverse order every other round, because
+pipe latency on a shared machine drifts; the figures are the medians over the
+rounds, with min-max in the notes.
 """
 
 from __future__ import annotations
@@ -149,7 +152,7 @@ def run_all(quick: bool) -> list[Result]:
     seeds = range(1 if quick else 5)
     rounds = 3 if quick else 20
     acts = {seed: acts_of(seed) for seed in seeds}  # also warms everything up
-    walls, rates, bases, turns, ratios, alone = [], [], [], [], [], []
+    walls, rates, bases, turns, ratios, turn_ratios, alone = [], [], [], [], [], [], []
     for i in range(rounds):
         seed = seeds[i % len(seeds)]
         # Each measurement in turn, the order reversed every other round (drift).
@@ -167,6 +170,7 @@ def run_all(quick: bool) -> list[Result]:
         rates.append(rate)
         bases.append(base)
         ratios.append(rate / base)
+        turn_ratios.append(rate / turns[-1])
     median = statistics.median
     return [
         Result(
@@ -200,6 +204,12 @@ def run_all(quick: bool) -> list[Result]:
             "ratio",
             RATIO_TARGET,
             note=f"median of per-round ratios; {_spread(ratios, '.2f')}",
+        ),
+        Result(
+            "referee / 4 children in turn",
+            median(turn_ratios),
+            "ratio",
+            note=f"what the referee adds to the turn-taking; {_spread(turn_ratios, '.2f')}",
         ),
         Result(
             "4-player game over pipes, wall time",
