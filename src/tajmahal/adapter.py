@@ -299,9 +299,14 @@ class TajMahal:
         return lines
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from .bots import GreedyPlayer
+        from .bots import GreedyPlayer, MCTSPlayer
 
-        return {"random": RandomPlayer, "greedy": GreedyPlayer, "first": FirstPlayer}
+        return {
+            "random": RandomPlayer,
+            "greedy": GreedyPlayer,
+            "mcts": MCTSPlayer,
+            "first": FirstPlayer,
+        }
 
 
 def _who(seat: int, names: Sequence[str]) -> str:
