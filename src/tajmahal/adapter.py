@@ -261,9 +261,7 @@ class TajMahal:
             elif isinstance(e, ProvinceTileTaken):
                 lines.append(f"{_who(e.seat, names)} takes province tile {e.tile}")
             elif isinstance(e, Scored):
-                lines.append(
-                    f"{_who(e.seat, names)} scores {e.points} ({e.source}: {e.reason})"
-                )
+                lines.append(f"{_who(e.seat, names)} scores {e.points} ({e.source}: {e.reason})")
             elif isinstance(e, CardDrawn):
                 card = "a card" if e.card is None else str(CARDS[e.card])
                 lines.append(f"{_who(e.seat, names)} draws {card} ({e.reason})")
@@ -282,9 +280,7 @@ class TajMahal:
                 if any(isinstance(x, GameOver) for x in events):
                     lines.append(f"visit {e.visit} ends; final scoring of the hands")
                     continue
-                totals = ", ".join(
-                    f"{_who(s, names)} {t}" for s, t in enumerate(scores(state))
-                )
+                totals = ", ".join(f"{_who(s, names)} {t}" for s, t in enumerate(scores(state)))
                 lines.append(f"visit {e.visit} ends; totals: {totals}")
             elif isinstance(e, VisitBegan):
                 lines.append(

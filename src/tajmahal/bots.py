@@ -102,9 +102,9 @@ def value(state: State, action: Action, seat: int) -> float:
     after = apply(state, action)
     if after.to_act is None:  # cannot happen mid-visit, but be safe
         return worth(after, seat)
-    rivals = any(
-        not p.withdrawn and p.hand for s, p in enumerate(after.players) if s != seat
-    ) or (after.dummy is not None and after.dummy.bidding)
+    rivals = any(not p.withdrawn and p.hand for s, p in enumerate(after.players) if s != seat) or (
+        after.dummy is not None and after.dummy.bidding
+    )
     mine = evolve(after, to_act=seat, pending=None)
     withdrawn = finish_turn(apply(mine, Withdraw()), seat)
     gain = holdings(withdrawn, seat) - holdings(after, seat)
@@ -123,9 +123,11 @@ def greedy_choice(v: PlayerView, rng: random.Random) -> int:
         hand = v.hand
         return max(
             range(len(legal)),
-            key=lambda i: card_worth((*hand, legal[i].card))  # type: ignore[union-attr]
-            if isinstance(legal[i], TakeCard)
-            else 0.0,
+            key=lambda i: (
+                card_worth((*hand, legal[i].card))  # type: ignore[union-attr]
+                if isinstance(legal[i], TakeCard)
+                else 0.0
+            ),
         )
     scores = [value(state, a, seat) for a in legal]
     best = max(scores)

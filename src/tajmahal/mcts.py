@@ -30,9 +30,9 @@ from typing import Final
 from attrs import frozen
 
 from .actions import Action, BuildMogulPalace, Play, Withdraw
-from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS, SYMBOLS
+from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
 from .determinize import determinize
-from .rules import apply, legal_actions, symbol_counts
+from .rules import apply, legal_actions, majorities, symbol_counts
 from .state import PLACE, PLAY, State
 from .tiles import BonusTile
 from .views import PlayerView
@@ -47,7 +47,6 @@ PRIZE: Final = {
     "monk": 3.0,
     "princess": 3.0,
 }
-_PRIZES: Final = tuple(PRIZE[s] for s in SYMBOLS)
 #: Worth of cards kept in hand and of influence tiles (toward special cards).
 COLORED_CARD: Final = 0.9
 WHITE_CARD: Final = 1.3
@@ -111,12 +110,7 @@ def evaluate(state: State) -> list[float]:
 
 def _won(mine: Sequence[int], rivals: list[tuple[int, ...]], court: Sequence[str]) -> float:
     """The prize worth ``mine`` wins now against ``rivals`` (W1)."""
-    total = 0.0
-    for i, symbol in enumerate(SYMBOLS):
-        n = mine[i]
-        if n and symbol in court and all(n > r[i] for r in rivals):
-            total += _PRIZES[i]
-    return total
+    return sum(PRIZE[symbol] for symbol in majorities(mine, rivals, court))
 
 
 def _card_cost(card: int) -> float:

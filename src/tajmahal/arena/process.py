@@ -320,9 +320,7 @@ class ProcessConnection(Connection):
                 if not self.reader.lines and self.fault is None:
                     self.eof = True
 
-    def _eof_fault(
-        self, closed: str = "closed its stdout but is still running"
-    ) -> tuple[str, str]:
+    def _eof_fault(self, closed: str = "closed its stdout but is still running") -> tuple[str, str]:
         """stdout (or stdin) is closed: did the process exit (crash) or just close it?"""
         deadline = time.monotonic() + _EXIT_WAIT
         while not self._has_exited() and time.monotonic() < deadline:

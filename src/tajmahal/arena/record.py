@@ -201,8 +201,7 @@ def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
         state, events = game.step(state, action)
         if "scores" in data and list(data["scores"]) != game.scores(state):
             raise RecordError(
-                f"scores after the step are {game.scores(state)}, the record says "
-                f"{data['scores']}",
+                f"scores after the step are {game.scores(state)}, the record says {data['scores']}",
                 number,
                 decision,
             )
