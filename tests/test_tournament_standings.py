@@ -8,7 +8,7 @@ import math
 import random
 
 import pytest
-from tournament_support import make_plan, result
+from tournament_support import hand_games, make_plan, result
 
 from tajmahal.arena.tournament.journal import Finished
 from tajmahal.arena.tournament.schedule import slot
@@ -66,30 +66,6 @@ def test_win_credits_share_first_place() -> None:
     assert win_credits([1, 2, 3, 4]) == [1, 0, 0, 0]
     assert win_credits([2, 1, 1, 3]) == [0, 0.5, 0.5, 0]
     assert win_credits([1, 1, 1]) == pytest.approx([1 / 3] * 3)
-
-
-# Two entrants A (0) and B (1), three deals, two rotations each.  Rotation 0 seats
-# A at seat 0; rotation 1 seats B at seat 0.  Per entrant (A, B):
-#   deal 0: rotation 0 scores 50, 40 (A wins); rotation 1 45, 45 (a tie)
-#   deal 1: rotation 0 30, 60 (B wins);        rotation 1 55, 35 (A wins; B times out)
-#   deal 2: rotation 0 70, 20 (A wins);        rotation 1 65, 25 (A wins)
-BY_ENTRANT = [
-    ((50, 40), (1, 2)), ((45, 45), (1, 1)),
-    ((30, 60), (2, 1)), ((55, 35), (1, 2)),
-    ((70, 20), (1, 2)), ((65, 25), (1, 2)),
-]
-
-
-def hand_games() -> list[Finished]:
-    plan = make_plan(deals=3)
-    games = []
-    for number, (scores, ranks) in enumerate(BY_ENTRANT):
-        s = slot(plan.seed, 2, number)
-        by_seat = [(scores[e], ranks[e]) for e in s.seating]
-        faults = [(s.seating.index(1), "timeout")] if number == 3 else []
-        data = result([x[0] for x in by_seat], [x[1] for x in by_seat], faults)
-        games.append(Finished(s.number, s.deal, s.rotation, s.seed, s.seating, "r", data))
-    return games
 
 
 def test_standings_by_hand() -> None:

@@ -165,10 +165,10 @@ class LocalExecutor:
                         workers.remove(worker)
                         if worker in idle:
                             idle.remove(worker)
-                        task, worker.task = worker.task, None
-                        if task is not None:
-                            yield GameOutcome(task.number, error=worker.death())
+                        why = worker.death()
                         worker.reap(time.monotonic())
+                        if worker.task is not None:
+                            yield GameOutcome(worker.task.number, error=why)
         finally:
             selector.close()
 

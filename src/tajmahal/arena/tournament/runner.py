@@ -117,8 +117,11 @@ def run_tournament(
         interrupted = True
     seconds = time.monotonic() - start
     store.remove_partial_records()  # left by workers that were killed
-    with _interrupts_deferred():
-        files = write_summary(store, standings, interrupted)
+    try:
+        with _interrupts_deferred():  # a Ctrl-C now is held until the files are written
+            files = write_summary(store, standings, interrupted)
+    except KeyboardInterrupt:
+        interrupted = True
     return Report(
         plan=plan,
         finished=len(standings.games),
