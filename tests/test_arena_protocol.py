@@ -165,3 +165,15 @@ def test_action_reply_choice_or_action() -> None:
     assert read_action_reply({"type": "action", "choice": 4}, legal=5) == 4
     action = {"type": "withdraw"}
     assert read_action_reply({"type": "action", "action": action}, legal=5) == action
+
+
+def test_seat_seeds_are_reproducible_distinct_and_do_not_reveal_the_match_seed() -> None:
+    from tajmahal.arena.referee import seat_seed
+
+    assert seat_seed(7, 0) == seat_seed(7, 0)
+    seeds = {seat_seed(7, seat) for seat in range(5)}
+    assert len(seeds) == 5 and all(0 <= s < 2**31 for s in seeds)
+    # The old linear formula gave 7 * 1_000_003 + 1 for seat 0 of match 7, from
+    # which a bot could work back the match seed (and so the deck).
+    assert seat_seed(7, 0) != 7 * 1_000_003 + 1
+    assert seat_seed(8, 0) - seat_seed(7, 0) != seat_seed(9, 0) - seat_seed(8, 0)

@@ -143,8 +143,9 @@ def test_interrupted_referee_leaves_no_process_and_no_record(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
 
-    def mid_game() -> bool:  # the header is written: the handshake is over
-        return any(p.stat().st_size > 0 for p in tmp_path.glob(".game.jsonl.*.part"))
+    def mid_game() -> bool:  # the slow bot (seat 1) logs each decision it is asked
+        log = tmp_path / "game.seat1.log"
+        return log.exists() and b"decision" in log.read_bytes()
 
     try:
         _wait_for(lambda: len(processes_with(marker)) >= 3)  # the bot and its children
@@ -159,7 +160,7 @@ def test_interrupted_referee_leaves_no_process_and_no_record(
     assert processes_with(marker) == []
     assert processes_with(str(FAULTY)) == []
     assert not record.exists()
-    assert not list(tmp_path.glob("*.part"))
+    assert not list(tmp_path.glob(".*.part"))
 
 
 def test_batched_events_are_the_same_lines_in_the_same_order(tmp_path: Path) -> None:
@@ -220,3 +221,20 @@ def test_logs_go_to_the_log_dir(tmp_path: Path) -> None:
     result = match_json(str(BOTS / "greedy_bot.py"), "random", "--log-dir", str(tmp_path / "logs"))
     assert result["logs"] == [str(tmp_path / "logs" / f"match.seat{s}.log") for s in (0, 1)]
     assert "game over: I scored" in (tmp_path / "logs" / "match.seat0.log").read_text()
+
+
+def test_nothing_of_the_record_is_on_disk_while_the_game_runs(tmp_path: Path) -> None:
+    """The record's header holds the deck: a bot must not find it mid-game."""
+    record = tmp_path / "game.jsonl"
+    args = ["match", faulty("slow", "0.1"), "random", "random", "--record", str(record)]
+    referee = subprocess.Popen(
+        [sys.executable, "-c", "from tajmahal.cli import main; main()", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        log = tmp_path / "game.seat0.log"
+        _wait_for(lambda: log.exists() and log.read_bytes().count(b"decision") >= 3)
+        assert all(p.name.endswith(".log") for p in tmp_path.iterdir())  # bots' logs only
+    finally:
+        referee.kill()
+        referee.communicate()

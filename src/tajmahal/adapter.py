@@ -482,9 +482,7 @@ class TajMahal:
             elif isinstance(e, ProvinceTileTaken):
                 lines.append(f"{_who(e.seat, names)} takes province tile {e.tile}")
             elif isinstance(e, Scored):
-                lines.append(
-                    f"{_who(e.seat, names)} scores {e.points} ({e.source}: {e.reason})"
-                )
+                lines.append(f"{_who(e.seat, names)} scores {e.points} ({e.source}: {e.reason})")
             elif isinstance(e, CardDrawn):
                 card = "a card" if e.card is None else str(CARDS[e.card])
                 lines.append(f"{_who(e.seat, names)} draws {card} ({e.reason})")
@@ -503,9 +501,7 @@ class TajMahal:
                 if any(isinstance(x, GameOver) for x in events):
                     lines.append(f"visit {e.visit} ends; final scoring of the hands")
                     continue
-                totals = ", ".join(
-                    f"{_who(s, names)} {t}" for s, t in enumerate(scores(state))
-                )
+                totals = ", ".join(f"{_who(s, names)} {t}" for s, t in enumerate(scores(state)))
                 lines.append(f"visit {e.visit} ends; totals: {totals}")
             elif isinstance(e, VisitBegan):
                 lines.append(
@@ -520,9 +516,14 @@ class TajMahal:
         return lines
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from .bots import GreedyPlayer
+        from .bots import GreedyPlayer, MCTSPlayer
 
-        return {"random": RandomPlayer, "greedy": GreedyPlayer, "first": FirstPlayer}
+        return {
+            "random": RandomPlayer,
+            "greedy": GreedyPlayer,
+            "mcts": MCTSPlayer,
+            "first": FirstPlayer,
+        }
 
 
 def _who(seat: int, names: Sequence[str]) -> str:

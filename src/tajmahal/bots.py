@@ -23,6 +23,7 @@ The heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -35,6 +36,7 @@ from .arena.player import Player
 from .arena.protocol import Message
 from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
 from .determinize import determinize
+from .mcts import SearchConfig, mcts_choice
 from .rules import apply, legal_actions
 from .serialize import from_data
 from .state import PLACE, PLAY, TAKE, State
@@ -100,9 +102,9 @@ def value(state: State, action: Action, seat: int) -> float:
     after = apply(state, action)
     if after.to_act is None:  # cannot happen mid-visit, but be safe
         return worth(after, seat)
-    rivals = any(
-        not p.withdrawn and p.hand for s, p in enumerate(after.players) if s != seat
-    ) or (after.dummy is not None and after.dummy.bidding)
+    rivals = any(not p.withdrawn and p.hand for s, p in enumerate(after.players) if s != seat) or (
+        after.dummy is not None and after.dummy.bidding
+    )
     mine = evolve(after, to_act=seat, pending=None)
     withdrawn = finish_turn(apply(mine, Withdraw()), seat)
     gain = holdings(withdrawn, seat) - holdings(after, seat)
@@ -121,20 +123,20 @@ def greedy_choice(v: PlayerView, rng: random.Random) -> int:
         hand = v.hand
         return max(
             range(len(legal)),
-            key=lambda i: card_worth((*hand, legal[i].card))  # type: ignore[union-attr]
-            if isinstance(legal[i], TakeCard)
-            else 0.0,
+            key=lambda i: (
+                card_worth((*hand, legal[i].card))  # type: ignore[union-attr]
+                if isinstance(legal[i], TakeCard)
+                else 0.0
+            ),
         )
     scores = [value(state, a, seat) for a in legal]
     best = max(scores)
     return scores.index(best)
 
 
-class GreedyPlayer(Player):
-    """The built-in ``greedy`` bot."""
-
-    name = "greedy"
-    version = __version__
+class ViewPlayer(Player):
+    """A built-in bot that thinks on the seat's :class:`~tajmahal.PlayerView`,
+    rebuilt from the same messages a subprocess bot gets."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -145,5 +147,38 @@ class GreedyPlayer(Player):
 
     def choose(self, message: Message) -> int | Any:
         assert self.setup is not None, "an act before the hello"
-        v = view_from_data(self.setup, message["view"], message["legal"])
-        return greedy_choice(v, self.rng)
+        return self.pick(view_from_data(self.setup, message["view"], message["legal"]))
+
+    @abstractmethod
+    def pick(self, view: PlayerView) -> int:
+        """The index into ``view.legal`` to play."""
+
+
+class GreedyPlayer(ViewPlayer):
+    """The built-in ``greedy`` bot."""
+
+    name = "greedy"
+    version = __version__
+
+    def pick(self, view: PlayerView) -> int:
+        return greedy_choice(view, self.rng)
+
+
+class MCTSPlayer(ViewPlayer):
+    """The built-in ``mcts`` bot: :func:`tajmahal.mcts.mcts_choice` with
+    :data:`MCTS_BUILTIN` (a fixed number of iterations, so a seed fixes its play,
+    with a time cap that keeps a decision under a second on a slow machine)."""
+
+    name = "mcts"
+    version = __version__
+
+    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
+        super().__init__(seed)
+        self.config = config or MCTS_BUILTIN
+
+    def pick(self, view: PlayerView) -> int:
+        return mcts_choice(view, self.rng, self.config)
+
+
+#: The built-in ``mcts`` bot's budget.
+MCTS_BUILTIN: Final = SearchConfig(iterations=300, seconds=0.9)

@@ -66,9 +66,11 @@ def _register() -> None:
     """The referee's commands (implemented in :mod:`tajmahal.arena.commands`)."""
     from .adapter import TAJMAHAL
     from .arena.commands import match_command, replay_command
+    from .arena.tournament.command import tournament_command
 
     main.add_command(match_command(TAJMAHAL))
     main.add_command(replay_command(TAJMAHAL))
+    main.add_command(tournament_command(TAJMAHAL))
 
 
 _register()

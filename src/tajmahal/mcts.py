@@ -5,11 +5,14 @@
 1. deals the cards the seat cannot see at random (:func:`~tajmahal.determinize`);
 2. descends a tree of the seat's decisions and its rivals' replies (UCB1, each
    node choosing for the seat that acts there; an action not legal in this
-   deal is skipped — information-set MCTS with availability counts);
+   deal is skipped — information-set MCTS with availability counts); below the
+   root only card plays and withdrawals are tree nodes, palace placements and
+   display cards being left to the policy;
 3. plays the rest of the current visit with a fast heuristic policy
    (:func:`rollout_action`) — every seat, the searcher included;
-4. scores the position at the end of that visit with :func:`evaluate` and backs
-   the value up, each seat's node learning its own seat's value.
+4. scores the position at the end of that visit with :func:`evaluate`, minus the
+   same deal's score at the start (the luck of the guessed hands cancels out), and
+   backs it up, each seat's node learning its own seat's value.
 
 Budgets are iterations (deterministic for a seed) or seconds (as many iterations
 as fit).  The evaluation values points, influence tiles and the cards still in
@@ -27,9 +30,9 @@ from typing import Final
 from attrs import frozen
 
 from .actions import Action, BuildMogulPalace, Play, Withdraw
-from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS, SYMBOLS
+from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
 from .determinize import determinize
-from .rules import apply, legal_actions, symbol_counts
+from .rules import apply, legal_actions, majorities, symbol_counts
 from .state import PLACE, PLAY, State
 from .tiles import BonusTile
 from .views import PlayerView
@@ -44,7 +47,6 @@ PRIZE: Final = {
     "monk": 3.0,
     "princess": 3.0,
 }
-_PRIZES: Final = tuple(PRIZE[s] for s in SYMBOLS)
 #: Worth of cards kept in hand and of influence tiles (toward special cards).
 COLORED_CARD: Final = 0.9
 WHITE_CARD: Final = 1.3
@@ -108,12 +110,7 @@ def evaluate(state: State) -> list[float]:
 
 def _won(mine: Sequence[int], rivals: list[tuple[int, ...]], court: Sequence[str]) -> float:
     """The prize worth ``mine`` wins now against ``rivals`` (W1)."""
-    total = 0.0
-    for i, symbol in enumerate(SYMBOLS):
-        n = mine[i]
-        if n and symbol in court and all(n > r[i] for r in rivals):
-            total += _PRIZES[i]
-    return total
+    return sum(PRIZE[symbol] for symbol in majorities(mine, rivals, court))
 
 
 def _card_cost(card: int) -> float:
@@ -208,9 +205,10 @@ def _take_worth(action: Action, counts: dict[str, int]) -> float:
     return COLORED_CARD + 0.1 * counts.get(color, 0) + 0.1 * sum(SYMBOL_COUNTS[card])
 
 
-def rollout(state: State, rng: random.Random, noise: float) -> State:
-    """Play ``state`` with :func:`rollout_action` to the end of its visit."""
-    visit = state.visit
+def rollout(state: State, rng: random.Random, noise: float, visit: int | None = None) -> State:
+    """Play ``state`` with :func:`rollout_action` to the end of ``visit`` (default:
+    its own); a state already past that visit is returned as it is."""
+    visit = state.visit if visit is None else visit
     while state.to_act is not None and state.visit == visit:
         state = apply(state, rollout_action(state, rng, noise))
     return state
@@ -271,6 +269,9 @@ def mcts_choice(view: PlayerView, rng: random.Random, config: SearchConfig | Non
 
 
 def _iterate(state: State, root: _Node, rng: random.Random, config: SearchConfig) -> None:
+    # The deal's own value at the start is subtracted from the result: it carries
+    # the luck of the guessed hands, the same whatever is chosen (a control variate).
+    start = evaluate(state)
     visit = state.visit
     path: list[tuple[_Node, int]] = []
     node = root
@@ -280,16 +281,21 @@ def _iterate(state: State, root: _Node, rng: random.Random, config: SearchConfig
         if len(actions) == 1:
             state = apply(state, actions[0])
             continue
+        if path and state.phase != PLAY:
+            # Below the root, where to build and which cards to take are left to
+            # the policy: exploring them would only dilute the play decisions.
+            state = apply(state, rollout_action(state, rng, config.noise))
+            continue
         action, child, fresh = _select(node, actions, config.exploration)
         path.append((child, seat))
         state = apply(state, action)
         node = child
         if fresh:
             break
-    values = evaluate(rollout(state, rng, config.noise))
+    values = evaluate(rollout(state, rng, config.noise, visit))
     for child, seat in path:
         child.visits += 1
-        child.total += values[seat]
+        child.total += values[seat] - start[seat]
 
 
 __all__ = ["SearchConfig", "evaluate", "mcts_choice", "rollout", "rollout_action"]

@@ -97,38 +97,61 @@ def match_command(game: AnyGame) -> click.Command:
         help="Save each bot's stderr here (default: beside the record, else dropped).",
     )
     @click.option(
-        "--time", "move", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MOVE,
-        show_default=True, help="Seconds per decision.",
+        "--time",
+        "move",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_MOVE,
+        show_default=True,
+        help="Seconds per decision.",
     )
     @click.option(
-        "--bank", type=click.FloatRange(min=0), default=DEFAULT_BANK, show_default=True,
+        "--bank",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_BANK,
+        show_default=True,
         help="Time bank (seconds) that pays for overruns.",
     )
     @click.option(
-        "--seat-time", multiple=True, metavar="SEAT:MOVE[:BANK]",
+        "--seat-time",
+        multiple=True,
+        metavar="SEAT:MOVE[:BANK]",
         help="Time control for one seat (repeatable).",
     )
     @click.option(
-        "--handshake", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_HANDSHAKE,
-        show_default=True, help="Seconds a bot has to start and answer the hello.",
+        "--handshake",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_HANDSHAKE,
+        show_default=True,
+        help="Seconds a bot has to start and answer the hello.",
     )
     @click.option(
-        "--grace", type=click.FloatRange(min=0), default=DEFAULT_GRACE, show_default=True,
+        "--grace",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_GRACE,
+        show_default=True,
         help="Seconds a bot has to exit after the end message.",
     )
     @click.option(
-        "--max-line", type=click.IntRange(min=64), default=DEFAULT_MAX_LINE, show_default=True,
+        "--max-line",
+        type=click.IntRange(min=64),
+        default=DEFAULT_MAX_LINE,
+        show_default=True,
         help="Longest line (bytes) accepted from a bot.",
     )
     @click.option(
-        "--max-log", type=click.IntRange(min=0), default=DEFAULT_MAX_LOG, show_default=True,
+        "--max-log",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_LOG,
+        show_default=True,
         help="Bytes of each bot's stderr kept in its log.",
     )
     @click.option(
         "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
     )
     @click.option(
-        "--batch-events/--no-batch-events", default=True, show_default=True,
+        "--batch-events/--no-batch-events",
+        default=True,
+        show_default=True,
         help="Send each bot its events with its next request (faster), or at once.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -175,6 +198,7 @@ def match_command(game: AnyGame) -> click.Command:
             seat, control = parse_seat_time(text, players, default)
             times[seat] = control
         names = [s.text for s in specs]
+
         def on_fault(fault: Fault) -> None:
             click.echo(f"fault: {fault_text(fault, names)}", err=True)
 
@@ -249,7 +273,8 @@ def replay_command(game: AnyGame) -> click.Command:
     @click.command(name="replay")
     @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
     @click.option(
-        "--verify", is_flag=True,
+        "--verify",
+        is_flag=True,
         help="Only check the record; exit 1 at the first mismatch.",
     )
     def replay_(record: Path, verify: bool) -> None:

@@ -178,4 +178,3 @@ class InProcessConnection(Connection):
         if self.log_path is not None:
             with self.log_path.open("a", encoding="utf-8") as f:
                 f.write(text)
-

@@ -341,9 +341,7 @@ class ProcessConnection(Connection):
             if self.pidfd is None and not self.exited and self._has_exited():
                 self._after_exit()
 
-    def _eof_fault(
-        self, closed: str = "closed its stdout but is still running"
-    ) -> tuple[str, str]:
+    def _eof_fault(self, closed: str = "closed its stdout but is still running") -> tuple[str, str]:
         """stdout (or stdin) is closed: did the process exit (crash) or just close it?"""
         deadline = time.monotonic() + _EXIT_WAIT
         while not self._has_exited() and time.monotonic() < deadline:

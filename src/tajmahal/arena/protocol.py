@@ -131,12 +131,7 @@ def check_hello_reply(message: Message) -> BotInfo:
             f"version {VERSION}; update the bot (see protocol/README.md)",
         )
     name, bot_version = message.get("name"), message.get("version")
-    if (
-        not isinstance(name, str)
-        or not name.strip()
-        or len(name) > 100
-        or not name.isprintable()
-    ):
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
         raise BadReply(
             PROTOCOL_FAULT,
             f'"name" must be a non-empty printable string of at most 100 characters, '
@@ -167,9 +162,7 @@ def read_action_reply(message: Message, legal: int) -> int | Any:
     if extra:
         raise BadReply(PROTOCOL_FAULT, f"unknown fields in the action message: {sorted(extra)}")
     if has_choice == has_action:
-        raise BadReply(
-            PROTOCOL_FAULT, 'an action message has exactly one of "choice" and "action"'
-        )
+        raise BadReply(PROTOCOL_FAULT, 'an action message has exactly one of "choice" and "action"')
     if has_action:
         action = message["action"]
         if not isinstance(action, dict):

@@ -12,7 +12,7 @@ import os
 import secrets
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import orjson
 from attrs import frozen
@@ -24,36 +24,41 @@ FORMAT_VERSION: Final = 1
 
 
 class RecordWriter:
-    """Writes a record line by line to a temporary file beside ``path``, and moves
-    it to ``path`` only in :meth:`commit`: an interrupted match never leaves a
-    truncated file under the final name."""
+    """Collects a record's lines and writes them only in :meth:`commit`: to a
+    temporary file beside ``path``, synced, then renamed to ``path``.
+
+    An interrupted match never leaves a truncated file under the final name, and
+    nothing is on disk while the game runs: the header holds the deck, which a bot
+    able to read the output directory must not see mid-game.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
-        fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        self.file: IO[bytes] | None = os.fdopen(fd, "wb")
+        self.lines: list[bytes] | None = []
 
     def write(self, data: dict[str, Any]) -> None:
-        assert self.file is not None
-        self.file.write(orjson.dumps(data) + b"\n")
+        assert self.lines is not None, "the record is already committed or discarded"
+        self.lines.append(orjson.dumps(data) + b"\n")
 
     def commit(self) -> None:
-        assert self.file is not None
-        self.file.flush()
-        os.fsync(self.file.fileno())
-        self.file.close()
-        self.file = None
-        os.replace(self.tmp, self.path)
+        assert self.lines is not None, "the record is already committed or discarded"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.parent / f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.writelines(self.lines)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        self.lines = None
 
     def discard(self) -> None:
-        if self.file is not None:
-            with contextlib.suppress(OSError):
-                self.file.close()
-            self.file = None
-            with contextlib.suppress(OSError):
-                self.tmp.unlink()
+        self.lines = None
 
 
 class RecordError(Exception):
@@ -201,8 +206,7 @@ def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
         state, events = game.step(state, action)
         if "scores" in data and list(data["scores"]) != game.scores(state):
             raise RecordError(
-                f"scores after the step are {game.scores(state)}, the record says "
-                f"{data['scores']}",
+                f"scores after the step are {game.scores(state)}, the record says {data['scores']}",
                 number,
                 decision,
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import shlex
 import signal
 import sys
@@ -259,8 +260,12 @@ def connect(
 
 
 def seat_seed(seed: int, seat: int) -> int:
-    """The seed handed to the bot of ``seat`` (for its own randomness)."""
-    return (seed * 1_000_003 + seat * 7919 + 1) % (1 << 31)
+    """The seed handed to the bot of ``seat`` (for its own randomness).
+
+    A one-way hash of the match seed: the match seed deals the cards, so a bot
+    that could work it back from its own seed could read the deck."""
+    digest = hashlib.sha256(f"tajmahal seat seed {seed} {seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
 
 
 def run_match(

@@ -21,8 +21,10 @@ def _console() -> Console:
 
 def fault_text(fault: Fault, names: Sequence[str]) -> str:
     name = names[fault.seat] if fault.seat < len(names) else "?"
-    when = "before the game" if fault.decision == 0 and fault.phase == "hello" else (
-        "after the game" if fault.phase == "end" else f"at decision {fault.decision}"
+    when = (
+        "before the game"
+        if fault.decision == 0 and fault.phase == "hello"
+        else ("after the game" if fault.phase == "end" else f"at decision {fault.decision}")
     )
     text = f"seat {fault.seat} ({name}) {fault.kind} {when}: {fault.detail}"
     return f"{text}; last stderr line: {fault.stderr}" if fault.stderr else text
@@ -42,8 +44,10 @@ def result_table(result: MatchResult, sources: Sequence[str]) -> None:
     for s in result.seats:
         fault = ""
         if s.fault is not None:
-            fault = f"{s.fault.kind} after the end" if s.fault.phase == "end" else (
-                f"{s.fault.kind} at {s.fault.decision}; fallback"
+            fault = (
+                f"{s.fault.kind} after the end"
+                if s.fault.phase == "end"
+                else (f"{s.fault.kind} at {s.fault.decision}; fallback")
             )
         table.add_row(
             str(s.seat),

@@ -1,0 +1,193 @@
+"""Executors: what plays a tournament's games.
+
+The runner hands an executor :class:`GameTask` values and gets back one
+:class:`GameOutcome` per task, in whatever order the games end.  Tasks and
+outcomes are plain data (:meth:`GameTask.to_data`, :meth:`GameOutcome.to_data`),
+so an executor may ship them anywhere: :class:`InlineExecutor` plays in the
+calling process, :class:`~.local.LocalExecutor` in worker processes on this
+machine; a distributed one would run :mod:`.worker` on other machines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Generator, Iterable
+from pathlib import Path
+from typing import Any, Protocol
+
+from attrs import frozen
+
+from ..game import AnyGame
+from ..referee import BotSpec, MatchConfig, TimeControl, run_match
+
+
+@frozen
+class GameTask:
+    """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
+    bot of each seat (as for ``tajmahal match``), each seat's time control, and
+    where the record and the bots' logs go."""
+
+    number: int
+    seed: int
+    bots: tuple[str, ...]
+    time: tuple[TimeControl, ...]
+    variant: str | None
+    handshake: float
+    grace: float
+    max_line: int
+    max_log: int
+    batch_events: bool
+    record: str
+    log_dir: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "time": [t.to_data() for t in self.time],
+            "variant": self.variant,
+            "handshake": self.handshake,
+            "grace": self.grace,
+            "max_line": self.max_line,
+            "max_log": self.max_log,
+            "batch_events": self.batch_events,
+            "record": self.record,
+            "log_dir": self.log_dir,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> GameTask:
+        return cls(
+            number=int(data["number"]),
+            seed=int(data["seed"]),
+            bots=tuple(str(b) for b in data["bots"]),
+            time=tuple(TimeControl(float(t["move"]), float(t["bank"])) for t in data["time"]),
+            variant=data["variant"],
+            handshake=float(data["handshake"]),
+            grace=float(data["grace"]),
+            max_line=int(data["max_line"]),
+            max_log=int(data["max_log"]),
+            batch_events=bool(data["batch_events"]),
+            record=str(data["record"]),
+            log_dir=str(data["log_dir"]),
+        )
+
+
+@frozen
+class GameOutcome:
+    """How a task ended: the referee's ``result`` (``MatchResult.to_data()``), or an
+    ``error`` text when the game could not be played to the end (a bug, a full
+    disk, a worker that died).  Bot faults are part of a result, not errors."""
+
+    number: int
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"number": self.number, "result": self.result, "error": self.error}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> GameOutcome:
+        return cls(int(data["number"]), data.get("result"), data.get("error"))
+
+
+class Executor(Protocol):
+    """Plays games.  :meth:`run` takes tasks lazily from ``tasks`` (as it has room
+    for them) and yields each outcome as soon as its game is over, one per task.
+
+    The caller closes the iterator (``contextlib.closing``) when it stops early,
+    for example on Ctrl-C: the executor must then stop every game it started, kill
+    their bots and return, leaving no process behind.  A game that is stopped
+    yields no outcome and leaves no record (it is played again on resume)."""
+
+    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]: ...
+
+
+def load_game(reference: str) -> AnyGame:
+    """The game object named ``module:attribute``."""
+    module, _, attribute = reference.partition(":")
+    game: AnyGame = getattr(importlib.import_module(module), attribute)
+    return game
+
+
+def game_reference(game: AnyGame) -> str:
+    """``module:attribute`` under which ``game`` can be imported (by a worker).
+
+    >>> from tajmahal.adapter import TAJMAHAL
+    >>> game_reference(TAJMAHAL)
+    'tajmahal.adapter:TAJMAHAL'
+    """
+    module = sys.modules.get(type(game).__module__)
+    names = vars(module) if module is not None else {}
+    for name, value in names.items():
+        if value is game:
+            return f"{type(game).__module__}:{name}"
+    raise ValueError(
+        f"{game!r} is not a module-level object of {type(game).__module__}: "
+        "workers could not import it"
+    )
+
+
+def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
+    """Play ``task`` with the referee.  Never raises but for KeyboardInterrupt (the
+    referee then stops the bots and discards the half-written record)."""
+    try:
+        builtins = list(game.builtin_players())
+        specs = [BotSpec.parse(bot, builtins) for bot in task.bots]
+        setup = game.random_setup(len(specs), task.seed, task.variant)
+        record, log_dir = Path(task.record), Path(task.log_dir)
+        config = MatchConfig(
+            time=task.time,
+            handshake=task.handshake,
+            grace=task.grace,
+            max_line=task.max_line,
+            max_log=task.max_log,
+            record=record,
+            log_dir=log_dir,
+            batch_events=task.batch_events,
+        )
+        result = run_match(game, setup, specs, config, seed=task.seed)
+        _sync_directory(record.parent)  # the record's rename is on disk before it counts
+        data = result.to_data()
+        data["logs"] = _keep_nonempty(data["logs"])
+        return GameOutcome(task.number, result=data)
+    except Exception:
+        return GameOutcome(task.number, error=traceback.format_exc().rstrip())
+
+
+def _sync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _keep_nonempty(logs: list[str]) -> list[str]:
+    """Remove the empty logs (built-in bots that wrote nothing); the others stay."""
+    kept = []
+    for log in logs:
+        path = Path(log)
+        with contextlib.suppress(OSError):
+            if path.stat().st_size == 0:
+                path.unlink()
+                continue
+        kept.append(log)
+    return kept
+
+
+class InlineExecutor:
+    """Plays the games one after the other in the calling process (no isolation:
+    for tests, debugging and profiling)."""
+
+    def __init__(self, game: AnyGame) -> None:
+        self.game = game
+
+    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+        for task in tasks:
+            yield play_task(self.game, task)

@@ -1,0 +1,330 @@
+"""A tournament's output directory, and the journal that makes resuming exact.
+
+::
+
+    DIR/tournament.json    the manifest: the plan (bots, seed, deals, time controls...)
+    DIR/journal.jsonl      one line per finished game, appended and fsynced
+    DIR/games/NNNNNN.jsonl each finished game's record
+    DIR/logs/NNNNNN.seatS.log  the bots' stderr (empty logs are removed)
+    DIR/errors.log         games that could not be played (they are retried on resume)
+
+A game counts as finished exactly when its journal line is on disk.  The record
+is renamed into place (and the directory synced) before that line is written, so
+a journaled game always has its record; a game that was under way when the
+tournament stopped has no journal line and is simply played again.  A line cut
+short by a crash ends the journal; it is dropped on the next start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import os
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+from attrs import frozen
+
+from .plan import Plan
+from .schedule import Slot
+
+FORMAT: Final = "arena-tournament"
+FORMAT_VERSION: Final = 1
+MANIFEST: Final = "tournament.json"
+JOURNAL: Final = "journal.jsonl"
+GAMES: Final = "games"
+LOGS: Final = "logs"
+ERRORS: Final = "errors.log"
+_LOCK: Final = ".lock"
+
+
+class TournamentError(Exception):
+    """An output directory that cannot be used as asked (the message says why)."""
+
+
+@frozen
+class Finished:
+    """A finished game as the journal keeps it: its slot in the schedule, the path
+    of its record (relative to the directory) and the referee's result."""
+
+    number: int
+    deal: int
+    rotation: int
+    seed: int
+    seating: tuple[int, ...]
+    record: str
+    result: dict[str, Any]
+
+    @property
+    def slot(self) -> Slot:
+        return Slot(self.number, self.deal, self.rotation, self.seed, self.seating)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "seed": self.seed,
+            "seating": list(self.seating),
+            "record": self.record,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Finished:
+        return cls(
+            number=int(data["number"]),
+            deal=int(data["deal"]),
+            rotation=int(data["rotation"]),
+            seed=int(data["seed"]),
+            seating=tuple(int(e) for e in data["seating"]),
+            record=str(data["record"]),
+            result=dict(data["result"]),
+        )
+
+
+def stored_plan(root: Path) -> Plan | None:
+    """The plan of the tournament in ``root``, or None if there is none."""
+    path = root / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = orjson.loads(path.read_bytes())
+        if manifest.get("format") != FORMAT:
+            raise ValueError(f"its format is {manifest.get('format')!r}, not {FORMAT!r}")
+        if manifest.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"format version {manifest.get('format_version')} is not supported")
+        return Plan.from_data(manifest["plan"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TournamentError(f"{path}: cannot resume this tournament: {e}") from None
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a crash leaves the old or the new
+    file, never a mix."""
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    with tmp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    sync_directory(path.parent)
+
+
+def sync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def record_name(number: int) -> str:
+    """``000017.jsonl``: six digits at least, so that records sort by number."""
+    return f"{number:06d}.jsonl"
+
+
+class TournamentDir:
+    """An open output directory, locked against a second tournament in it.
+
+    Use :meth:`open`; then :attr:`plan` is the plan in force (the stored one, with
+    the deals given if they grew) and :attr:`finished` the games in the journal."""
+
+    def __init__(self, root: Path, plan: Plan, finished: list[Finished], lock: int) -> None:
+        self.root = root
+        self.plan = plan
+        self.finished = finished
+        self._lock = lock
+        self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+
+    @property
+    def games_dir(self) -> Path:
+        return self.root / GAMES
+
+    @property
+    def log_dir(self) -> Path:
+        return self.root / LOGS
+
+    def record_path(self, number: int) -> Path:
+        return self.games_dir / record_name(number)
+
+    @classmethod
+    def open(cls, root: Path, plan: Plan) -> TournamentDir:
+        """Start the tournament of ``plan`` in ``root``, or resume the one there.
+
+        Raises :class:`TournamentError` if ``root`` is in use, holds something
+        else, or holds a tournament with another plan (or more deals)."""
+        root.mkdir(parents=True, exist_ok=True)
+        lock = _lock(root)
+        try:
+            stored = stored_plan(root)
+            if stored is None:
+                _create(root, plan)
+                finished: list[Finished] = []
+            else:
+                plan = _reconcile(root, stored, plan)
+                finished = read_journal(root / JOURNAL, plan, repair=True)
+                remove_partial_records(root / GAMES)
+        except BaseException:
+            os.close(lock)
+            raise
+        return cls(root, plan, finished, lock)
+
+    def append(self, slot: Slot, result: dict[str, Any]) -> Finished:
+        """Journal ``slot`` as finished with ``result``; on disk when this returns."""
+        result = dict(result)
+        if result.get("record"):
+            result["record"] = self._relative(result["record"])
+        result["logs"] = [self._relative(p) for p in result.get("logs", [])]
+        entry = Finished(
+            number=slot.number,
+            deal=slot.deal,
+            rotation=slot.rotation,
+            seed=slot.seed,
+            seating=slot.seating,
+            record=f"{GAMES}/{record_name(slot.number)}",
+            result=result,
+        )
+        line = memoryview(orjson.dumps(entry.to_data()) + b"\n")
+        while line:
+            written = os.write(self._journal, line)
+            line = line[written:]
+        os.fsync(self._journal)
+        self.finished.append(entry)
+        return entry
+
+    def log_error(self, number: int, text: str) -> None:
+        """Note in errors.log that game ``number`` could not be played."""
+        stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        with (self.root / ERRORS).open("a", encoding="utf-8") as f:
+            f.write(f"{stamp} game {number}: {text}\n")
+
+    def write(self, name: str, data: bytes) -> Path:
+        """Write a summary file at the top of the directory (atomically)."""
+        path = self.root / name
+        write_atomically(path, data)
+        return path
+
+    def remove_partial_records(self) -> None:
+        """Remove what killed workers left behind (call when no worker runs)."""
+        remove_partial_records(self.games_dir)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._journal)
+        with contextlib.suppress(OSError):
+            os.close(self._lock)
+
+    def _relative(self, path: str) -> str:
+        try:
+            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path
+
+
+def _lock(root: Path) -> int:
+    fd = os.open(root / _LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TournamentError(f"{root}: another tournament is running there") from None
+    return fd
+
+
+def _create(root: Path, plan: Plan) -> None:
+    others = sorted(p.name for p in root.iterdir() if p.name != _LOCK)
+    if others:
+        raise TournamentError(
+            f"{root}: not empty ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}) "
+            "and holds no tournament: give a new or empty directory"
+        )
+    from ... import __version__
+
+    (root / GAMES).mkdir()
+    (root / LOGS).mkdir()
+    (root / JOURNAL).touch()
+    manifest = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "referee": f"tajmahal {__version__}",
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "plan": plan.to_data(),
+    }
+    write_atomically(root / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
+
+
+def _reconcile(root: Path, stored: Plan, given: Plan) -> Plan:
+    """The plan to resume with: the stored one, with more deals if ``given`` has
+    more; a TournamentError if anything else differs."""
+    differences = stored.differences(given)
+    if differences:
+        listed = "".join(f"\n  {d}" for d in differences)
+        raise TournamentError(
+            f"{root} holds a tournament with other options:{listed}\n"
+            "Give the same options to resume it, or another directory for a new one."
+        )
+    if given.deals < stored.deals:
+        raise TournamentError(
+            f"{root} holds a tournament of {stored.games} games ({stored.deals} deals); "
+            f"it cannot shrink to {given.games}"
+        )
+    if given.deals > stored.deals:
+        path = root / MANIFEST
+        manifest = orjson.loads(path.read_bytes())
+        manifest["plan"] = given.to_data()
+        write_atomically(path, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
+    return given
+
+
+def read_journal(path: Path, plan: Plan, repair: bool = False) -> list[Finished]:
+    """The finished games in the journal at ``path``, each checked against the
+    schedule of ``plan``.  A last line cut short by a crash is ignored (and cut
+    off the file if ``repair``); any other bad line is a TournamentError."""
+    data = path.read_bytes() if path.exists() else b""
+    lines = data.split(b"\n")
+    kept = len(data)
+    if lines[-1]:  # no newline at the end: a write that did not complete
+        kept -= len(lines[-1])
+    lines.pop()
+    finished = []
+    numbers: set[int] = set()
+    for index, line in enumerate(lines, 1):
+        try:
+            entry = Finished.from_data(orjson.loads(line))
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+            if index == len(lines) and kept == len(data):  # a whole last line, garbled
+                kept -= len(line) + 1
+                break
+            raise TournamentError(f"{path}, line {index}: not a journal entry ({e})") from None
+        _check_entry(path, index, entry, plan, numbers)
+        numbers.add(entry.number)
+        finished.append(entry)
+    if repair and kept < len(data):
+        with path.open("r+b") as f:
+            f.truncate(kept)
+            os.fsync(f.fileno())
+    return finished
+
+
+def _check_entry(path: Path, index: int, entry: Finished, plan: Plan, numbers: set[int]) -> None:
+    where = f"{path}, line {index}"
+    if not 0 <= entry.number < plan.games:
+        raise TournamentError(f"{where}: game {entry.number} is not in the schedule")
+    if entry.number in numbers:
+        raise TournamentError(f"{where}: game {entry.number} is in the journal twice")
+    expected = plan.slot(entry.number)
+    if entry.slot != expected:
+        raise TournamentError(
+            f"{where}: game {entry.number} does not match the schedule of this tournament"
+        )
+
+
+def remove_partial_records(games: Path) -> None:
+    """Remove the temporary records of games that were under way when the
+    tournament (or their worker) was killed."""
+    for part in games.glob(".*.part"):
+        with contextlib.suppress(OSError):
+            part.unlink()

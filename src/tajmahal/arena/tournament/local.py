@@ -1,0 +1,220 @@
+"""The local executor: games in parallel worker processes on this machine.
+
+Each worker is a fresh Python process running :mod:`.worker` in its own process
+group (a Ctrl-C on the terminal reaches only the tournament, which then stops the
+workers in order).  A worker plays one game at a time; the executor gives it the
+next task when it reports the last one.  A worker that dies (killed, out of
+memory, a crash of the interpreter) spoils only the game it was playing: that
+game's outcome is an error, and a new worker takes its place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Generator, Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+import orjson
+
+from ..process import describe_status
+from .executor import GameOutcome, GameTask
+
+#: Seconds the workers have to stop their games and exit before they are killed.
+STOP_TIMEOUT = 10.0
+_CHUNK = 1 << 16
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+class _Worker:
+    """One worker process and the task it is playing."""
+
+    def __init__(self, reference: str, stderr: IO[bytes] | None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tajmahal.arena.tournament.worker", reference,
+             "--parent", str(os.getpid())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr if stderr is not None else subprocess.DEVNULL,
+            bufsize=0,
+            close_fds=True,
+            process_group=0,
+        )
+        assert self.proc.stdout is not None
+        self.fd = self.proc.stdout.fileno()
+        self.buffer = bytearray()
+        self.task: GameTask | None = None
+
+    def give(self, task: GameTask) -> bool:
+        """Send ``task``; False if the worker is gone."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(orjson.dumps(task.to_data()) + b"\n")
+        except OSError:
+            return False
+        self.task = task
+        return True
+
+    def read(self) -> tuple[list[GameOutcome], bool]:
+        """The outcomes that arrived, and whether the worker has closed its output."""
+        try:
+            chunk = os.read(self.fd, _CHUNK)
+        except BlockingIOError:
+            return [], False
+        except OSError:
+            chunk = b""
+        if not chunk:
+            return [], True
+        self.buffer += chunk
+        outcomes = []
+        while (end := self.buffer.find(b"\n")) >= 0:
+            line = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            outcomes.append(GameOutcome.from_data(orjson.loads(line)))
+        return outcomes, False
+
+    def death(self) -> str:
+        """Why the worker ended (it has closed its output)."""
+        try:
+            status = self.proc.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            status = self.proc.wait()
+        return f"the worker process ended ({describe_status(status)}) during the game"
+
+    def stop(self, busy: bool) -> None:
+        """Close its input (an idle worker then exits); interrupt a game under way."""
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        if busy and self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self.proc.send_signal(signal.SIGTERM)
+
+    def reap(self, deadline: float) -> None:
+        try:
+            self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+class LocalExecutor:
+    """Plays up to ``jobs`` games at once, each in a worker process that imports
+    the game by ``reference`` (``module:attribute``, see
+    :func:`~.executor.game_reference`).  The workers' stderr goes to ``stderr``
+    (a file, appended to), else nowhere."""
+
+    def __init__(self, reference: str, jobs: int, stderr: Path | None = None) -> None:
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self.reference = reference
+        self.jobs = jobs
+        self.stderr = stderr
+
+    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+        log = self.stderr.open("ab") if self.stderr is not None else None
+        workers: list[_Worker] = []
+        try:
+            yield from self._run(iter(tasks), workers, log)
+        finally:
+            _stop(workers)
+            if log is not None:
+                log.close()
+
+    def _run(
+        self, tasks: Iterator[GameTask], workers: list[_Worker], log: IO[bytes] | None
+    ) -> Iterator[GameOutcome]:
+        selector = selectors.DefaultSelector()
+        idle: list[_Worker] = []
+        more = True
+        try:
+            while True:
+                while more and (idle or len(workers) < self.jobs):
+                    task = next(tasks, None)
+                    if task is None:
+                        more = False
+                        break
+                    self._assign(task, idle, workers, selector, log)
+                if not any(w.task is not None for w in workers):
+                    return
+                for key, _ in selector.select():
+                    worker: _Worker = key.data
+                    outcomes, closed = worker.read()
+                    for outcome in outcomes:
+                        worker.task = None
+                        idle.append(worker)
+                        yield outcome
+                    if closed:
+                        selector.unregister(worker.fd)
+                        workers.remove(worker)
+                        if worker in idle:
+                            idle.remove(worker)
+                        why = worker.death()
+                        worker.reap(time.monotonic())
+                        if worker.task is not None:
+                            yield GameOutcome(worker.task.number, error=why)
+        finally:
+            selector.close()
+
+    def _assign(
+        self,
+        task: GameTask,
+        idle: list[_Worker],
+        workers: list[_Worker],
+        selector: selectors.BaseSelector,
+        log: IO[bytes] | None,
+    ) -> None:
+        """Give ``task`` to an idle worker, or to a new one."""
+        while idle:
+            worker = idle.pop()
+            if worker.give(task):
+                return
+        worker = _Worker(self.reference, log)
+        os.set_blocking(worker.fd, False)
+        workers.append(worker)
+        selector.register(worker.fd, selectors.EVENT_READ, worker)
+        if not worker.give(task):  # it died at once: its closed output reports the task
+            worker.task = task
+
+
+def _stop(workers: list[_Worker]) -> None:
+    """Stop every worker: idle ones exit at the end of their input, busy ones stop
+    their game on SIGTERM; any left after :data:`STOP_TIMEOUT` are killed."""
+    with _signals_held():
+        for worker in workers:
+            worker.stop(busy=worker.task is not None)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        for worker in workers:
+            worker.reap(deadline)
+        workers.clear()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ignore SIGINT and SIGTERM for a moment (main thread only): a second Ctrl-C
+    must not cut the stopping of the workers short."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)

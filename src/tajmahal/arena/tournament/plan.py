@@ -1,0 +1,119 @@
+"""A tournament's plan: everything that decides which games are played and how.
+
+The plan is stored in the output directory when a tournament starts (the
+manifest); a restart must bring the same plan, except that the number of deals
+may grow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from attrs import evolve, frozen
+
+from ..referee import TimeControl
+from .schedule import CYCLIC, SEATINGS, SEEDING, Entrant, Slot, schedule, seatings_per_deal, slot
+
+
+@frozen
+class Plan:
+    """The game (by name), the entrants (in command-line order), the tournament
+    seed, the number of deals, the variant (None: the game's default for the
+    number of seats), one time control per entrant (it follows the bot from seat
+    to seat), the referee's other limits, and how entrants are seated in a deal
+    (``seatings``: see :data:`~.schedule.SEATINGS`)."""
+
+    game: str
+    entrants: tuple[Entrant, ...]
+    seed: int
+    deals: int
+    variant: str | None
+    time: tuple[TimeControl, ...]
+    handshake: float
+    grace: float
+    max_line: int
+    max_log: int
+    batch_events: bool
+    seatings: str = CYCLIC
+
+    @property
+    def seats(self) -> int:
+        return len(self.entrants)
+
+    @property
+    def per_deal(self) -> int:
+        """Games per deal."""
+        return seatings_per_deal(self.seats, self.seatings)
+
+    @property
+    def games(self) -> int:
+        return self.deals * self.per_deal
+
+    def slots(self) -> Iterator[Slot]:
+        return schedule(self.seed, self.seats, self.deals, self.seatings)
+
+    def slot(self, number: int) -> Slot:
+        return slot(self.seed, self.seats, number, self.seatings)
+
+    def with_deals(self, deals: int) -> Plan:
+        return evolve(self, deals=deals)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "entrants": [{"name": e.name, "bot": e.bot} for e in self.entrants],
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": self.games,
+            "variant": self.variant,
+            "time": [t.to_data() for t in self.time],
+            "handshake": self.handshake,
+            "grace": self.grace,
+            "max_line": self.max_line,
+            "max_log": self.max_log,
+            "batch_events": self.batch_events,
+            "seatings": self.seatings,
+            "seeding": SEEDING,
+            "seating_rule": SEATINGS[self.seatings],
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Plan:
+        """Raises ValueError for data that is not a plan, or one made with another
+        way of dealing seeds or rotating seats."""
+        try:
+            seatings = str(data["seatings"])
+            if data["seeding"] != SEEDING or data["seating_rule"] != SEATINGS.get(seatings):
+                raise ValueError(
+                    "it was made by a version that deals seeds or seats entrants differently"
+                )
+            return cls(
+                game=str(data["game"]),
+                entrants=tuple(
+                    Entrant(i, str(e["name"]), str(e["bot"]))
+                    for i, e in enumerate(data["entrants"])
+                ),
+                seed=int(data["seed"]),
+                deals=int(data["deals"]),
+                variant=None if data["variant"] is None else str(data["variant"]),
+                time=tuple(TimeControl(float(t["move"]), float(t["bank"])) for t in data["time"]),
+                handshake=float(data["handshake"]),
+                grace=float(data["grace"]),
+                max_line=int(data["max_line"]),
+                max_log=int(data["max_log"]),
+                batch_events=bool(data["batch_events"]),
+                seatings=seatings,
+            )
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"not a tournament plan ({type(e).__name__}: {e})") from None
+
+    def differences(self, given: Plan) -> list[str]:
+        """What ``given`` changes in this plan, one text per field, ignoring the
+        number of deals (see :meth:`with_deals`)."""
+        mine, theirs = self.to_data(), given.to_data()
+        return [
+            f"{key}: {mine[key]!r} here, {theirs[key]!r} given"
+            for key in mine
+            if key not in ("deals", "games") and mine[key] != theirs[key]
+        ]

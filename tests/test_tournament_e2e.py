@@ -1,0 +1,245 @@
+"""End to end: tournaments through the CLI, with worker processes, real bots,
+faults, a worker killed, and tournaments killed (SIGKILL) or interrupted (SIGINT)
+mid-run and resumed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from referee_support import BOTS, cli, faulty, processes_with
+from tournament_support import descendants, still_running
+
+FAST = ["--time", "0.5", "--bank", "0", "--grace", "0.5", "--handshake", "5"]
+
+
+def journal(out: Path) -> list[dict[str, Any]]:
+    return [orjson.loads(x) for x in (out / "journal.jsonl").read_bytes().splitlines()]
+
+
+def standings(out: Path) -> dict[str, Any]:
+    data: dict[str, Any] = orjson.loads((out / "standings.json").read_bytes())
+    return data
+
+
+def records(out: Path) -> list[str]:
+    return sorted(p.name for p in (out / "games").iterdir())
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_builtin_bots_duplicate_deals_and_the_output_files(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    code, stdout, stderr = cli(
+        "tournament", "greedy", "random", "random", "--games", "5", "--jobs", "2",
+        "--seed", "3", "--seat-time", "1:0.5:2", "--out", str(out),
+    )
+    assert code == 0, stderr
+    assert "5 games rounded up to 6: 2 deals, each played in 3 seat rotations" in stderr
+    assert "greedy, random#1, random#2; 6 games (2 deals x 3 seat rotations), seed 3" in stdout
+    assert "[6/6]" in stdout and "win share" in stdout and "6 of 6 games finished" in stdout
+    entries = journal(out)
+    assert sorted(e["number"] for e in entries) == list(range(6))
+    assert records(out) == [f"{n:06d}.jsonl" for n in range(6)]
+    seeds = Counter(e["seed"] for e in entries)
+    assert len(seeds) == 2 and set(seeds.values()) == {3}
+    for entry in entries:
+        header = orjson.loads((out / entry["record"]).read_bytes().splitlines()[0])
+        assert header["seed"] == entry["seed"]
+        assert header["setup"]["seed"] == entry["seed"]
+        seat_of_1 = entry["seating"].index(1)  # the time control follows the entrant
+        assert header["time"][seat_of_1] == {"move": 0.5, "bank": 2.0}
+        assert [p["bot"] for p in header["players"]] == [
+            ["greedy", "random", "random"][e] for e in entry["seating"]
+        ]
+    for deal in (0, 1):
+        seatings = [e["seating"] for e in entries if e["deal"] == deal]
+        for entrant in range(3):
+            assert sorted(s.index(entrant) for s in seatings) == [0, 1, 2]
+    summary = standings(out)
+    assert summary["complete"] is True and summary["games"] == 6 and summary["deals"] == 2
+    shares = [e["win_share"]["mean"] for e in summary["entrants"]]
+    assert sum(shares) == pytest.approx(1.0, abs=1e-3)
+    assert [e["name"] for e in summary["entrants"]] == ["greedy", "random#1", "random#2"]
+    assert all(e["games"] == 6 and e["fault_games"] == 0 for e in summary["entrants"])
+    csv_lines = (out / "standings.csv").read_text().splitlines()
+    assert len(csv_lines) == 4 and csv_lines[1].startswith("0,greedy,greedy,6,")
+    assert len((out / "games.csv").read_text().splitlines()) == 1 + 6 * 3
+    assert cli("replay", "--verify", str(out / "games" / "000004.jsonl"))[0] == 0
+    assert not list((out / "logs").iterdir())  # built-in bots leave no (empty) logs
+
+
+def test_a_faulty_subprocess_bot_spoils_only_its_own_results(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    code, stdout, stderr = cli(
+        "tournament", faulty("crash_midgame"), str(BOTS / "random_bot.py"), "greedy",
+        "--games", "3", "--jobs", "2", "--out", str(out), "--json", *FAST,
+    )
+    assert code == 0, stderr
+    summary = orjson.loads(stdout)
+    crasher, rnd, greedy = summary["entrants"]
+    assert crasher["fault_games"] == 3 and crasher["faults"] == {"crash": 3}
+    assert crasher["fallback_decisions"] > 0
+    assert rnd["fault_games"] == 0 and greedy["fault_games"] == 0
+    assert rnd["fallback_decisions"] == 0
+    assert summary["complete"] is True and len(journal(out)) == 3
+    logs = sorted(p.name for p in (out / "logs").iterdir())
+    crash_logs = [f"{e['number']:06d}.seat{e['seating'].index(0)}.log" for e in journal(out)]
+    assert set(crash_logs) <= set(logs)  # the crasher's traceback is kept
+    assert "deliberate crash" in (out / "logs" / crash_logs[0]).read_text()
+
+
+def test_a_worker_that_dies_loses_only_its_game(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    args = ["tournament", faulty("kill_referee"), "random", "--games", "4", "--jobs", "2",
+            "--seed", "1", "--out", str(out)]
+    code, stdout, stderr = cli(*args)
+    # kill_referee kills its referee when it sits at seat 0: rotation 0 of each deal.
+    assert code == 1
+    assert "game 0 could not be played: the worker process ended (signal SIGKILL)" in stderr
+    assert "2 games could not be played" in stderr
+    assert sorted(e["number"] for e in journal(out)) == [1, 3]
+    assert records(out) == ["000001.jsonl", "000003.jsonl"]  # no partial record left
+    assert "game 2: the worker process ended" in (out / "errors.log").read_text()
+    code, stdout, _ = cli(*args)  # retried, and lost again; nothing else is replayed
+    assert code == 1 and "resuming: 2 of 4 games already finished" in stdout
+    assert "this run: 0 games" in stdout
+    assert sorted(e["number"] for e in journal(out)) == [1, 3]
+
+
+def test_all_seatings(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    code, stdout, err = cli("tournament", "first", "random", "greedy", "--seatings", "all",
+                            "--games", "6", "--jobs", "2", "--out", str(out), "-q")
+    assert code == 0, err
+    assert "6 games (1 deal x 6 seatings)" in stdout
+    assert sorted(tuple(e["seating"]) for e in journal(out)) == [
+        (0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    assert orjson.loads((out / "tournament.json").read_bytes())["plan"]["seatings"] == "all"
+
+
+def test_resuming_checks_the_options(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    args = ["first", "random", "--games", "2", "--out", str(out), "-q"]
+    assert cli("tournament", *args, "--seed", "4")[0] == 0
+    code, _, err = cli("tournament", *args, "--seed", "5")
+    assert code == 2 and "seed: 4 here, 5 given" in err
+    code, _, err = cli("tournament", *args, "--time", "0.3")
+    assert code == 2 and "holds a tournament with other options" in err and "time:" in err
+    code, stdout, err = cli("tournament", *args)  # the stored seed
+    assert code == 0 and "2 of 2 games finished" in stdout and "this run: 0 games" in stdout
+    code, stdout, err = cli("tournament", "--out", str(out), "--games", "4", "-q")
+    assert code == 0, err
+    assert "first, random; 4 games (2 deals x 2 seat rotations), seed 4" in stdout
+    assert "resuming: 2 of 4 games already finished" in stdout
+    assert sorted(e["number"] for e in journal(out)) == [0, 1, 2, 3]
+    code, _, err = cli("tournament", "--out", str(out), "--grace", "1")
+    assert code == 2 and "--grace cannot be changed" in err
+    code, _, err = cli("tournament", "--out", str(tmp_path / "new"))
+    assert code == 2 and "holds no tournament to resume: give the BOTs" in err
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    code, _, err = cli("tournament", "random", "--out", str(tmp_path / "a"))
+    assert code == 2 and "2-5 players" in err
+    code, _, err = cli("tournament", "a=random", "a=first", "--out", str(tmp_path / "b"))
+    assert code == 2 and "two entrants are named 'a'" in err
+    code, _, err = cli("tournament", "random", "random", "--variant", "standard",
+                       "--out", str(tmp_path / "c"))
+    assert code == 2 and "not for 2 players" in err
+    code, _, err = cli("tournament", "random", "random", "--seat-time", "2:1",
+                       "--out", str(tmp_path / "d"))
+    assert code == 2 and "no seat 2 among 2" in err
+
+
+def start(args: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "from tajmahal.cli import main; main()", "tournament", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+
+
+def test_a_killed_tournament_resumes_with_no_game_lost_or_replayed(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    # A game takes about 2.5 s (the slow bot takes 0.04 s per decision).
+    args = [str(BOTS / "random_bot.py"), faulty("slow", "0.04"), "random", "--games", "6",
+            "--jobs", "2", "--seed", "11", "--out", str(out)]
+    runner = start(args)
+    try:
+        wait_for(lambda: (out / "journal.jsonl").exists() and len(journal(out)) >= 2)
+        tree = descendants(runner.pid)
+        assert len(tree) >= 4  # two workers, each with a bot or two
+        runner.kill()
+        runner.communicate(timeout=10)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    # The workers get SIGTERM when their parent dies: they stop their games at once
+    # (well before the games would end), kill the bots and discard the records.
+    killed = time.monotonic()
+    wait_for(lambda: not still_running(tree), timeout=5)
+    assert time.monotonic() - killed < 1.5
+    assert not list((out / "games").glob(".*"))
+    before = (out / "journal.jsonl").read_bytes()
+    done = len(before.splitlines())
+    assert 2 <= done < 6
+    code, stdout, err = cli("tournament", *args)
+    assert code == 0, err
+    assert f"resuming: {done} of 6 games already finished" in stdout
+    assert f"this run: {6 - done} games" in stdout
+    after = (out / "journal.jsonl").read_bytes()
+    assert after.startswith(before)  # no finished game is lost or played again
+    assert sorted(e["number"] for e in journal(out)) == list(range(6))
+    assert records(out) == [f"{n:06d}.jsonl" for n in range(6)]
+    assert standings(out)["games"] == 6
+
+
+def test_ctrl_c_stops_every_worker_and_bot_at_once_and_the_tournament_resumes(
+    tmp_path: Path,
+) -> None:
+    marker = f"tajmahal-test-tournament-{os.getpid()}"
+    out = tmp_path / "t"
+    # Two games at once, each about 3 s long (the slow bot takes 0.05 s per decision);
+    # the children bot starts two more processes, and ignores the end.
+    args = [faulty("children", marker), faulty("slow", "0.05"), "--games", "2", "--jobs", "2",
+            "--seed", "2", "--grace", "0.2", "--out", str(out)]
+    runner = start(args)
+    try:
+        # Both games under way: two workers, each with two bots, two children, a grandchild.
+        wait_for(lambda: len(descendants(runner.pid)) >= 12)
+        tree = descendants(runner.pid)
+        runner.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        _, err = runner.communicate(timeout=30)
+        took = time.monotonic() - stopped
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+    assert runner.returncode == 130, err
+    assert took < 2.0  # the games were stopped, not played to the end
+    assert b"interrupted: the games under way were stopped" in err
+    assert still_running(tree) == []
+    assert processes_with(marker) == []
+    assert journal(out) == []
+    assert not list((out / "games").iterdir())
+    assert orjson.loads((out / "standings.json").read_bytes())["interrupted"] is True
+    code, _, err2 = cli("tournament", *args)
+    assert code == 0, err2
+    assert sorted(e["number"] for e in journal(out)) == [0, 1]
+    assert processes_with(marker) == []
