@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 import pytest
+from attrs import evolve
 
 from tajmahal import Setup, Withdraw, new_game
 from tajmahal.adapter import TAJMAHAL
@@ -273,9 +274,12 @@ def test_legal_actions_are_encoded_once_as_the_game_says() -> None:
     legal = TAJMAHAL.legal_actions(new_game(Setup.random(3, 1)))
     expected = orjson.dumps([TAJMAHAL.action_to_data(a) for a in legal])
     assert first.legal_json(legal) == expected
-    assert all(a in first.action_texts for a in legal)
-    assert match().action_texts is first.action_texts  # kept for the game's next matches
+    texts = first.action_texts
+    assert all(a in texts.by_value and texts.by_id[id(a)][0] is a for a in legal)
+    assert match().action_texts is texts  # kept for the game's next matches
     assert first.legal_json(legal) == expected
+    equal = [evolve(a) for a in legal]  # equal actions, other objects
+    assert first.legal_json(equal) == expected
 
     class Unhashable:  # a game whose actions are dicts
         @staticmethod

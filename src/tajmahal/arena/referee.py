@@ -296,18 +296,53 @@ def _uninterruptible() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-#: The JSON text of each action, per game object (see :meth:`_Match.legal_json`).
-_ACTION_TEXTS: weakref.WeakKeyDictionary[Any, dict[Any, bytes]] = weakref.WeakKeyDictionary()
-_ACTION_TEXTS_LIMIT: Final = 100_000
+class _ActionTexts:
+    """The JSON text of a game's actions, kept for all its matches (a game has
+    hundreds of actions, and every decision lists several).  An action is found by
+    identity first, then by value: the engine reuses most action objects, and
+    hashing one is a Python call."""
+
+    LIMIT: Final = 100_000
+
+    def __init__(self) -> None:
+        self.by_value: dict[Any, bytes] = {}
+        self.by_id: dict[int, tuple[Any, bytes]] = {}
+
+    def array(self, game: AnyGame, actions: Sequence[Any]) -> bytes:
+        """The JSON array of ``actions``."""
+        by_id = self.by_id
+        parts = []
+        for action in actions:
+            entry = by_id.get(id(action))
+            if entry is None or entry[0] is not action:
+                try:
+                    text = self.by_value.get(action)
+                except TypeError:  # actions that cannot be dict keys: nothing is kept
+                    return protocol.encode([game.action_to_data(a) for a in actions])
+                if text is None:
+                    text = protocol.encode(game.action_to_data(action))
+                    if len(self.by_value) >= self.LIMIT:
+                        self.by_value.clear()
+                    self.by_value[action] = text
+                if len(by_id) >= self.LIMIT:
+                    by_id.clear()
+                entry = by_id[id(action)] = (action, text)  # holds the action: its id stays
+            parts.append(entry[1])
+        return b"[" + b",".join(parts) + b"]"
 
 
-def _action_texts(game: AnyGame) -> dict[Any, bytes]:
+_ACTION_TEXTS: weakref.WeakKeyDictionary[Any, _ActionTexts] = weakref.WeakKeyDictionary()
+
+
+def _action_texts(game: AnyGame) -> _ActionTexts:
+    """The :class:`_ActionTexts` of ``game`` (a new one per match for a game object
+    that cannot be a weak key)."""
     try:
         texts = _ACTION_TEXTS.get(game)
-        if texts is None or len(texts) > _ACTION_TEXTS_LIMIT:
-            texts = _ACTION_TEXTS[game] = {}
-    except TypeError:  # a game object that cannot be a weak key: one dict per match
-        return {}
+        if texts is None:
+            texts = _ACTION_TEXTS[game] = _ActionTexts()
+    except TypeError:
+        return _ActionTexts()
     return texts
 
 
@@ -592,19 +627,8 @@ class _Match:
         return choice, elapsed
 
     def legal_json(self, legal: Sequence[Any]) -> bytes:
-        """The JSON array of the ``legal`` actions, joined from each action's text
-        (kept for the game's later matches too: a game has hundreds of actions)."""
-        texts = self.action_texts
-        try:
-            parts = [texts[a] for a in legal]
-        except KeyError:
-            for a in legal:
-                if a not in texts:
-                    texts[a] = protocol.encode(self.game.action_to_data(a))
-            parts = [texts[a] for a in legal]
-        except TypeError:  # actions that cannot be dict keys
-            return protocol.encode([self.game.action_to_data(a) for a in legal])
-        return b"[" + b",".join(parts) + b"]"
+        """The JSON array of the ``legal`` actions, joined from each action's text."""
+        return self.action_texts.array(self.game, legal)
 
     def match_action(self, data: Any, legal: Sequence[Any]) -> int:
         try:
