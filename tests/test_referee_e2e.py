@@ -236,5 +236,8 @@ def test_nothing_of_the_record_is_on_disk_while_the_game_runs(tmp_path: Path) ->
         _wait_for(lambda: log.exists() and log.read_bytes().count(b"decision") >= 3)
         assert all(p.name.endswith(".log") for p in tmp_path.iterdir())  # bots' logs only
     finally:
-        referee.kill()
-        referee.communicate()
+        # SIGTERM, not SIGKILL: the referee stops its bot, which a later test's
+        # check for leftover faulty bots would otherwise find still exiting.
+        referee.terminate()
+        referee.communicate(timeout=15)
+    assert processes_with(str(FAULTY)) == []
