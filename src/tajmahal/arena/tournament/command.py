@@ -210,8 +210,8 @@ def tournament_command(game: AnyGame) -> click.Command:
         help="Bytes of each bot's stderr kept in its log.",
     )
     @click.option(
-        "--batch-events", is_flag=True,
-        help="Send each bot its events with its next request, not at once (faster).",
+        "--batch-events/--no-batch-events", default=True, show_default=True,
+        help="Send each bot its events with its next request (faster), or at once.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
