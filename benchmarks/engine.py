@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import sys
 import tracemalloc
 
 from tajmahal import Setup, State, apply, is_over, legal_actions, new_game, view
 from tajmahal.actions import Action
+from tajmahal.adapter import TajMahal
 from tajmahal.serialize import to_data
 
-from .measure import Result, cpu_clock, median_seconds
+from .measure import Result, cpu_clock, median_seconds, spread, timed
 
 PLAYOUT_TARGET = 50_000  # actions/s, 4 players, one core
 
@@ -43,19 +45,58 @@ def recorded_steps(players: int, games: int) -> list[tuple[State, Action]]:
 def playouts(games: int, repeats: int) -> list[Result]:
     results = []
     for players in (2, 3, 4, 5):
-        counts: list[int] = []
-
-        def run(players: int = players, counts: list[int] = counts) -> None:
-            counts.append(sum(play_random(players, seed) for seed in range(games)))
-
-        seconds = median_seconds(run, repeats, cpu_clock)
-        actions = counts[0]
+        actions = sum(play_random(players, seed) for seed in range(games))  # also warms up
+        times = timed(
+            lambda p=players: [play_random(p, s) for s in range(games)], repeats, cpu_clock
+        )
+        rates = [actions / t for t in times]
         target = PLAYOUT_TARGET if players == 4 else None
         results.append(
-            Result(f"random playout, {players} players", actions / seconds, "actions/s", target)
+            Result(
+                f"random playout, {players} players",
+                statistics.median(rates),
+                "actions/s",
+                target,
+                note=f"one core; {spread(rates, ',.0f')}",
+            )
         )
-        results.append(Result(f"random playout, {players} players", games / seconds, "games/s"))
+        results.append(
+            Result(
+                f"random playout, {players} players", games / statistics.median(times), "games/s"
+            )
+        )
     return results
+
+
+def chess_reference(games: int, repeats: int) -> list[Result]:
+    """python-chess's random playout in the same run, if ``chess`` is installed
+    (``pip install -e '.[bench]'``): the issue's targets were set against it."""
+    try:
+        import chess
+    except ImportError:
+        return []
+
+    def run() -> int:
+        moves = 0
+        for seed in range(games * 4):
+            rng = random.Random(seed)
+            board = chess.Board()
+            while not board.is_game_over():
+                board.push(rng.choice(list(board.legal_moves)))
+                moves += 1
+        return moves
+
+    moves = run()
+    times = timed(run, repeats, cpu_clock)
+    rates = [moves / t for t in times]
+    return [
+        Result(
+            "python-chess random playout (reference)",
+            statistics.median(rates),
+            "moves/s",
+            note=f"same run; {spread(rates, ',.0f')}",
+        )
+    ]
 
 
 def apply_and_legal(games: int, repeats: int) -> list[Result]:
@@ -78,14 +119,26 @@ def views(games: int, repeats: int) -> list[Result]:
     seen = [view(s, s.to_act) for s in states]
     t_json = median_seconds(lambda: [json.dumps(to_data(v)) for v in seen], repeats, cpu_clock)
     size = sum(len(json.dumps(to_data(v))) for v in seen) / n
+    game = TajMahal()  # the referee's encoder: parts of earlier views reused by identity
+    t_act = median_seconds(
+        lambda: [game.view_json(s, s.to_act) for s in states], repeats, cpu_clock
+    )
+    act_size = sum(len(game.view_json(s, s.to_act)) for s in states) / n
     return [
         Result("view", t_view / n * 1e6, "µs/call", higher_is_better=False),
         Result(
-            "view to JSON text",
+            "view to JSON text, library",
             t_json / n * 1e6,
             "µs/call",
             higher_is_better=False,
-            note=f"{size / 1000:.1f} kB a view, with the board",
+            note=f"to_data + json.dumps; {size / 1000:.1f} kB with the board",
+        ),
+        Result(
+            "view to JSON text, referee",
+            t_act / n * 1e6,
+            "µs/call",
+            higher_is_better=False,
+            note=f"the act message's view, successive states; {act_size / 1000:.1f} kB",
         ),
     ]
 
@@ -149,6 +202,12 @@ def memory(chain: int) -> list[Result]:
 def run_all(quick: bool) -> list[Result]:
     games, repeats = (3, 3) if quick else (40, 7)
     out = playouts(games, repeats)
+    chess = chess_reference(1 if quick else 5, repeats)
+    if chess:
+        ours = next(r.value for r in out if r.target == PLAYOUT_TARGET)
+        reference = chess[0]
+        note = f"{reference.note}; 4-player playout is {ours / reference.value:.1f}x it"
+        out.append(Result(reference.name, reference.value, reference.unit, note=note))
     out += apply_and_legal(2 if quick else 20, repeats)
     out += views(1 if quick else 10, repeats)
     out += memory(1_000 if quick else 10_000)

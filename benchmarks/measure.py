@@ -26,14 +26,24 @@ class Result:
         return self.value >= self.target if self.higher_is_better else self.value <= self.target
 
 
-def median_seconds(run: Callable[[], object], repeats: int, clock: Callable[[], float]) -> float:
-    """The median time of ``repeats`` calls of ``run`` on ``clock``."""
+def timed(run: Callable[[], object], repeats: int, clock: Callable[[], float]) -> list[float]:
+    """The times of ``repeats`` calls of ``run`` on ``clock``."""
     times = []
     for _ in range(repeats):
         start = clock()
         run()
         times.append(clock() - start)
-    return statistics.median(times)
+    return times
+
+
+def median_seconds(run: Callable[[], object], repeats: int, clock: Callable[[], float]) -> float:
+    """The median time of ``repeats`` calls of ``run`` on ``clock``."""
+    return statistics.median(timed(run, repeats, clock))
+
+
+def spread(values: list[float], fmt: str) -> str:
+    """``min-max (n rounds)`` of ``values``, for a result's note."""
+    return f"{format(min(values), fmt)}-{format(max(values), fmt)} ({len(values)} rounds)"
 
 
 #: CPU time of this process: immune to time the scheduler gives other processes.

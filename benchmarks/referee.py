@@ -35,7 +35,7 @@ from tajmahal.arena import BotSpec, MatchConfig, play_match, run_match
 from tajmahal.arena.connection import Connection, Received
 from tajmahal.arena.protocol import Outgoing
 
-from .measure import Result
+from .measure import Result, spread
 
 BOT: str = str(Path(__file__).resolve().parent / "first_bot.py")
 PLAYERS = 4
@@ -144,10 +144,6 @@ def referee_alone(seeds: range) -> float:
     return (time.process_time() - start) / decisions
 
 
-def _spread(values: list[float], fmt: str) -> str:
-    return f"{format(min(values), fmt)}-{format(max(values), fmt)} ({len(values)} rounds)"
-
-
 def run_all(quick: bool) -> list[Result]:
     seeds = range(1 if quick else 5)
     rounds = 3 if quick else 20
@@ -178,38 +174,38 @@ def run_all(quick: bool) -> list[Result]:
             median(alone),
             "µs/decision",
             higher_is_better=False,
-            note=f"CPU time: engine, encoding, bookkeeping; {_spread(alone, '.0f')}",
+            note=f"CPU time: engine, encoding, bookkeeping; {spread(alone, '.0f')}",
         ),
         Result(
             "referee over pipes, 4 trivial bots",
             median(rates),
             "decisions/s",
-            note=f"game loop; {_spread(rates, ',.0f')}",
+            note=f"game loop; {spread(rates, ',.0f')}",
         ),
         Result(
             "raw pipe baseline, 1 child",
             median(bases),
             "decisions/s",
-            note=f"same act lines; {_spread(bases, ',.0f')}",
+            note=f"same act lines; {spread(bases, ',.0f')}",
         ),
         Result(
             "raw pipe, 4 children in turn",
             median(turns),
             "decisions/s",
-            note=f"same lines, seat by seat; {_spread(turns, ',.0f')}",
+            note=f"same lines, seat by seat; {spread(turns, ',.0f')}",
         ),
         Result(
             "referee / raw pipe baseline",
             median(ratios),
             "ratio",
             RATIO_TARGET,
-            note=f"median of per-round ratios; {_spread(ratios, '.2f')}",
+            note=f"median of per-round ratios; {spread(ratios, '.2f')}",
         ),
         Result(
             "referee / 4 children in turn",
             median(turn_ratios),
             "ratio",
-            note=f"what the referee adds to the turn-taking; {_spread(turn_ratios, '.2f')}",
+            note=f"what the referee adds to the turn-taking; {spread(turn_ratios, '.2f')}",
         ),
         Result(
             "4-player game over pipes, wall time",
@@ -217,7 +213,7 @@ def run_all(quick: bool) -> list[Result]:
             "s",
             GAME_TARGET,
             higher_is_better=False,
-            note=f"start to exit of the bots; {_spread(walls, '.3f')}",
+            note=f"start to exit of the bots; {spread(walls, '.3f')}",
         ),
     ]
 
