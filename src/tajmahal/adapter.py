@@ -190,9 +190,7 @@ def _fields_of(arg: str, cls: type, names: Sequence[str]) -> list[tuple[str, str
     """``(name, expression)`` reading each field of ``arg`` (a ``cls``), through
     ``part`` for values that are not scalars."""
     compound = set(_compound(cls, names))
-    return [
-        (n, f"part({arg}.{n})" if i in compound else f"{arg}.{n}") for i, n in enumerate(names)
-    ]
+    return [(n, f"part({arg}.{n})" if i in compound else f"{arg}.{n}") for i, n in enumerate(names)]
 
 
 #: Each event class's data as a dict ready for orjson, given ``part``.

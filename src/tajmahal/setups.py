@@ -17,6 +17,7 @@ A scenario or puzzle stacks the deck with :func:`attrs.evolve`:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from attrs import frozen
@@ -36,6 +37,22 @@ class SetupError(ValueError):
 def display_size(players: int) -> int:
     """S2/D1: 2n - 1 display cards; the two-player variant uses 3."""
     return 3 if players == 2 else 2 * players - 1
+
+
+def place_tiles(
+    board: Board, numbers: Sequence[int], squares: Sequence[BonusTile]
+) -> tuple[tuple[int, ...], tuple[tuple[int, BonusTile], ...]]:
+    """S3/S4: ``numbers`` (tiles 1-11) on the provinces other than the final one, in
+    board order, and 12 on the final one; the Taj Mahal on its city and ``squares``
+    on the other fortresses, in city order.  Returns ``(province_tiles, bonus_tiles)``
+    as a :class:`Setup` holds them."""
+    others = [p for p in range(len(board.provinces)) if p != board.final_province]
+    tiles = [12] * len(board.provinces)
+    for province, number in zip(others, numbers, strict=True):
+        tiles[province] = number
+    forts = [c for c in board.fortresses if c != board.taj_mahal_city]
+    bonus = sorted([(board.taj_mahal_city, TAJ_MAHAL), *zip(forts, squares, strict=True)])
+    return tuple(tiles), tuple(bonus)
 
 
 @frozen
@@ -71,23 +88,18 @@ class Setup:
         rng = random.Random(seed)
         deck = list(REGULAR_CARDS)
         rng.shuffle(deck)
-        others = [p for p in range(len(board.provinces)) if p != board.final_province]
         numbers = list(range(1, 12))
         rng.shuffle(numbers)
-        tiles = [12] * len(board.provinces)
-        for province, number in zip(others, numbers, strict=True):
-            tiles[province] = number
-        forts = [c for c in board.fortresses if c != board.taj_mahal_city]
         squares = list(bonus_tiles)
         rng.shuffle(squares)
-        bonus = sorted([(board.taj_mahal_city, TAJ_MAHAL), *zip(forts, squares, strict=True)])
+        tiles, bonus = place_tiles(board, numbers, squares)
         setup = cls(
             players=players,
             seed=seed,
             start_player=rng.randrange(players),
             deck=tuple(deck),
-            province_tiles=tuple(tiles),
-            bonus_tiles=tuple(bonus),
+            province_tiles=tiles,
+            bonus_tiles=bonus,
             board=board,
             variant="dummy" if players == 2 else "standard",
         )
@@ -134,22 +146,9 @@ class Setup:
             raise SetupError(f"S2: the display holds {shown} cards, not {len(display)}")
         order = [c for h in hands for c in h] + list(display) + rest[:fill] + list(deck)
         order += rest[fill:]
-        if province_tiles is None:
-            numbers = iter(range(1, 12))
-            province_tiles = tuple(
-                12 if p == board.final_province else next(numbers)
-                for p in range(len(board.provinces))
-            )
-        if bonus_tiles is None:
-            forts = [c for c in board.fortresses if c != board.taj_mahal_city]
-            bonus_tiles = tuple(
-                sorted(
-                    [
-                        (board.taj_mahal_city, TAJ_MAHAL),
-                        *zip(forts, DEFAULT_BONUS_TILES, strict=True),
-                    ]
-                )
-            )
+        default_tiles, default_bonus = place_tiles(board, range(1, 12), DEFAULT_BONUS_TILES)
+        province_tiles = default_tiles if province_tiles is None else province_tiles
+        bonus_tiles = default_bonus if bonus_tiles is None else bonus_tiles
         setup = cls(
             players=players,
             seed=seed,

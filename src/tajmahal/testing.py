@@ -33,9 +33,9 @@ from .actions import Action
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
 from .rules import apply, is_over, legal_actions, new_game
-from .setups import Setup, validate_setup
+from .setups import Setup, place_tiles, validate_setup
 from .state import State
-from .tiles import DEFAULT_BONUS_TILES, TAJ_MAHAL
+from .tiles import DEFAULT_BONUS_TILES
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
 
@@ -52,20 +52,15 @@ def setups(
     n = draw(_players(players))
     deck = draw(st.permutations(REGULAR_CARDS))
     numbers = draw(st.permutations(range(1, 12)))
-    others = [p for p in range(len(board.provinces)) if p != board.final_province]
-    tiles = [12] * len(board.provinces)
-    for province, number in zip(others, numbers, strict=True):
-        tiles[province] = number
     squares = draw(st.permutations(DEFAULT_BONUS_TILES))
-    forts = [c for c in board.fortresses if c != board.taj_mahal_city]
-    bonus = sorted([(board.taj_mahal_city, TAJ_MAHAL), *zip(forts, squares, strict=True)])
+    tiles, bonus = place_tiles(board, numbers, squares)
     setup = Setup(
         players=n,
         seed=draw(st.integers(0, 2**32 - 1)),
         start_player=draw(st.integers(0, n - 1)),
         deck=tuple(deck),
-        province_tiles=tuple(tiles),
-        bonus_tiles=tuple(bonus),
+        province_tiles=tiles,
+        bonus_tiles=bonus,
         board=board,
         variant="dummy" if n == 2 else "standard",
     )

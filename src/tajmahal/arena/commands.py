@@ -5,11 +5,9 @@ A game's CLI registers them with ``main.add_command(match_command(GAME))``.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -33,6 +31,7 @@ from .referee import (
     run_match,
 )
 from .report import fault_text, replay_table, result_table
+from .signals import terminate_as_interrupt
 
 
 def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int, TimeControl]:
@@ -54,24 +53,6 @@ def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int,
     if move <= 0 or bank < 0:
         raise click.BadParameter(f"{text!r}: times must be positive", param_hint="--seat-time")
     return seat, TimeControl(move, bank)
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C while a match runs, so the bots are always stopped."""
-
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def match_command(game: AnyGame) -> click.Command:
@@ -237,7 +218,7 @@ def match_command(game: AnyGame) -> click.Command:
             batch_events=batch_events,
         )
         try:
-            with _terminate_as_interrupt():
+            with terminate_as_interrupt():
                 result = run_match(game, setup, specs, config, seed=seed)
         except KeyboardInterrupt:
             click.echo("interrupted: every bot was stopped; no record was written", err=True)

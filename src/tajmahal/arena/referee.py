@@ -14,12 +14,10 @@ import contextlib
 import datetime
 import hashlib
 import shlex
-import signal
 import sys
-import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -32,6 +30,7 @@ from .game import AnyGame
 from .process import ProcessConnection
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
 from .record import FORMAT, FORMAT_VERSION, RecordWriter
+from .signals import uninterruptible
 
 DEFAULT_MOVE: Final = 1.0
 DEFAULT_BANK: Final = 10.0
@@ -282,20 +281,6 @@ def run_match(
     return evolve(result, logs=logs)
 
 
-@contextlib.contextmanager
-def _uninterruptible() -> Iterator[None]:
-    """Ignore SIGINT and SIGTERM for a moment (main thread only), then restore them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-
-
 class _ActionTexts:
     """The JSON text of a game's actions, kept for all its matches (a game has
     hundreds of actions, and every decision lists several).  An action is found by
@@ -415,7 +400,7 @@ class _Match:
                 committed = True
             return result
         finally:
-            with _uninterruptible():  # a second Ctrl-C must not leave bots behind
+            with uninterruptible():  # a second Ctrl-C must not leave bots behind
                 for seat in self.seats:
                     with contextlib.suppress(Exception):
                         seat.conn.kill()

@@ -5,11 +5,8 @@ A game's CLI registers it with ``main.add_command(tournament_command(GAME))``.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-import signal
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +24,7 @@ from ..referee import (
     DEFAULT_MOVE,
     TimeControl,
 )
+from ..signals import terminate_as_interrupt
 from .display import (
     LiveDisplay,
     PlainDisplay,
@@ -46,27 +44,17 @@ from .schedule import CYCLIC, SEATINGS, deals_for, parse_entrants, seatings_per_
 DEFAULT_GAMES = 100
 #: Options that make up the plan: without BOTs (resuming as started) they cannot be given.
 _PLAN_OPTIONS = (
-    "variant", "move", "bank", "seat_time", "handshake", "grace", "max_line", "max_log",
-    "batch_events", "seatings",
+    "variant",
+    "move",
+    "bank",
+    "seat_time",
+    "handshake",
+    "grace",
+    "max_line",
+    "max_log",
+    "batch_events",
+    "seatings",
 )
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C while the tournament runs."""
-
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def seatings_text(plan: Plan) -> str:
@@ -132,15 +120,19 @@ def _plan(
         if not bots:
             raise click.UsageError(f"{out} holds no tournament to resume: give the BOTs")
         return _new_plan(
-            game, bots, DEFAULT_GAMES if games is None else games,
-            secrets.randbits(63) if seed is None else seed, options,
+            game,
+            bots,
+            DEFAULT_GAMES if games is None else games,
+            secrets.randbits(63) if seed is None else seed,
+            options,
         )
     games = stored.games if games is None else games
     if bots:
         return _new_plan(game, bots, games, stored.seed if seed is None else seed, options)
     ctx = click.get_current_context()
     given = [
-        name for name in _PLAN_OPTIONS
+        name
+        for name in _PLAN_OPTIONS
         if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
     ]
     if given or (seed is not None and seed != stored.seed):
@@ -158,59 +150,93 @@ def tournament_command(game: AnyGame) -> click.Command:
     @click.command(name="tournament")
     @click.argument("bots", nargs=-1, metavar="BOT BOT [BOT...]")
     @click.option(
-        "--out", "-o", required=True, type=click.Path(file_okay=False, path_type=Path),
+        "--out",
+        "-o",
+        required=True,
+        type=click.Path(file_okay=False, path_type=Path),
         help="Directory for the results, records and journal (resumes the tournament in it).",
     )
     @click.option(
-        "--games", "-n", type=click.IntRange(min=1),
+        "--games",
+        "-n",
+        type=click.IntRange(min=1),
         help=f"Number of games, rounded up to whole deals (a deal is played once per "
         f"seating: as many games as BOTs, or BOTs! with --seatings all) "
         f"[default: {DEFAULT_GAMES}, or as stored].",
     )
     @click.option(
-        "--jobs", "-j", type=click.IntRange(min=1),
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
         help="Games played at once [default: the number of CPUs].",
     )
     @click.option(
-        "--seed", type=int,
+        "--seed",
+        type=int,
         help="Tournament seed: fixes every deal [default: a fresh random one, or as stored].",
     )
     @click.option(
-        "--seatings", type=click.Choice(sorted(SEATINGS)), default=CYCLIC, show_default=True,
+        "--seatings",
+        type=click.Choice(sorted(SEATINGS)),
+        default=CYCLIC,
+        show_default=True,
         help="Seatings per deal: cyclic rotations (each bot at each seat once), or all "
         "orders of the bots (neighbours balanced too).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @click.option(
-        "--time", "move", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MOVE,
-        show_default=True, help="Seconds per decision.",
+        "--time",
+        "move",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_MOVE,
+        show_default=True,
+        help="Seconds per decision.",
     )
     @click.option(
-        "--bank", type=click.FloatRange(min=0), default=DEFAULT_BANK, show_default=True,
+        "--bank",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_BANK,
+        show_default=True,
         help="Time bank (seconds) per game that pays for overruns.",
     )
     @click.option(
-        "--seat-time", multiple=True, metavar="N:MOVE[:BANK]",
+        "--seat-time",
+        multiple=True,
+        metavar="N:MOVE[:BANK]",
         help="Time control for the N-th BOT (from 0), wherever it sits (repeatable).",
     )
     @click.option(
-        "--handshake", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_HANDSHAKE,
-        show_default=True, help="Seconds a bot has to start and answer the hello.",
+        "--handshake",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_HANDSHAKE,
+        show_default=True,
+        help="Seconds a bot has to start and answer the hello.",
     )
     @click.option(
-        "--grace", type=click.FloatRange(min=0), default=DEFAULT_GRACE, show_default=True,
+        "--grace",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_GRACE,
+        show_default=True,
         help="Seconds a bot has to exit after the end message.",
     )
     @click.option(
-        "--max-line", type=click.IntRange(min=64), default=DEFAULT_MAX_LINE, show_default=True,
+        "--max-line",
+        type=click.IntRange(min=64),
+        default=DEFAULT_MAX_LINE,
+        show_default=True,
         help="Longest line (bytes) accepted from a bot.",
     )
     @click.option(
-        "--max-log", type=click.IntRange(min=0), default=DEFAULT_MAX_LOG, show_default=True,
+        "--max-log",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_LOG,
+        show_default=True,
         help="Bytes of each bot's stderr kept in its log.",
     )
     @click.option(
-        "--batch-events/--no-batch-events", default=True, show_default=True,
+        "--batch-events/--no-batch-events",
+        default=True,
+        show_default=True,
         help="Send each bot its events with its next request (faster), or at once.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
@@ -229,7 +255,8 @@ def tournament_command(game: AnyGame) -> click.Command:
         if games is not None and games != plan.games:
             click.echo(
                 f"note: {games} games rounded up to {plan.games}: "
-                f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}", err=True,
+                f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}",
+                err=True,
             )
         try:
             store = TournamentDir.open(out, plan)
@@ -276,7 +303,7 @@ def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: b
     if not (as_json or quiet):
         out = console()
         display = LiveDisplay(out) if out.is_terminal else PlainDisplay(out, err)
-    with _terminate_as_interrupt():
+    with terminate_as_interrupt():
         if display is None:
             return run_tournament(store, executor)
         with display:
@@ -294,8 +321,9 @@ def _finish(store: TournamentDir, report: Report, as_json: bool) -> None:
             out.print()
             out.print(standings_table(report.standings.table()))
             out.print()
-            out.print("How often the row entrant finished ahead of the column entrant "
-                      "(a tie counts 1/2):")
+            out.print(
+                "How often the row entrant finished ahead of the column entrant (a tie counts 1/2):"
+            )
             out.print(pairwise_table(report.standings))
             out.print()
         click.echo(
@@ -305,19 +333,22 @@ def _finish(store: TournamentDir, report: Report, as_json: bool) -> None:
             f"{report.seconds:.1f} s ({rate_text(report.played, report.seconds)})"
         )
         click.echo(
-            "results: " + ", ".join(str(p) for p in report.files)
+            "results: "
+            + ", ".join(str(p) for p in report.files)
             + f"; records in {store.root / GAMES}"
         )
     if report.interrupted:
         click.echo(
             f"interrupted: the games under way were stopped and their bots killed; "
             f"{report.finished} of {plan.games} games are saved in {store.root}: "
-            "run the same command to resume", err=True,
+            "run the same command to resume",
+            err=True,
         )
         sys.exit(130)
     if report.failed:
         click.echo(
             f"{len(report.failed)} games could not be played (see {store.root / ERRORS}): "
-            "run the same command to retry them", err=True,
+            "run the same command to retry them",
+            err=True,
         )
         sys.exit(1)

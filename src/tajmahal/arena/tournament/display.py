@@ -77,12 +77,16 @@ def standings_table(table: Sequence[Standing], compact: bool = False) -> Table:
         rating = s.rating
         if compact:
             cells = [
-                plus_minus(s.win_share, 3), plus_minus(s.score, 1), plus_minus(s.rank, 2),
+                plus_minus(s.win_share, 3),
+                plus_minus(s.score, 1),
+                plus_minus(s.rank, 2),
                 f"{rating.mu:.1f}±{rating.high - rating.mu:.1f}",
             ]
         else:
             cells = [
-                interval(s.win_share, 3), interval(s.score, 1), interval(s.rank, 2),
+                interval(s.win_share, 3),
+                interval(s.score, 1),
+                interval(s.rank, 2),
                 f"{rating.mu:.1f} [{rating.low:.1f}, {rating.high:.1f}]",
             ]
         out.add_row(str(s.entrant.index), s.entrant.name, *cells, faults_text(s))

@@ -16,7 +16,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import IO
 import orjson
 
 from ..process import describe_status
+from ..signals import uninterruptible
 from .executor import GameOutcome, GameTask
 
 #: Seconds the workers have to stop their games and exit before they are killed.
@@ -44,8 +44,14 @@ class _Worker:
 
     def __init__(self, reference: str, stderr: IO[bytes] | None) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tajmahal.arena.tournament.worker", reference,
-             "--parent", str(os.getpid())],
+            [
+                sys.executable,
+                "-m",
+                "tajmahal.arena.tournament.worker",
+                reference,
+                "--parent",
+                str(os.getpid()),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr if stderr is not None else subprocess.DEVNULL,
@@ -196,25 +202,10 @@ class LocalExecutor:
 def _stop(workers: list[_Worker]) -> None:
     """Stop every worker: idle ones exit at the end of their input, busy ones stop
     their game on SIGTERM; any left after :data:`STOP_TIMEOUT` are killed."""
-    with _signals_held():
+    with uninterruptible():  # a second Ctrl-C must not cut the stopping short
         for worker in workers:
             worker.stop(busy=worker.task is not None)
         deadline = time.monotonic() + STOP_TIMEOUT
         for worker in workers:
             worker.reap(deadline)
         workers.clear()
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Ignore SIGINT and SIGTERM for a moment (main thread only): a second Ctrl-C
-    must not cut the stopping of the workers short."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)

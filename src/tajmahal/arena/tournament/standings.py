@@ -97,7 +97,8 @@ class Standing:
             "decisions": self.decisions,
             "fallback_decisions": self.fallback_decisions,
             "time_per_decision": round(self.time_used / self.decisions, 6)
-            if self.decisions else None,
+            if self.decisions
+            else None,
         }
 
 
@@ -246,12 +247,28 @@ class Standings:
 
 
 CSV_FIELDS: Final = (
-    "entrant", "name", "bot", "games",
-    "win_share", "win_share_low", "win_share_high",
-    "score", "score_low", "score_high",
-    "rank", "rank_low", "rank_high",
-    "rating_mu", "rating_sigma", "rating_low", "rating_high",
-    "fault_games", "faults", "decisions", "fallback_decisions", "time_per_decision",
+    "entrant",
+    "name",
+    "bot",
+    "games",
+    "win_share",
+    "win_share_low",
+    "win_share_high",
+    "score",
+    "score_low",
+    "score_high",
+    "rank",
+    "rank_low",
+    "rank_high",
+    "rating_mu",
+    "rating_sigma",
+    "rating_low",
+    "rating_high",
+    "fault_games",
+    "faults",
+    "decisions",
+    "fallback_decisions",
+    "time_per_decision",
 )
 
 
@@ -274,14 +291,28 @@ def standings_csv(table: Sequence[Standing]) -> str:
             s.fallback_decisions,
             data["time_per_decision"],
         ]
-        writer.writerow(["" if v is None or (isinstance(v, float) and math.isnan(v)) else v
-                         for v in row])
+        writer.writerow(
+            ["" if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in row]
+        )
     return out.getvalue()
 
 
 GAMES_CSV_FIELDS: Final = (
-    "game", "deal", "rotation", "seed", "seat", "entrant", "name",
-    "score", "rank", "win", "fault", "decisions", "fallback_decisions", "time_used", "record",
+    "game",
+    "deal",
+    "rotation",
+    "seed",
+    "seat",
+    "entrant",
+    "name",
+    "score",
+    "rank",
+    "win",
+    "fault",
+    "decisions",
+    "fallback_decisions",
+    "time_used",
+    "record",
 )
 
 
@@ -297,10 +328,23 @@ def games_csv(games: Sequence[Finished], entrants: Sequence[Entrant]) -> str:
         faults = {f["seat"]: f["kind"] for f in result["faults"]}
         for seat, entrant in enumerate(game.seating):
             info = result["seats"][seat]
-            writer.writerow([
-                game.number, game.deal, game.rotation, game.seed, seat, entrant,
-                entrants[entrant].name, result["scores"][seat], result["ranks"][seat],
-                round(credits[seat], 6), faults.get(seat, ""), info["decisions"],
-                info["fallback_decisions"], info["time_used"], game.record,
-            ])
+            writer.writerow(
+                [
+                    game.number,
+                    game.deal,
+                    game.rotation,
+                    game.seed,
+                    seat,
+                    entrant,
+                    entrants[entrant].name,
+                    result["scores"][seat],
+                    result["ranks"][seat],
+                    round(credits[seat], 6),
+                    faults.get(seat, ""),
+                    info["decisions"],
+                    info["fallback_decisions"],
+                    info["time_used"],
+                    game.record,
+                ]
+            )
     return out.getvalue()

@@ -71,8 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(args) == 3 and args[1] == "--parent":
             _die_with(int(args[2]))
         elif len(args) != 1:
-            print("usage: python -m tajmahal.arena.tournament.worker MODULE:GAME "
-                  "[--parent PID]", file=sys.stderr)
+            print(
+                "usage: python -m tajmahal.arena.tournament.worker MODULE:GAME [--parent PID]",
+                file=sys.stderr,
+            )
             return 2
         serve(args[0], sys.stdin.buffer, _protocol_channel())
     except KeyboardInterrupt:
