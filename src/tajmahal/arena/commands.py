@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import click
 import orjson
@@ -32,6 +32,69 @@ from .referee import (
 )
 from .report import fault_text, replay_table, result_table
 from .signals import terminate_as_interrupt
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The referee's limits: the same options for ``match`` and ``tournament``.
+_REFEREE_OPTIONS = (
+    click.option(
+        "--time",
+        "move",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_MOVE,
+        show_default=True,
+        help="Seconds per decision.",
+    ),
+    click.option(
+        "--bank",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_BANK,
+        show_default=True,
+        help="Time bank (seconds) per game that pays for overruns.",
+    ),
+    click.option(
+        "--handshake",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_HANDSHAKE,
+        show_default=True,
+        help="Seconds a bot has to start and answer the hello.",
+    ),
+    click.option(
+        "--grace",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_GRACE,
+        show_default=True,
+        help="Seconds a bot has to exit after the end message.",
+    ),
+    click.option(
+        "--max-line",
+        type=click.IntRange(min=64),
+        default=DEFAULT_MAX_LINE,
+        show_default=True,
+        help="Longest line (bytes) accepted from a bot.",
+    ),
+    click.option(
+        "--max-log",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_LOG,
+        show_default=True,
+        help="Bytes of each bot's stderr kept in its log.",
+    ),
+    click.option(
+        "--batch-events/--no-batch-events",
+        default=True,
+        show_default=True,
+        help="Send each bot its events with its next request (faster), or at once.",
+    ),
+)
+
+
+def referee_options(command: F) -> F:
+    """Add the referee's limits (time control, handshake, grace, line and log sizes,
+    event batching) to a click command."""
+    for option in reversed(_REFEREE_OPTIONS):
+        command = option(command)
+    return command
 
 
 def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int, TimeControl]:
@@ -77,21 +140,7 @@ def match_command(game: AnyGame) -> click.Command:
         type=click.Path(file_okay=False, path_type=Path),
         help="Save each bot's stderr here (default: beside the record, else dropped).",
     )
-    @click.option(
-        "--time",
-        "move",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_MOVE,
-        show_default=True,
-        help="Seconds per decision.",
-    )
-    @click.option(
-        "--bank",
-        type=click.FloatRange(min=0),
-        default=DEFAULT_BANK,
-        show_default=True,
-        help="Time bank (seconds) that pays for overruns.",
-    )
+    @referee_options
     @click.option(
         "--seat-time",
         multiple=True,
@@ -99,41 +148,7 @@ def match_command(game: AnyGame) -> click.Command:
         help="Time control for one seat (repeatable).",
     )
     @click.option(
-        "--handshake",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_HANDSHAKE,
-        show_default=True,
-        help="Seconds a bot has to start and answer the hello.",
-    )
-    @click.option(
-        "--grace",
-        type=click.FloatRange(min=0),
-        default=DEFAULT_GRACE,
-        show_default=True,
-        help="Seconds a bot has to exit after the end message.",
-    )
-    @click.option(
-        "--max-line",
-        type=click.IntRange(min=64),
-        default=DEFAULT_MAX_LINE,
-        show_default=True,
-        help="Longest line (bytes) accepted from a bot.",
-    )
-    @click.option(
-        "--max-log",
-        type=click.IntRange(min=0),
-        default=DEFAULT_MAX_LOG,
-        show_default=True,
-        help="Bytes of each bot's stderr kept in its log.",
-    )
-    @click.option(
         "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
-    )
-    @click.option(
-        "--batch-events/--no-batch-events",
-        default=True,
-        show_default=True,
-        help="Send each bot its events with its next request (faster), or at once.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")

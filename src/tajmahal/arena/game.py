@@ -36,106 +36,91 @@ class Game(Protocol[SetupT, StateT, ActionT, EventT]):
 
     def random_setup(self, players: int, seed: int, variant: str | None = None) -> SetupT:
         """A setup drawn from ``seed``; raises ValueError for a bad count or variant."""
-        ...
 
     def setup_to_data(self, setup: SetupT) -> Any:
         """All of ``setup`` (secrets included: it goes into records)."""
-        ...
 
     def setup_from_data(self, data: Any) -> SetupT:
         """Inverse of :meth:`setup_to_data`; raises ValueError on bad data."""
-        ...
 
-    def players(self, setup: SetupT) -> int: ...
+    def players(self, setup: SetupT) -> int:
+        """The number of seats of ``setup``."""
 
-    def variant(self, setup: SetupT) -> str: ...
+    def variant(self, setup: SetupT) -> str:
+        """The variant of ``setup``, by name."""
 
     def public_setup(self, setup: SetupT) -> Any:
         """The static public part of ``setup`` (sent once, in the hello)."""
-        ...
 
     # -- play
 
-    def new_game(self, setup: SetupT) -> StateT: ...
+    def new_game(self, setup: SetupT) -> StateT:
+        """The state at the start of the game ``setup`` fixes."""
 
     def to_act(self, state: StateT) -> int | None:
         """The seat to decide now; None once the game is over."""
-        ...
 
     def legal_actions(self, state: StateT) -> Sequence[ActionT]:
         """The legal actions of :meth:`to_act`, in a stable order (never empty)."""
-        ...
 
     def step(self, state: StateT, action: ActionT) -> tuple[StateT, Sequence[EventT]]:
         """The next state and the events of the step (with secrets; see :meth:`event_data`)."""
-        ...
 
     def view_data(self, state: StateT, seat: int) -> Any:
         """What ``seat`` may see of ``state``, without the legal actions and the static
         public setup (those travel separately)."""
-        ...
 
     def view_json(self, state: StateT, seat: int) -> bytes:
         """``orjson.dumps(self.view_data(state, seat))``, byte for byte: the referee
         asks for it once per decision, so a game may build it faster (from encoded
         parts it keeps, say)."""
-        ...
 
-    def action_to_data(self, action: ActionT) -> Any: ...
+    def action_to_data(self, action: ActionT) -> Any:
+        """``action`` as JSON data (what a bot may send back instead of an index)."""
 
     def action_from_data(self, data: Any) -> ActionT:
         """Raises ValueError unless ``data`` describes an action of the game."""
-        ...
 
     def event_data(self, event: EventT, seat: int | None) -> Any:
         """``event`` as ``seat`` may see it (None: a spectator); hides other seats' secrets."""
-        ...
 
     def event_json(self, event: EventT, seat: int | None) -> bytes:
         """``orjson.dumps(self.event_data(event, seat))``, byte for byte (the referee's
         per-decision path)."""
-        ...
 
     def is_public(self, event: EventT) -> bool:
         """True if every seat sees ``event`` alike (then it is encoded once for all)."""
-        ...
 
     # -- results
 
-    def scores(self, state: StateT) -> list[int]: ...
+    def scores(self, state: StateT) -> list[int]:
+        """Each seat's total, by seat."""
 
     def breakdown(self, state: StateT) -> list[dict[str, int]]:
         """Each seat's points by source, keyed by :attr:`score_sources`."""
-        ...
 
     def ranks(self, state: StateT) -> list[int]:
         """1 is best; equal totals share a rank."""
-        ...
 
     def fallback(self, state: StateT, legal: Sequence[ActionT]) -> int:
         """The index of the action the fallback policy plays for a faulted seat."""
-        ...
 
     # -- for people
 
     def describe_action(self, state: StateT, action: ActionT) -> str:
         """A short text for ``action`` taken in ``state``."""
-        ...
 
     def describe_start(self, state: StateT, names: Sequence[str]) -> list[str]:
         """Lines for the start of a game (``"# "`` heads a section; see below)."""
-        ...
 
     def describe_events(
         self, state: StateT, events: Sequence[EventT], names: Sequence[str]
     ) -> list[str]:
         """Lines a person can follow for the ``events`` of a step that led to ``state``;
         a line starting with ``"# "`` heads a new section (a visit, a round, ...)."""
-        ...
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         """In-process players by name; each factory takes a seed."""
-        ...
 
 
 AnyGame = Game[Any, Any, Any, Any]

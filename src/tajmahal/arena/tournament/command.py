@@ -13,17 +13,9 @@ from typing import Any
 import click
 import orjson
 
-from ..commands import parse_seat_time
+from ..commands import parse_seat_time, referee_options
 from ..game import AnyGame
-from ..referee import (
-    DEFAULT_BANK,
-    DEFAULT_GRACE,
-    DEFAULT_HANDSHAKE,
-    DEFAULT_MAX_LINE,
-    DEFAULT_MAX_LOG,
-    DEFAULT_MOVE,
-    TimeControl,
-)
+from ..referee import TimeControl
 from ..signals import terminate_as_interrupt
 from .display import (
     LiveDisplay,
@@ -184,60 +176,12 @@ def tournament_command(game: AnyGame) -> click.Command:
         "orders of the bots (neighbours balanced too).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
-    @click.option(
-        "--time",
-        "move",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_MOVE,
-        show_default=True,
-        help="Seconds per decision.",
-    )
-    @click.option(
-        "--bank",
-        type=click.FloatRange(min=0),
-        default=DEFAULT_BANK,
-        show_default=True,
-        help="Time bank (seconds) per game that pays for overruns.",
-    )
+    @referee_options
     @click.option(
         "--seat-time",
         multiple=True,
         metavar="N:MOVE[:BANK]",
         help="Time control for the N-th BOT (from 0), wherever it sits (repeatable).",
-    )
-    @click.option(
-        "--handshake",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_HANDSHAKE,
-        show_default=True,
-        help="Seconds a bot has to start and answer the hello.",
-    )
-    @click.option(
-        "--grace",
-        type=click.FloatRange(min=0),
-        default=DEFAULT_GRACE,
-        show_default=True,
-        help="Seconds a bot has to exit after the end message.",
-    )
-    @click.option(
-        "--max-line",
-        type=click.IntRange(min=64),
-        default=DEFAULT_MAX_LINE,
-        show_default=True,
-        help="Longest line (bytes) accepted from a bot.",
-    )
-    @click.option(
-        "--max-log",
-        type=click.IntRange(min=0),
-        default=DEFAULT_MAX_LOG,
-        show_default=True,
-        help="Bytes of each bot's stderr kept in its log.",
-    )
-    @click.option(
-        "--batch-events/--no-batch-events",
-        default=True,
-        show_default=True,
-        help="Send each bot its events with its next request (faster), or at once.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")

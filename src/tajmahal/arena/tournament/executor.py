@@ -105,7 +105,8 @@ class Executor(Protocol):
     their bots and return, leaving no process behind.  A game that is stopped
     yields no outcome and leaves no record (it is played again on resume)."""
 
-    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]: ...
+    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+        """The outcome of each task in ``tasks``, in the order the games finish."""
 
 
 def load_game(reference: str) -> AnyGame:
