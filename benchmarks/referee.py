@@ -219,8 +219,14 @@ def run_all(quick: bool) -> list[Result]:
 
 
 if __name__ == "__main__":
+    import argparse
+
     from rich.console import Console
 
     from .__main__ import table
 
-    Console(width=130).print(table(run_all("--quick" in sys.argv)))
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.referee", description="Only the referee rows of the benchmarks."
+    )
+    parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
+    Console(width=130).print(table(run_all(parser.parse_args().quick)))

@@ -149,6 +149,8 @@ def test_resuming_checks_the_options(tmp_path: Path) -> None:
     assert "first, random; 4 games (2 deals x 2 seat rotations), seed 4" in stdout
     assert "resuming: 2 of 4 games already finished" in stdout
     assert sorted(e["number"] for e in journal(out)) == [0, 1, 2, 3]
+    code, _, err = cli("tournament", "--out", str(out), "--games", "2", "-q")
+    assert code == 2 and "4 games (2 deals); it cannot shrink to 2" in err
     code, _, err = cli("tournament", "--out", str(out), "--grace", "1")
     assert code == 2 and "--grace cannot be changed" in err
     code, _, err = cli("tournament", "--out", str(tmp_path / "new"))

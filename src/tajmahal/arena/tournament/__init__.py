@@ -12,7 +12,14 @@ Nothing here knows Taj Mahal: the games are played by the referee through the
 - :mod:`.runner` — :func:`run_tournament`; :mod:`.display`, :mod:`.command` — the CLI.
 """
 
-from .executor import Executor, GameOutcome, GameTask, InlineExecutor, game_reference
+from .executor import (
+    Executor,
+    GameOutcome,
+    GameTask,
+    InlineExecutor,
+    game_reference,
+    play_task,
+)
 from .journal import Finished, TournamentDir, TournamentError
 from .local import LocalExecutor
 from .plan import Plan
@@ -37,6 +44,7 @@ __all__ = [
     "deal_seed",
     "game_reference",
     "parse_entrants",
+    "play_task",
     "run_tournament",
     "schedule",
 ]

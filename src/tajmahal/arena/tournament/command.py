@@ -133,7 +133,7 @@ def _plan(
             f"without BOTs the tournament in {out} resumes as it was started: "
             f"{flags} cannot be changed"
         )
-    return stored.with_deals(max(stored.deals, deals_for(games, stored.per_deal)))
+    return stored.with_deals(deals_for(games, stored.per_deal))  # fewer deals are refused
 
 
 def tournament_command(game: AnyGame) -> click.Command:
