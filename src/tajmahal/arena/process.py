@@ -41,6 +41,17 @@ _CHUNK = 1 << 16
 _EXIT_WAIT = 0.5
 
 
+def _read_chunk(fd: int) -> bytes | None:
+    """What the non-blocking pipe ``fd`` holds now, up to a chunk: None if nothing
+    yet, ``b""`` at its end (or when it cannot be read any more)."""
+    try:
+        return os.read(fd, _CHUNK)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
 def describe_status(returncode: int) -> str:
     """``exit 3`` or ``signal SIGSEGV`` for a :attr:`subprocess.Popen.returncode`."""
     if returncode >= 0:
@@ -290,12 +301,9 @@ class ProcessConnection(Connection):
     def _read(self) -> None:
         """Read what stdout has now (non-blocking)."""
         while not self.eof and self.fault is None:
-            try:
-                data = os.read(self.stdout_fd, _CHUNK)
-            except BlockingIOError:
+            data = _read_chunk(self.stdout_fd)
+            if data is None:
                 return
-            except OSError:
-                data = b""
             if not data:
                 self._end_of_output()
                 return
@@ -404,13 +412,7 @@ class ProcessConnection(Connection):
 
     def _discard_output(self) -> None:
         """After the game, a bot's output is no longer read: drop it unread."""
-        try:
-            data = os.read(self.stdout_fd, _CHUNK)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
+        if _read_chunk(self.stdout_fd) == b"":
             self._end_of_output()
 
     def wait_exit(self, deadline: float) -> bool:
