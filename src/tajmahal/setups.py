@@ -34,6 +34,11 @@ class SetupError(ValueError):
     """A :class:`Setup` that breaks the setup rules (S1-S6, C1, D1)."""
 
 
+def variant_for(players: int) -> str:
+    """D1: two players play the ``"dummy"`` variant, three to five ``"standard"``."""
+    return "dummy" if players == 2 else "standard"
+
+
 def display_size(players: int) -> int:
     """S2/D1: 2n - 1 display cards; the two-player variant uses 3."""
     return 3 if players == 2 else 2 * players - 1
@@ -101,7 +106,7 @@ class Setup:
             province_tiles=tiles,
             bonus_tiles=bonus,
             board=board,
-            variant="dummy" if players == 2 else "standard",
+            variant=variant_for(players),
         )
         validate_setup(setup)
         return setup
@@ -157,7 +162,7 @@ class Setup:
             province_tiles=province_tiles,
             bonus_tiles=bonus_tiles,
             board=board,
-            variant="dummy" if players == 2 else "standard",
+            variant=variant_for(players),
         )
         validate_setup(setup)
         return setup

@@ -33,7 +33,7 @@ from .actions import Action
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
 from .rules import apply, is_over, legal_actions, new_game
-from .setups import Setup, place_tiles, validate_setup
+from .setups import Setup, place_tiles, validate_setup, variant_for
 from .state import State
 from .tiles import DEFAULT_BONUS_TILES
 
@@ -62,7 +62,7 @@ def setups(
         province_tiles=tiles,
         bonus_tiles=bonus,
         board=board,
-        variant="dummy" if n == 2 else "standard",
+        variant=variant_for(n),
     )
     validate_setup(setup)
     return setup
