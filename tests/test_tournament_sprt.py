@@ -11,8 +11,8 @@ estimates against lines fastchess printed for a match (its README examples).
 from __future__ import annotations
 
 import math
-import re
 import random
+import re
 from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import Any
