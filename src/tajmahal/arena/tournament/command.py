@@ -13,9 +13,16 @@ from typing import Any
 import click
 import orjson
 
-from ..commands import parse_seat_time, referee_options
+from ..commands import (
+    SEED,
+    check_bots_start,
+    parse_bots,
+    parse_seat_time,
+    preflight_option,
+    referee_options,
+)
 from ..game import AnyGame
-from ..referee import TimeControl
+from ..referee import MatchConfig, TimeControl
 from ..signals import terminate_as_interrupt
 from .display import (
     LiveDisplay,
@@ -164,8 +171,9 @@ def tournament_command(game: AnyGame) -> click.Command:
     )
     @click.option(
         "--seed",
-        type=int,
-        help="Tournament seed: fixes every deal [default: a fresh random one, or as stored].",
+        type=SEED,
+        help="Tournament seed, 0 to 2^64-1: fixes every deal [default: a fresh random one, "
+        "or as stored].",
     )
     @click.option(
         "--seatings",
@@ -183,6 +191,7 @@ def tournament_command(game: AnyGame) -> click.Command:
         metavar="N:MOVE[:BANK]",
         help="Time control for the N-th BOT (from 0), wherever it sits (repeatable).",
     )
+    @preflight_option
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
     def tournament(
@@ -191,11 +200,15 @@ def tournament_command(game: AnyGame) -> click.Command:
         games: int | None,
         jobs: int | None,
         seed: int | None,
+        preflight: bool,
         as_json: bool,
         quiet: bool,
         **options: Any,
     ) -> None:
         plan = _plan(game, out, bots, games, seed, options)
+        specs = parse_bots([e.bot for e in plan.entrants], builtins)
+        if preflight:  # every entrant starts and answers the hello, or nothing is played
+            check_bots_start(game, specs, _preflight_config(plan))
         if games is not None and games != plan.games:
             click.echo(
                 f"note: {games} games rounded up to {plan.games}: "
@@ -228,6 +241,12 @@ def tournament_command(game: AnyGame) -> click.Command:
       tajmahal tournament greedy random random random --games 200 --out runs/t1
     """
     return tournament
+
+
+def _preflight_config(plan: Plan) -> MatchConfig:
+    return MatchConfig(
+        time=plan.time, handshake=plan.handshake, max_line=plan.max_line, max_log=plan.max_log
+    )
 
 
 def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: bool) -> Report:
