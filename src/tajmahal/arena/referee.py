@@ -361,21 +361,29 @@ def preflight(
     game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig = MatchConfig()
 ) -> list[Fault]:
     """Start every bot of ``specs`` as the seats of a throwaway game (a setup from a
-    fresh seed, not one that will be played), exchange the hello, and stop them:
-    the faults of the bots that did not start or answer (none: all is well).  Only
-    the handshake limits of ``config`` apply; nothing is recorded."""
+    fresh seed, not one that will be played; several games for more bots than
+    seats, a built-in bot filling a game short of players), exchange the hello, and
+    stop them: the faults of the bots that did not start or answer, ``seat`` being
+    the index in ``specs`` (none: all is well).  Only the handshake limits of
+    ``config`` apply; nothing is recorded."""
     config = evolve(config, record=None, log_dir=None, trace=None, on_step=None, on_fault=None)
-    seed = secrets.randbits(63)
-    setup = game.random_setup(len(specs), seed)
-    match = _Match(game, setup, connect(game, specs, config, seed), config, seed)
-    try:
-        match.handshake()
-    finally:
-        with uninterruptible():
-            for seat in match.seats:
-                with contextlib.suppress(Exception):
-                    seat.conn.kill()
-    return [s.fault for s in match.seats if s.fault is not None]
+    filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
+    faults: list[Fault] = []
+    for start in range(0, len(specs), game.max_players):  # as many games as it takes
+        batch = list(specs[start : start + game.max_players])
+        batch += [filler] * (game.min_players - len(batch))
+        seed = secrets.randbits(63)
+        setup = game.random_setup(len(batch), seed)
+        match = _Match(game, setup, connect(game, batch, config, seed), config, seed)
+        try:
+            match.handshake()
+        finally:
+            with uninterruptible():
+                for seat in match.seats:
+                    with contextlib.suppress(Exception):
+                        seat.conn.kill()
+        faults += [evolve(s.fault, seat=start + s.seat) for s in match.seats if s.fault]
+    return faults
 
 
 class _ActionTexts:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from ..commands import (
 from ..game import AnyGame
 from ..referee import MatchConfig, TimeControl
 from ..signals import terminate_as_interrupt
+from . import gauntlet
 from .display import (
     LiveDisplay,
     PlainDisplay,
@@ -31,16 +33,22 @@ from .display import (
     count,
     pairwise_table,
     rate_text,
+    sprt_lines,
     standings_table,
 )
 from .executor import game_reference
+from .gauntlet import is_gauntlet
 from .journal import ERRORS, GAMES, TournamentDir, TournamentError, stored_plan
 from .local import LocalExecutor, default_jobs
 from .plan import Plan
 from .runner import Report, run_tournament, summary_data
-from .schedule import CYCLIC, SEATINGS, deals_for, parse_entrants, seatings_per_deal
+from .schedule import CYCLIC, SEATINGS, Entrant, deals_for, parse_entrants, seatings_per_deal
+from .sprt import SprtError, SprtParams, parse_sprt, require_scipy
 
 DEFAULT_GAMES = 100
+#: The game limit of a sequential test when --games is not given: it stops long before
+#: unless the bots are very close (then it ends undecided, see docs/tournaments.md).
+SPRT_DEFAULT_GAMES = 100_000
 #: Options that make up the plan: without BOTs (resuming as started) they cannot be given.
 _PLAN_OPTIONS = (
     "variant",
@@ -53,6 +61,7 @@ _PLAN_OPTIONS = (
     "max_log",
     "batch_events",
     "seatings",
+    "sprt",
 )
 
 
@@ -62,8 +71,7 @@ def seatings_text(plan: Plan) -> str:
     return f"{plan.per_deal} {kind}"
 
 
-def _seats_checked(game: AnyGame, bots: tuple[str, ...]) -> int:
-    seats = len(bots)
+def _seats_checked(game: AnyGame, seats: int) -> int:
     if not game.min_players <= seats <= game.max_players:
         raise click.UsageError(
             f"{game.title} is for {game.min_players}-{game.max_players} players: give that "
@@ -72,62 +80,97 @@ def _seats_checked(game: AnyGame, bots: tuple[str, ...]) -> int:
     return seats
 
 
-def _new_plan(
-    game: AnyGame, bots: tuple[str, ...], games: int, seed: int, options: dict[str, Any]
-) -> Plan:
-    seats = _seats_checked(game, bots)
+#: The entrants of a tournament and the time control of each.
+Lineup = tuple[tuple[Entrant, ...], tuple[TimeControl, ...]]
+
+
+def _lineup(bots: tuple[str, ...], options: dict[str, Any]) -> Lineup:
+    """Entrants from the BOT arguments, and each one's time control."""
     try:
         entrants = parse_entrants(bots)
-        game.random_setup(seats, seed, options["variant"])
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     default = TimeControl(options["move"], options["bank"])
-    times = [default] * seats
+    times = [default] * len(bots)
     for text in options["seat_time"]:
-        entrant, control = parse_seat_time(text, seats, default)
+        entrant, control = parse_seat_time(text, len(bots), default)
         times[entrant] = control
+    return tuple(entrants), tuple(times)
+
+
+def _new_plan(
+    game: AnyGame, lineup: Lineup, games: int, seed: int, options: dict[str, Any]
+) -> Plan:
+    entrants, times = lineup
+    seats = _seats_checked(game, len(entrants))
+    try:
+        game.random_setup(seats, seed, options["variant"])
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
     return Plan(
         game=game.name,
-        entrants=tuple(entrants),
+        entrants=entrants,
         seed=seed,
         deals=deals_for(games, seatings_per_deal(seats, options["seatings"])),
         variant=options["variant"],
-        time=tuple(times),
+        time=times,
         handshake=options["handshake"],
         grace=options["grace"],
         max_line=options["max_line"],
         max_log=options["max_log"],
         batch_events=options["batch_events"],
         seatings=options["seatings"],
+        sprt=_sprt_checked(options["sprt"], seats),
     )
+
+
+def _sprt_checked(text: str | None, seats: int) -> SprtParams | None:
+    if text is None:
+        return None
+    if seats != 2:
+        raise click.UsageError(
+            f"--sprt tests a two-bot match-up: give two BOTs, not {seats} "
+            "(or --gauntlet to test one bot against several, one match-up each)"
+        )
+    try:
+        params = parse_sprt(text)
+        require_scipy()
+        return params
+    except SprtError as e:
+        raise click.BadParameter(str(e), param_hint="--sprt") from None
+
+
+def _default_games(options: dict[str, Any]) -> int:
+    return DEFAULT_GAMES if options.get("sprt") is None else SPRT_DEFAULT_GAMES
 
 
 def _plan(
     game: AnyGame,
     out: Path,
-    bots: tuple[str, ...],
+    lineup: Lineup | None,
     games: int | None,
     seed: int | None,
     options: dict[str, Any],
 ) -> Plan:
-    """The plan asked for: from the arguments, or the stored one when no BOT is given."""
+    """The plan asked for: from the arguments, or the stored one when no BOT is
+    given (``lineup`` None)."""
     try:
         stored = stored_plan(out)
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     if stored is None:
-        if not bots:
+        if lineup is None:
             raise click.UsageError(f"{out} holds no tournament to resume: give the BOTs")
         return _new_plan(
             game,
-            bots,
-            DEFAULT_GAMES if games is None else games,
+            lineup,
+            _default_games(options) if games is None else games,
             secrets.randbits(63) if seed is None else seed,
             options,
         )
     games = stored.games if games is None else games
-    if bots:
-        return _new_plan(game, bots, games, stored.seed if seed is None else seed, options)
+    if lineup is not None:
+        return _new_plan(game, lineup, games, stored.seed if seed is None else seed, options)
     ctx = click.get_current_context()
     given = [
         name
@@ -183,6 +226,15 @@ def tournament_command(game: AnyGame) -> click.Command:
         help="Seatings per deal: cyclic rotations (each bot at each seat once), or all "
         "orders of the bots (neighbours balanced too).",
     )
+    @click.option(
+        "--sprt",
+        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S]",
+        help="Stop a two-bot match-up when a sequential probability ratio test decides "
+        "between H0: the first BOT is E0 Elo stronger than the second, and H1: E1 "
+        "stronger (alpha, beta: error rates, default 0.05; model: normalized or "
+        "logistic Elo, default normalized; stat: pentanomial (pairs of games of a "
+        "deal) or trinomial, default pentanomial).",
+    )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @referee_options
     @click.option(
@@ -190,6 +242,13 @@ def tournament_command(game: AnyGame) -> click.Command:
         multiple=True,
         metavar="N:MOVE[:BANK]",
         help="Time control for the N-th BOT (from 0), wherever it sits (repeatable).",
+    )
+    @click.option(
+        "--gauntlet",
+        is_flag=True,
+        help="The first BOT plays each of the others in a two-bot match-up of its own "
+        "(in DIR/vs1, DIR/vs2, ...), on the same deals; with --sprt each match-up stops "
+        "on its own.",
     )
     @preflight_option
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
@@ -200,30 +259,19 @@ def tournament_command(game: AnyGame) -> click.Command:
         games: int | None,
         jobs: int | None,
         seed: int | None,
+        gauntlet: bool,
         preflight: bool,
         as_json: bool,
         quiet: bool,
         **options: Any,
     ) -> None:
-        plan = _plan(game, out, bots, games, seed, options)
-        specs = parse_bots([e.bot for e in plan.entrants], builtins)
-        if preflight:  # every entrant starts and answers the hello, or nothing is played
-            check_bots_start(game, specs, _preflight_config(plan))
-        if games is not None and games != plan.games:
-            click.echo(
-                f"note: {games} games rounded up to {plan.games}: "
-                f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}",
-                err=True,
-            )
-        try:
-            store = TournamentDir.open(out, plan)
-        except TournamentError as e:
-            raise click.UsageError(str(e)) from None
-        try:
-            report = _run(game, store, jobs or default_jobs(), as_json, quiet)
-        finally:
-            store.close()
-        _finish(store, report, as_json)
+        jobs = jobs or default_jobs()
+        options["preflight"] = preflight
+        if gauntlet or (not bots and is_gauntlet(out)):
+            sys.exit(_gauntlet(game, out, bots, games, seed, jobs, as_json, quiet, options))
+        plan = _plan(game, out, _lineup(bots, options) if bots else None, games, seed, options)
+        _check_entrants(game, plan.entrants, options, plan)
+        sys.exit(_play(game, out, plan, games, jobs, as_json, quiet))
 
     tournament.help = f"""Play many games of {game.title} between bots and rank them.
 
@@ -243,10 +291,117 @@ def tournament_command(game: AnyGame) -> click.Command:
     return tournament
 
 
-def _preflight_config(plan: Plan) -> MatchConfig:
-    return MatchConfig(
-        time=plan.time, handshake=plan.handshake, max_line=plan.max_line, max_log=plan.max_log
+def _play(
+    game: AnyGame, out: Path, plan: Plan, games: int | None, jobs: int, as_json: bool, quiet: bool
+) -> int:
+    """Play (or resume) the tournament of ``plan`` in ``out``; print the results.
+    The exit status."""
+    if games is not None and games != plan.games:
+        click.echo(
+            f"note: {games} games rounded up to {plan.games}: "
+            f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}",
+            err=True,
+        )
+    try:
+        store = TournamentDir.open(out, plan)
+    except TournamentError as e:
+        raise click.UsageError(str(e)) from None
+    try:
+        report = _run(game, store, jobs, as_json, quiet)
+    finally:
+        store.close()
+    return _finish(store, report, as_json)
+
+
+def _gauntlet(
+    game: AnyGame,
+    out: Path,
+    bots: tuple[str, ...],
+    games: int | None,
+    seed: int | None,
+    jobs: int,
+    as_json: bool,
+    quiet: bool,
+    options: dict[str, Any],
+) -> int:
+    """The candidate (BOT 0) against each other BOT, one match-up after the other."""
+    if not game.min_players <= 2 <= game.max_players:
+        raise click.UsageError(f"{game.title} is not played by two: no gauntlet")
+    try:
+        if bots:
+            if len(bots) < 2:
+                raise click.UsageError("--gauntlet needs the candidate BOT and its opponents")
+            entrants, times = _lineup(bots, options)
+            gauntlet.prepare(out, entrants)
+        else:
+            stored = gauntlet.stored_entrants(out)
+            if stored is None:
+                raise click.UsageError(f"{out} holds no gauntlet to resume: give the BOTs")
+            entrants = stored
+    except TournamentError as e:
+        raise click.UsageError(str(e)) from None
+    _check_entrants(game, entrants, options)
+    candidate = entrants[0]
+    if seed is None and bots:  # one seed for every match-up: the same deals for each
+        stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))
+        seed = secrets.randbits(63) if stored_seed is None else stored_seed
+    rows = []
+    status = 0
+    for opponent in entrants[1:]:
+        where = gauntlet.matchup_dir(out, opponent.index)
+        lineup = None
+        if bots:
+            pair = (candidate, Entrant(1, opponent.name, opponent.bot))
+            lineup = (pair, (times[0], times[opponent.index]))
+        plan = _plan(game, where, lineup, games, seed, options)
+        if not as_json:
+            click.echo(f"gauntlet: {candidate.name} vs {opponent.name} ({where})")
+        try:
+            store = TournamentDir.open(where, plan)
+        except TournamentError as e:
+            raise click.UsageError(str(e)) from None
+        try:
+            report = _run(game, store, jobs, as_json, quiet)
+        finally:
+            store.close()
+        status = max(status, _finish(store, report, as_json, show=not as_json))
+        rows.append(gauntlet.matchup_result(opponent, where.name, report))
+        if report.interrupted:
+            break
+    path = gauntlet.write_summary(out, candidate, rows)
+    if as_json:
+        data = gauntlet.summary_data(candidate, rows)
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+    else:
+        click.echo(f"gauntlet: {candidate.name} against each opponent")
+        console().print(gauntlet.gauntlet_table(rows))
+        click.echo(f"results: {path}")
+    return status
+
+
+def _check_entrants(
+    game: AnyGame, entrants: Sequence[Entrant], options: dict[str, Any], plan: Plan | None = None
+) -> None:
+    """Refuse to play unless every entrant looks startable and (unless
+    --no-preflight) starts and answers the hello: before any game, and before the
+    output directory is made."""
+    builtins = sorted(game.builtin_players())
+    specs = parse_bots([e.bot for e in entrants], builtins)
+    if not options["preflight"]:
+        return
+    source = plan.to_data() if plan is not None else options
+    config = MatchConfig(
+        handshake=source["handshake"], max_line=source["max_line"], max_log=source["max_log"]
     )
+    check_bots_start(game, specs, config)
+
+
+def _stored_seed(root: Path) -> int | None:
+    try:
+        stored = stored_plan(root)
+    except TournamentError:
+        return None
+    return None if stored is None else stored.seed
 
 
 def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: bool) -> Report:
@@ -254,11 +409,14 @@ def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: b
     err = console(stderr=True)
     if not as_json:
         names = ", ".join(e.name for e in plan.entrants)
+        up_to = "" if plan.sprt is None else "at most "
         click.echo(
-            f"{game.title} tournament: {names}; {count(plan.games, 'game')} "
+            f"{game.title} tournament: {names}; {up_to}{count(plan.games, 'game')} "
             f"({count(plan.deals, 'deal')} x "
             f"{seatings_text(plan)}), seed {plan.seed}, {jobs} jobs; results in {store.root}"
         )
+        if plan.sprt is not None:
+            click.echo(f"SPRT {plan.sprt.text()}: stops when H0 or H1 is accepted")
         if store.finished:
             click.echo(f"resuming: {len(store.finished)} of {plan.games} games already finished")
     executor = LocalExecutor(game_reference(game), jobs, store.root / "workers.log")
@@ -273,12 +431,13 @@ def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: b
             return run_tournament(store, executor, display)
 
 
-def _finish(store: TournamentDir, report: Report, as_json: bool) -> None:
+def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = True) -> int:
+    """Print the results (unless not ``show``); the exit status."""
     plan = store.plan
-    if as_json:
-        data = summary_data(store, report.standings, report.interrupted)
+    if as_json and show:
+        data = summary_data(store, report.standings, report.interrupted, report.sprt)
         click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
-    else:
+    elif show:
         out = console()
         if report.standings.games:
             out.print()
@@ -289,6 +448,10 @@ def _finish(store: TournamentDir, report: Report, as_json: bool) -> None:
             )
             out.print(pairwise_table(report.standings))
             out.print()
+        if report.sprt is not None:
+            for line in sprt_lines(report.sprt, plan):
+                click.echo(line)
+            click.echo()
         click.echo(
             f"{report.finished} of {plan.games} games finished "
             f"({count(len(report.standings.deals), 'deal')}); this run: "
@@ -307,11 +470,12 @@ def _finish(store: TournamentDir, report: Report, as_json: bool) -> None:
             "run the same command to resume",
             err=True,
         )
-        sys.exit(130)
+        return 130
     if report.failed:
         click.echo(
             f"{len(report.failed)} games could not be played (see {store.root / ERRORS}): "
             "run the same command to retry them",
             err=True,
         )
-        sys.exit(1)
+        return 1
+    return 0

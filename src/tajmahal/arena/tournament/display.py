@@ -26,6 +26,7 @@ from rich.table import Table
 from ..text import printable
 from .journal import Finished
 from .plan import Plan
+from .sprt import H0, H1, SprtStatus
 from .standings import Standing, Standings
 from .stats import Estimate
 
@@ -115,6 +116,47 @@ def rate_text(games: int, seconds: float) -> str:
     return f"{games / seconds * 60:.1f} games/min"
 
 
+def llr_text(status: SprtStatus) -> str:
+    """``LLR 1.23 (-2.94, 2.94)``."""
+    p = status.params
+    return f"LLR {status.llr:.2f} ({p.lower:.2f}, {p.upper:.2f})"
+
+
+def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
+    """The sequential test's verdict, LLR with its bounds, counts and Elo estimate,
+    in the form fishtest and cutechess print them."""
+    p = status.params
+    first, second = (e.name for e in plan.entrants[:2])
+    pairs = f"{count(status.pairs, 'pair')} ({count(2 * status.pairs, 'game')})"
+    if status.verdict == H1:
+        verdict = f"H1 accepted after {pairs}: {first} is stronger than {second} by {p.elo1:g}"
+    elif status.verdict == H0:
+        verdict = f"H0 accepted after {pairs}: {first} is not stronger than {second} by {p.elo1:g}"
+    elif 2 * status.pairs >= plan.games:
+        verdict = f"no decision after {pairs}: the limit of {count(plan.games, 'game')} was reached"
+    else:
+        verdict = f"undecided after {pairs}"
+    scale = "normalized Elo" if p.model == "normalized" else "logistic Elo"
+    lost, tied, won = status.trinomial
+    lines = [
+        f"SPRT {first} vs {second}: {verdict}",
+        f"{llr_text(status)} [{p.elo0:.2f}, {p.elo1:.2f}] ({scale}, {p.statistic}, "
+        f"alpha {p.alpha:g}, beta {p.beta:g})",
+        "Ptnml(0-2): " + ", ".join(str(n) for n in status.pentanomial)
+        + f"; games W: {won} L: {lost} D: {tied}",
+    ]
+    e = status.estimate
+    if e is not None:
+        nelo = "-"
+        if e.nelo is not None and e.nelo_low is not None and e.nelo_high is not None:
+            nelo = f"{e.nelo:.1f} [{e.nelo_low:.1f}, {e.nelo_high:.1f}]"
+        lines.append(
+            f"Elo: {e.elo:.1f} [{e.elo_low:.1f}, {e.elo_high:.1f}], nElo: {nelo} "
+            f"(95%; score {e.score:.3f})"
+        )
+    return lines
+
+
 class LiveDisplay:
     """A rich progress bar with the running standings under it (a terminal)."""
 
@@ -135,6 +177,7 @@ class LiveDisplay:
         self.start = time.monotonic()
         self.played = 0
         self.shown = 0.0
+        self.llr = ""
 
     def __enter__(self) -> LiveDisplay:
         self.live.start()
@@ -151,13 +194,16 @@ class LiveDisplay:
     def finished(self, game: Finished, standings: Standings) -> None:
         assert self.task is not None
         self.played += 1
-        rate = rate_text(self.played, time.monotonic() - self.start)
+        rate = rate_text(self.played, time.monotonic() - self.start) + self.llr
         self.progress.update(self.task, advance=1, rate=rate)
         if time.monotonic() - self.shown >= _TABLE_EVERY:
             self._show(standings)
 
     def failed(self, number: int, error: str) -> None:
         self.live.console.print(f"game {number} could not be played: {last_line(error)}")
+
+    def tested(self, status: SprtStatus) -> None:
+        self.llr = f"  {llr_text(status)}"
 
     def _show(self, standings: Standings) -> None:
         self.shown = time.monotonic()
@@ -178,6 +224,7 @@ class PlainDisplay:
         self.count = 0
         self.played = 0
         self.start = time.monotonic()
+        self.llr = ""
 
     def __enter__(self) -> PlainDisplay:
         return self
@@ -201,10 +248,15 @@ class PlainDisplay:
         )
         rate = rate_text(self.played, time.monotonic() - self.start)
         width = len(str(self.total))
-        self.out.print(f"[{self.count:>{width}}/{self.total}] {rate}; win share: {shares}")
+        self.out.print(
+            f"[{self.count:>{width}}/{self.total}] {rate}; win share: {shares}{self.llr}"
+        )
 
     def failed(self, number: int, error: str) -> None:
         self.err.print(f"game {number} could not be played: {last_line(error)}")
+
+    def tested(self, status: SprtStatus) -> None:
+        self.llr = f"; {llr_text(status)}"
 
 
 def last_line(text: str) -> str:

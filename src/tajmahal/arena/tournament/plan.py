@@ -14,6 +14,7 @@ from attrs import evolve, frozen
 
 from ..referee import TimeControl
 from .schedule import CYCLIC, SEATINGS, SEEDING, Entrant, Slot, schedule, seatings_per_deal, slot
+from .sprt import SprtParams
 
 
 @frozen
@@ -22,7 +23,8 @@ class Plan:
     seed, the number of deals, the variant (None: the game's default for the
     number of seats), one time control per entrant (it follows the bot from seat
     to seat), the referee's other limits, and how entrants are seated in a deal
-    (``seatings``: see :data:`~.schedule.SEATINGS`)."""
+    (``seatings``: see :data:`~.schedule.SEATINGS`), and the sequential test that
+    may stop a two-entrant tournament early (``sprt``: see :mod:`.sprt`)."""
 
     game: str
     entrants: tuple[Entrant, ...]
@@ -36,6 +38,7 @@ class Plan:
     max_log: int
     batch_events: bool
     seatings: str = CYCLIC
+    sprt: SprtParams | None = None
 
     @property
     def seats(self) -> int:
@@ -76,6 +79,7 @@ class Plan:
             "seatings": self.seatings,
             "seeding": SEEDING,
             "seating_rule": SEATINGS[self.seatings],
+            "sprt": None if self.sprt is None else self.sprt.to_data(),
         }
 
     @classmethod
@@ -104,6 +108,7 @@ class Plan:
                 max_log=int(data["max_log"]),
                 batch_events=bool(data["batch_events"]),
                 seatings=seatings,
+                sprt=None if data.get("sprt") is None else SprtParams.from_data(data["sprt"]),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not a tournament plan ({type(e).__name__}: {e})") from None

@@ -22,6 +22,7 @@ from .executor import Executor, GameTask
 from .journal import Finished, TournamentDir
 from .plan import Plan
 from .schedule import Slot
+from .sprt import SequentialTest, SprtStatus
 from .standings import Standings, games_csv, standings_csv
 
 STANDINGS_JSON = "standings.json"
@@ -41,12 +42,16 @@ class Listener(Protocol):
     def failed(self, number: int, error: str) -> None:
         """Game ``number`` could not be played (it is retried on resume)."""
 
+    def tested(self, status: SprtStatus) -> None:
+        """Where the plan's sequential test stands, before each :meth:`finished`."""
+
 
 @frozen
 class Report:
     """How a run went: games ``played`` in this run out of the plan's, those that
     ``failed`` (number, error), whether it was ``interrupted``, the seconds it took,
-    the final standings and the summary files written."""
+    the final standings, the summary files written, and where the plan's
+    sequential test stands (``sprt``, None without one)."""
 
     plan: Plan
     finished: int
@@ -56,10 +61,13 @@ class Report:
     seconds: float
     standings: Standings
     files: tuple[Path, ...]
+    sprt: SprtStatus | None = None
 
     @property
     def complete(self) -> bool:
-        return self.finished == self.plan.games
+        """Every game played, or the sequential test decided."""
+        decided = self.sprt is not None and self.sprt.verdict is not None
+        return decided or self.finished == self.plan.games
 
 
 def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
@@ -83,14 +91,26 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
 def run_tournament(
     store: TournamentDir, executor: Executor, listener: Listener | None = None
 ) -> Report:
-    """Play the games of ``store.plan`` that are not in its journal yet."""
+    """Play the games of ``store.plan`` that are not in its journal yet (or, when
+    the plan has a sequential test, until the test is decided)."""
     plan = store.plan
     standings = Standings(plan.entrants)
-    for game in store.finished:
+    test = sequential_test(plan)
+    for game in sorted(store.finished, key=lambda g: g.number):
         standings.add(game)
+        if test is not None:
+            test.add(game)
     done = {game.number for game in store.finished}
-    todo = {s.number: s for s in plan.slots() if s.number not in done}
-    tasks = (task_for(plan, s, store) for s in todo.values())
+    under_way: set[int] = set()  # handed to the executor, no outcome yet
+
+    def tasks() -> Iterator[GameTask]:
+        for s in plan.slots():
+            if test is not None and test.decided:
+                return
+            if s.number not in done:
+                under_way.add(s.number)
+                yield task_for(plan, s, store)
+
     failed: list[tuple[int, str]] = []
     played = 0
     interrupted = False
@@ -98,8 +118,12 @@ def run_tournament(
     try:
         if listener is not None:
             listener.started(plan, standings, len(done))
-        with contextlib.closing(executor.run(tasks)) as outcomes:
+        with contextlib.closing(executor.run(tasks())) as outcomes:
             for outcome in outcomes:
+                if outcome.number not in under_way:  # never counted twice
+                    store.log_error(outcome.number, "an outcome for a game not under way: ignored")
+                    continue
+                under_way.discard(outcome.number)
                 with _interrupts_deferred():  # journal and standings stay in step
                     if outcome.result is None:
                         error = outcome.error or "no result"
@@ -108,18 +132,25 @@ def run_tournament(
                         if listener is not None:
                             listener.failed(outcome.number, error)
                         continue
-                    game = store.append(todo[outcome.number], outcome.result)
+                    game = store.append(plan.slot(outcome.number), outcome.result)
                     standings.add(game)
+                    if test is not None:
+                        test.add(game)
                     played += 1
                 if listener is not None:
+                    if test is not None:
+                        listener.tested(test.status())
                     listener.finished(game, standings)
+                if test is not None and test.decided:
+                    break  # closing the executor stops the games under way
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.monotonic() - start
     store.remove_partial_records()  # left by workers that were killed
+    sprt = None if test is None else test.status()
     try:
         with _interrupts_deferred():  # a Ctrl-C now is held until the files are written
-            files = write_summary(store, standings, interrupted)
+            files = write_summary(store, standings, interrupted, sprt)
     except KeyboardInterrupt:
         interrupted = True
     return Report(
@@ -131,26 +162,44 @@ def run_tournament(
         seconds=seconds,
         standings=standings,
         files=files,
+        sprt=sprt,
     )
 
 
-def summary_data(store: TournamentDir, standings: Standings, interrupted: bool) -> dict[str, Any]:
+def sequential_test(plan: Plan) -> SequentialTest | None:
+    """The plan's sequential test, if it has one."""
+    return None if plan.sprt is None else SequentialTest(plan.sprt, plan.per_deal)
+
+
+def summary_data(
+    store: TournamentDir,
+    standings: Standings,
+    interrupted: bool,
+    sprt: SprtStatus | None = None,
+) -> dict[str, Any]:
     plan = store.plan
-    return {
+    data = {
         "tournament": plan.to_data(),
         "finished": len(standings.games),
-        "complete": len(standings.games) == plan.games,
+        "complete": len(standings.games) == plan.games
+        or (sprt is not None and sprt.verdict is not None),
         "interrupted": interrupted,
         **standings.to_data(),
     }
+    if sprt is not None:
+        data["sprt"] = sprt.to_data()
+    return data
 
 
 def write_summary(
-    store: TournamentDir, standings: Standings, interrupted: bool = False
+    store: TournamentDir,
+    standings: Standings,
+    interrupted: bool = False,
+    sprt: SprtStatus | None = None,
 ) -> tuple[Path, ...]:
     """``standings.json``, ``standings.csv`` and ``games.csv`` at the top of the
-    directory, for the games finished so far."""
-    data = summary_data(store, standings, interrupted)
+    directory, for the games finished so far (and the sequential test's status)."""
+    data = summary_data(store, standings, interrupted, sprt)
     return (
         store.write(STANDINGS_JSON, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"),
         store.write(STANDINGS_CSV, standings_csv(standings.table()).encode()),

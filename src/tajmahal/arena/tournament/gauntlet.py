@@ -1,0 +1,179 @@
+"""A gauntlet: one bot (the candidate) against each bot of a pool, one two-bot
+match-up per opponent.
+
+Each match-up is a tournament of its own (duplicate deals, journal, records,
+resume, and the sequential test if one is asked for) in ``DIR/vsN`` for the N-th
+opponent (N from 1, the candidate being BOT 0).  Every match-up uses the same
+tournament seed, so each opponent meets the candidate on the same deals.
+
+::
+
+    DIR/gauntlet.json   the manifest: the candidate and the opponents
+    DIR/vs1/ ...        the match-up with the first opponent (a tournament directory)
+    DIR/standings.json  the candidate's results against each opponent
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+from attrs import frozen
+from rich.table import Table
+
+from .journal import TournamentError, write_atomically
+from .runner import STANDINGS_JSON, Report
+from .schedule import Entrant
+from .sprt import EloEstimate, SprtStatus, estimate, pair_counts
+from .stats import Estimate
+
+FORMAT: Final = "arena-gauntlet"
+MANIFEST: Final = "gauntlet.json"
+
+
+def matchup_dir(root: Path, opponent: int) -> Path:
+    """Where the match-up with the ``opponent``-th BOT (from 1) is played."""
+    return root / f"vs{opponent}"
+
+
+def is_gauntlet(root: Path) -> bool:
+    return (root / MANIFEST).exists()
+
+
+def stored_entrants(root: Path) -> tuple[Entrant, ...] | None:
+    """The candidate and the opponents of the gauntlet in ``root`` (None if there
+    is none)."""
+    path = root / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        data = orjson.loads(path.read_bytes())
+        if data.get("format") != FORMAT:
+            raise ValueError(f"its format is {data.get('format')!r}, not {FORMAT!r}")
+        return tuple(
+            Entrant(i, str(e["name"]), str(e["bot"])) for i, e in enumerate(data["entrants"])
+        )
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TournamentError(f"{path}: cannot resume this gauntlet: {e}") from None
+
+
+def prepare(root: Path, entrants: Sequence[Entrant]) -> None:
+    """Start a gauntlet of ``entrants`` in ``root`` (new or empty), or check that
+    the one there has the same entrants."""
+    stored = stored_entrants(root)
+    if stored is not None:
+        if tuple(stored) != tuple(entrants):
+            have = ", ".join(f"{e.name}={e.bot}" for e in stored)
+            raise TournamentError(
+                f"{root} holds a gauntlet of other bots ({have}): give the same BOTs to "
+                "resume it, or another directory for a new one"
+            )
+        return
+    root.mkdir(parents=True, exist_ok=True)
+    if any(root.iterdir()):
+        raise TournamentError(
+            f"{root}: not empty and holds no gauntlet: give a new or empty directory"
+        )
+    data = {"format": FORMAT, "entrants": [{"name": e.name, "bot": e.bot} for e in entrants]}
+    write_atomically(root / MANIFEST, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+@frozen
+class MatchupResult:
+    """The candidate against one ``opponent``: games and deals finished, the
+    candidate's ``score`` (share of games it finished ahead, a tie counting 1/2,
+    with its 95% interval over deals), its Elo estimate from the pairs of games
+    of complete deals, and the sequential test's status if there was one."""
+
+    opponent: Entrant
+    directory: str
+    games: int
+    deals: int
+    score: Estimate | None
+    elo: EloEstimate | None
+    sprt: SprtStatus | None
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "opponent": {"name": self.opponent.name, "bot": self.opponent.bot},
+            "directory": self.directory,
+            "games": self.games,
+            "deals": self.deals,
+            "score": None if self.score is None else self.score.to_data(),
+            "elo": None if self.elo is None else self.elo.to_data(),
+            "sprt": None if self.sprt is None else self.sprt.to_data(),
+        }
+
+
+def matchup_result(opponent: Entrant, directory: str, report: Report) -> MatchupResult:
+    standings = report.standings
+    if report.sprt is not None:  # the test's own pairs (whole deals in order)
+        counts: Sequence[int] = report.sprt.pentanomial
+    else:
+        counts = pair_counts(standings.games)[0]
+    score = standings.pairwise()[0][1] if standings.games else None
+    return MatchupResult(
+        opponent=opponent,
+        directory=directory,
+        games=len(standings.games),
+        deals=len(standings.deals),
+        score=score,
+        elo=estimate(counts),
+        sprt=report.sprt,
+    )
+
+
+def summary_data(candidate: Entrant, rows: Sequence[MatchupResult]) -> dict[str, Any]:
+    return {
+        "gauntlet": {"candidate": {"name": candidate.name, "bot": candidate.bot}},
+        "matchups": [row.to_data() for row in rows],
+        "method": {
+            "score": "share of games the candidate finished ahead of the opponent (a tie "
+            "counts 1/2); 95% Student t interval with the deal as the unit",
+            "elo": "logistic Elo of the mean score over the pairs of games of complete "
+            "deals, 95% normal interval; nelo: normalized Elo (see docs/tournaments.md)",
+        },
+    }
+
+
+def write_summary(root: Path, candidate: Entrant, rows: Sequence[MatchupResult]) -> Path:
+    path = root / STANDINGS_JSON
+    data = summary_data(candidate, rows)
+    write_atomically(path, orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    return path
+
+
+def _interval(e: Estimate | None) -> str:
+    if e is None:
+        return "-"
+    if e.low is None or e.high is None:
+        return f"{e.mean:.3f}"
+    return f"{e.mean:.3f} [{e.low:.3f}, {e.high:.3f}]"
+
+
+def gauntlet_table(rows: Sequence[MatchupResult]) -> Table:
+    out = Table(box=None, pad_edge=False, header_style="bold")
+    out.add_column("#", justify="right")
+    out.add_column("opponent", no_wrap=True)
+    for name in ("games", "score", "Elo", "SPRT"):
+        out.add_column(name, justify="right")
+    for row in rows:
+        elo = (
+            "-"
+            if row.elo is None
+            else (f"{row.elo.elo:.1f} [{row.elo.elo_low:.1f}, {row.elo.elo_high:.1f}]")
+        )
+        test = "-"
+        if row.sprt is not None:
+            test = f"{row.sprt.verdict or 'undecided'} (LLR {row.sprt.llr:.2f})"
+        out.add_row(
+            str(row.opponent.index),
+            row.opponent.name,
+            str(row.games),
+            _interval(row.score),
+            elo,
+            test,
+        )
+    return out
