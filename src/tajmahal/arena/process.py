@@ -33,8 +33,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from .connection import Connection, LineReader, Received
-from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing
+from .connection import Connection, LineReader, Received, open_private
+from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
+from .text import printable
 
 _CHUNK = 1 << 16
 #: How long to wait, after a bot's stdout closed, to tell a crash from a closed stdout.
@@ -80,7 +81,7 @@ class StderrLog:
         out = None
         if self.path is not None:
             try:
-                out = self.path.open("wb")
+                out = open_private(self.path)
             except OSError:  # no log then, but stderr is still drained
                 out = None
         kept = 0
@@ -112,7 +113,7 @@ class StderrLog:
 
     def last_line(self) -> str:
         lines = [x for x in self.tail.decode("utf-8", "replace").splitlines() if x.strip()]
-        return lines[-1].strip()[:200] if lines else ""
+        return printable(lines[-1].strip(), limit=200) if lines else ""
 
     def join(self, timeout: float) -> None:
         self.thread.join(timeout)
@@ -390,8 +391,7 @@ class ProcessConnection(Connection):
             return self.fault
         if self.reader.pending:
             line = self.reader.pop() or bytes(self.reader.buffer)
-            shown = line[:60].decode("utf-8", "replace")
-            return (PROTOCOL_FAULT, f"wrote without being asked: {shown!r}")
+            return (PROTOCOL_FAULT, f"wrote without being asked: {quote_bytes(line)}")
         if self.eof or self.exited or (self.pidfd is None and self._has_exited()):
             return self._eof_fault()
         return None

@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 import orjson
 
-from ..commands import parse_seat_time, referee_options
+from ..commands import (
+    SEED,
+    check_bots_start,
+    parse_bots,
+    parse_seat_time,
+    preflight_option,
+    referee_options,
+)
 from ..game import AnyGame
-from ..referee import TimeControl
+from ..referee import MatchConfig, TimeControl
 from ..signals import terminate_as_interrupt
 from . import gauntlet
 from .display import (
@@ -206,8 +214,9 @@ def tournament_command(game: AnyGame) -> click.Command:
     )
     @click.option(
         "--seed",
-        type=int,
-        help="Tournament seed: fixes every deal [default: a fresh random one, or as stored].",
+        type=SEED,
+        help="Tournament seed, 0 to 2^64-1: fixes every deal [default: a fresh random one, "
+        "or as stored].",
     )
     @click.option(
         "--seatings",
@@ -241,6 +250,7 @@ def tournament_command(game: AnyGame) -> click.Command:
         "(in DIR/vs1, DIR/vs2, ...), on the same deals; with --sprt each match-up stops "
         "on its own.",
     )
+    @preflight_option
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
     def tournament(
@@ -250,14 +260,17 @@ def tournament_command(game: AnyGame) -> click.Command:
         jobs: int | None,
         seed: int | None,
         gauntlet: bool,
+        preflight: bool,
         as_json: bool,
         quiet: bool,
         **options: Any,
     ) -> None:
         jobs = jobs or default_jobs()
+        options["preflight"] = preflight
         if gauntlet or (not bots and is_gauntlet(out)):
             sys.exit(_gauntlet(game, out, bots, games, seed, jobs, as_json, quiet, options))
         plan = _plan(game, out, _lineup(bots, options) if bots else None, games, seed, options)
+        _check_entrants(game, plan.entrants, options, plan)
         sys.exit(_play(game, out, plan, games, jobs, as_json, quiet))
 
     tournament.help = f"""Play many games of {game.title} between bots and rank them.
@@ -327,6 +340,7 @@ def _gauntlet(
             entrants = stored
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
+    _check_entrants(game, entrants, options)
     candidate = entrants[0]
     if seed is None and bots:  # one seed for every match-up: the same deals for each
         stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))
@@ -363,6 +377,23 @@ def _gauntlet(
         console().print(gauntlet.gauntlet_table(rows))
         click.echo(f"results: {path}")
     return status
+
+
+def _check_entrants(
+    game: AnyGame, entrants: Sequence[Entrant], options: dict[str, Any], plan: Plan | None = None
+) -> None:
+    """Refuse to play unless every entrant looks startable and (unless
+    --no-preflight) starts and answers the hello: before any game, and before the
+    output directory is made."""
+    builtins = sorted(game.builtin_players())
+    specs = parse_bots([e.bot for e in entrants], builtins)
+    if not options["preflight"]:
+        return
+    source = plan.to_data() if plan is not None else options
+    config = MatchConfig(
+        handshake=source["handshake"], max_line=source["max_line"], max_log=source["max_log"]
+    )
+    check_bots_start(game, specs, config)
 
 
 def _stored_seed(root: Path) -> int | None:

@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from ..text import printable
 from .journal import Finished
 from .plan import Plan
 from .sprt import H0, H1, SprtStatus
@@ -259,5 +260,6 @@ class PlainDisplay:
 
 
 def last_line(text: str) -> str:
+    """The last line of an error text, safe to print."""
     lines = [x for x in text.splitlines() if x.strip()]
-    return lines[-1].strip() if lines else text
+    return printable(lines[-1].strip() if lines else text, limit=500)
