@@ -17,6 +17,7 @@ from tajmahal import (
     BuildMogulPalace,
     BuildPalace,
     Play,
+    Score,
     Setup,
     State,
     TakeCard,
@@ -36,6 +37,7 @@ from tajmahal.encoding import (
     legal_mask,
     observation,
     observation_layout,
+    outcome,
 )
 from tajmahal.testing import states
 
@@ -222,3 +224,23 @@ def test_docs_table_lists_every_block_in_order() -> None:
             for name, shape in rows
         ]
         assert documented == [(b.name, b.shape) for b in layout.blocks]
+
+
+def finished(totals: tuple[int, ...]) -> State:
+    """A state marked over, with these totals (palace points only)."""
+    state = new_game(Setup.random(len(totals), seed=1))
+    players = tuple(
+        evolve(p, score=Score(palaces=t)) for p, t in zip(state.players, totals, strict=True)
+    )
+    return evolve(state, players=players, to_act=None)
+
+
+def test_outcome_of_a_lone_winner_and_of_shared_first_places() -> None:
+    assert outcome(finished((10, 40, 20, 30))) == pytest.approx((-1 / 3, 1, -1 / 3, -1 / 3))
+    # Two winners share the prize of 1: 4/3 * (1/2 - 1/4) = 1/3 each; the others -1/3.
+    assert outcome(finished((10, 30, 20, 30))) == pytest.approx((-1 / 3, 1 / 3, -1 / 3, 1 / 3))
+    assert outcome(finished((25, 25))) == pytest.approx((0, 0))
+    assert outcome(finished((30, 25))) == pytest.approx((1, -1))
+    assert outcome(finished((5, 5, 5))) == pytest.approx((0, 0, 0))
+    with pytest.raises(ValueError, match="not over"):
+        outcome(new_game(Setup.random(3, seed=1)))

@@ -54,7 +54,7 @@ from .actions import (
 )
 from .board import CITIES, PROVINCES
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
-from .rules import VISITS, legal_actions
+from .rules import VISITS, legal_actions, scores
 from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
 from .tiles import BonusTile
 from .views import PlayerView, view
@@ -154,6 +154,25 @@ def mask_of(actions: Sequence[Action]) -> npt.NDArray[np.bool_]:
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     mask[[_INDEX[a] for a in actions]] = True
     return mask
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+def outcome(state: State) -> tuple[float, ...]:
+    """Each seat's result of a finished game, for learning programs: the winners
+    (rank 1, F2) share a prize of 1, and every seat gets ``n/(n-1) * (share - 1/n)``.
+
+    A lone winner gets +1 and every other seat ``-1/(n-1)``; the values sum to 0.
+    Raises ValueError while the game is still on.
+    """
+    if state.to_act is not None:
+        raise ValueError("the game is not over: no outcome yet")
+    totals = scores(state)
+    best = max(totals)
+    winners = sum(1 for t in totals if t == best)
+    n = len(totals)
+    return tuple(n / (n - 1) * ((1 / winners if t == best else 0.0) - 1 / n) for t in totals)
 
 
 # --------------------------------------------------------------------------- observations
@@ -427,4 +446,5 @@ __all__ = [
     "observation",
     "observation_layout",
     "observe",
+    "outcome",
 ]
