@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import click
 import orjson
 
+from . import containment
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, replay
@@ -189,6 +190,7 @@ def match_command(game: AnyGame) -> click.Command:
                 f"{game.title} is for {game.min_players}-{game.max_players} players: "
                 f"give that many BOTs, not {players}"
             )
+        containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
         specs = parse_bots(bots, builtins)
         for path, what in ((record, "--record"), (trace, "--trace")):
             if path is not None:

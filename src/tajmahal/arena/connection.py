@@ -40,6 +40,9 @@ class Connection(ABC):
     label: str = "bot"
     #: How the bot ended: ``"exit 0"``, ``"signal 9"``, ``"killed"`` ... (None: still on).
     exit_status: str | None = None
+    #: A signal the bot did not raise itself that stopped or ended it
+    #: (``"SIGSTOP"``, ``"SIGKILL"``), once a fault was found because of it.
+    signal: str | None = None
 
     @abstractmethod
     def start(self) -> str | None:

@@ -28,7 +28,7 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, field, frozen
 
-from . import protocol
+from . import containment, protocol
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
@@ -138,7 +138,9 @@ class Fault:
     the ``phase`` (hello, act, end), the ``decision`` number (0 before the first),
     seconds since the match started, and a ``detail`` for people.  ``stderr`` is
     the last line the bot wrote to its log: in results and records, but not in the
-    end message to the other bots."""
+    end message to the other bots.  ``signal``: a signal the bot did not raise and
+    the referee did not send that stopped or killed it (``SIGSTOP``, ``SIGKILL``):
+    another process did that to it."""
 
     seat: int
     kind: str
@@ -147,6 +149,7 @@ class Fault:
     at: float
     detail: str
     stderr: str = ""
+    signal: str = ""
 
     def to_data(self, public: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -157,6 +160,8 @@ class Fault:
             "at": round(self.at, 3),
             "detail": self.detail,
         }
+        if self.signal:
+            data["signal"] = self.signal
         if self.stderr and not public:
             data["stderr"] = self.stderr
         return data
@@ -375,13 +380,14 @@ def preflight(
         seed = secrets.randbits(63)
         setup = game.random_setup(len(batch), seed)
         match = _Match(game, setup, connect(game, batch, config, seed), config, seed)
-        try:
-            match.handshake()
-        finally:
-            with uninterruptible():
-                for seat in match.seats:
-                    with contextlib.suppress(Exception):
-                        seat.conn.kill()
+        with containment.guarded():
+            try:
+                match.handshake()
+            finally:
+                with uninterruptible():
+                    for seat in match.seats:
+                        with contextlib.suppress(Exception):
+                            seat.conn.kill()
         faults += [evolve(s.fault, seat=start + s.seat) for s in match.seats if s.fault]
     return faults
 
@@ -494,6 +500,10 @@ class _Match:
         self.last_step: tuple[Any, ...] | None = None
 
     def run(self) -> MatchResult:
+        with containment.guarded():  # whatever the bots start stays in reach
+            return self._run()
+
+    def _run(self) -> MatchResult:
         committed = False
         try:
             if self.config.record is not None:
@@ -562,6 +572,7 @@ class _Match:
             at=at,
             detail=printable(detail, limit=2000),
             stderr=printable(seat.conn.log_tail(), limit=200),
+            signal=seat.conn.signal or "",
         )
         seat.fault = fault
         if self.writer is not None and self.header_written:

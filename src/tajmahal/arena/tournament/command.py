@@ -14,6 +14,7 @@ from typing import Any
 import click
 import orjson
 
+from .. import containment
 from ..commands import (
     SEED,
     check_bots_start,
@@ -265,6 +266,7 @@ def tournament_command(game: AnyGame) -> click.Command:
         quiet: bool,
         **options: Any,
     ) -> None:
+        containment.hide_option("--seed")  # from other processes (the bots): it deals all
         jobs = jobs or default_jobs()
         options["preflight"] = preflight
         if gauntlet or (not bots and is_gauntlet(out)):
@@ -424,7 +426,9 @@ def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: b
     if not (as_json or quiet):
         out = console()
         display = LiveDisplay(out) if out.is_terminal else PlainDisplay(out, err)
-    with terminate_as_interrupt():
+    # Not dumpable (it knows every deal), and a subreaper: the bots of a worker that
+    # dies are handed to it, and killed.
+    with terminate_as_interrupt(), containment.guarded():
         if display is None:
             return run_tournament(store, executor)
         with display:

@@ -142,7 +142,8 @@ def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
         f"SPRT {first} vs {second}: {verdict}",
         f"{llr_text(status)} [{p.elo0:.2f}, {p.elo1:.2f}] ({scale}, {p.statistic}, "
         f"alpha {p.alpha:g}, beta {p.beta:g})",
-        "Ptnml(0-2): " + ", ".join(str(n) for n in status.pentanomial)
+        "Ptnml(0-2): "
+        + ", ".join(str(n) for n in status.pentanomial)
         + f"; games W: {won} L: {lost} D: {tied}",
     ]
     e = status.estimate
