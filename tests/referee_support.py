@@ -16,6 +16,7 @@ from tajmahal.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTY = Path(__file__).resolve().parent / "faulty_bots"
+HOSTILE = Path(__file__).resolve().parent / "hostile_bots"
 BOTS = ROOT / "bots"
 NODE = shutil.which("node")
 
@@ -23,6 +24,11 @@ NODE = shutil.which("node")
 def faulty(name: str, *args: str) -> str:
     """The command line of a deliberately broken bot."""
     return shlex.join([str(FAULTY / f"{name}.py"), *args])
+
+
+def hostile(name: str, *args: str) -> str:
+    """The command line of a bot that attacks the referee (tests/hostile_bots)."""
+    return shlex.join([str(HOSTILE / f"{name}.py"), *args])
 
 
 def cli(*args: str) -> tuple[int, str, str]:

@@ -15,6 +15,9 @@ import orjson
 import pytest
 from referee_support import FAULTY, cli, faulty, match_json, processes_with
 
+from tajmahal.adapter import TAJMAHAL
+from tajmahal.arena import BotSpec, run_match
+
 # A fixed seed: some faulty bots send an action that is illegal in most positions only.
 FAST = ["--time", "0.5", "--bank", "0", "--grace", "0.5", "--handshake", "5", "--seed", "1"]
 
@@ -53,6 +56,8 @@ def test_fault_is_named_and_the_game_finishes(
 ) -> None:
     record = tmp_path / "game.jsonl"
     extra = ["--handshake", "1"] if "hang_at_hello" in bot else []
+    if phase == "hello":  # else the check before the game refuses to play at all
+        extra.append("--no-preflight")
     result = match_json("first", bot, "first", "first", *FAST, *extra, "--record", str(record))
     faults = result["faults"]
     assert [(f["seat"], f["kind"], f["phase"]) for f in faults] == [(1, kind, phase)], faults
@@ -67,8 +72,10 @@ def test_fault_is_named_and_the_game_finishes(
         assert seats[1]["fallback_decisions"] > 0
         # The bot decided until its fault, the fallback policy from then on.
         by = _seat_actions(record, 1)
-        assert all(who == "bot" for d, who in by if d < faults[0]["decision"])
-        assert all(who == "fallback" for d, who in by if d >= faults[0]["decision"])
+        # A second answer is charged to the decision it answered, which stands.
+        first_fallback = faults[0]["decision"] + ("unasked" in bot)
+        assert all(who == "bot" for d, who in by if d < first_fallback)
+        assert all(who == "fallback" for d, who in by if d >= first_fallback)
     code, out, err = cli("replay", "--verify", str(record))
     assert code == 0, err
     assert "OK" in out
@@ -91,7 +98,8 @@ def _fault_lines(record: Path) -> list[tuple[int, str]]:
 
 def test_a_faulted_bot_is_told_why(tmp_path: Path) -> None:
     record = tmp_path / "g.jsonl"
-    match_json("first", faulty("wrong_version"), "first", *FAST, "--record", str(record))
+    match_json("first", faulty("wrong_version"), "first", *FAST, "--record", str(record),
+               "--no-preflight")
     log = (tmp_path / "g.seat1.log").read_text()
     assert "told: protocol: the bot speaks arena protocol version 99" in log
     assert "this referee speaks version 1" in log
@@ -172,10 +180,16 @@ def test_oversized_line_keeps_memory_bounded(tmp_path: Path) -> None:
 
 
 def test_a_bot_that_cannot_be_started(tmp_path: Path) -> None:
-    result = match_json("first", str(tmp_path / "no-such-bot"), "first", *FAST)
-    (fault,) = result["faults"]
-    assert (fault["seat"], fault["kind"], fault["phase"]) == (1, "crash", "hello")
-    assert "could not start" in fault["detail"]
+    # The CLI refuses it before the game (attack 8); the referee itself faults it.
+    code, _, err = cli("match", "first", str(tmp_path / "no-such-bot"), "first", *FAST)
+    assert code == 2 and "does not exist" in err
+    spec = BotSpec(text="gone", argv=(str(tmp_path / "no-such-bot"),))
+    setup = TAJMAHAL.random_setup(3, 1)
+    result = run_match(TAJMAHAL, setup, [BotSpec.parse("first", ["first"]), spec,
+                                         BotSpec.parse("first", ["first"])])
+    (fault,) = result.faults
+    assert (fault.seat, fault.kind, fault.phase) == (1, "crash", "hello")
+    assert "could not start" in fault.detail
 
 
 def test_names_are_shown_as_given() -> None:
@@ -187,7 +201,7 @@ def test_names_are_shown_as_given() -> None:
 
 
 def test_a_name_with_a_newline_is_a_protocol_fault() -> None:
-    result = match_json("first", faulty("odd_name", "two\nlines"), *FAST)
+    result = match_json("first", faulty("odd_name", "two\nlines"), *FAST, "--no-preflight")
     (fault,) = result["faults"]
     assert (fault["kind"], fault["phase"]) == ("protocol", "hello")
     assert "printable" in fault["detail"]

@@ -206,10 +206,19 @@ def test_step_lines_and_hooks_come_in_order_around_faults(tmp_path: Path) -> Non
     assert [(f.seat, f.kind) for f in result.faults] == [(1, "protocol"), (2, "crash")]
     lines = [orjson.loads(x) for x in record.read_bytes().splitlines()][1:-1]
     order = [(x["type"], x["decision"]) for x in lines]
-    faults = [(f.decision, f.seat) for f in result.faults]
+    asked = {s: [x["decision"] for x in lines if x.get("seat") == s and x["type"] == "action"]
+             for s in (1, 2)}
+    # The second answer belongs to the decision it answered (seat 1's 3rd), but it
+    # is found, and recorded, just before seat 1's 4th decision.
+    second, crash = result.faults
+    assert second.decision == asked[1][2]
+    assert "after its answer to decision" in second.detail
+    assert crash.decision == asked[2][5]
+    found_before = {asked[1][3]: second.decision, crash.decision: crash.decision}
     expected: list[tuple[str, int]] = []
     for decision in range(1, result.decisions + 1):
-        expected += [("fault", d) for d, _ in faults if d == decision]
+        if decision in found_before:
+            expected.append(("fault", found_before[decision]))
         expected.append(("action", decision))
     assert order == expected
     assert seen == expected

@@ -5,15 +5,18 @@ A game's CLI registers them with ``main.add_command(match_command(GAME))``.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 import orjson
 
+from . import containment
+from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, replay
 from .referee import (
@@ -28,12 +31,17 @@ from .referee import (
     MatchConfig,
     MatchResult,
     TimeControl,
+    preflight,
     run_match,
 )
 from .report import fault_text, replay_table, result_table
 from .signals import terminate_as_interrupt
+from .text import printable
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: Seeds are 0 to 2^64 - 1: they go into records and JSON as they are.
+SEED = click.IntRange(0, 2**64 - 1)
 
 #: The referee's limits: the same options for ``match`` and ``tournament``.
 _REFEREE_OPTIONS = (
@@ -125,9 +133,9 @@ def match_command(game: AnyGame) -> click.Command:
     @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT...]")
     @click.option(
         "--seed",
-        type=int,
-        help="Seed of the deal (default: a fresh random one, printed with the result; "
-        "bots must not be able to guess it, or they could read the deck).",
+        type=SEED,
+        help="Seed of the deal, 0 to 2^64-1 (default: a fresh random one, printed with the "
+        "result; bots must not be able to guess it, or they could read the deck).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @click.option(
@@ -148,8 +156,11 @@ def match_command(game: AnyGame) -> click.Command:
         help="Time control for one seat (repeatable).",
     )
     @click.option(
-        "--trace", type=click.File("wb"), help="Write every protocol line (JSON Lines) here."
+        "--trace",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Write every protocol line (JSON Lines) here (readable by you only).",
     )
+    @preflight_option
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")
     @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
@@ -166,7 +177,8 @@ def match_command(game: AnyGame) -> click.Command:
         grace: float,
         max_line: int,
         max_log: int,
-        trace: IO[bytes] | None,
+        trace: Path | None,
+        preflight: bool,
         batch_events: bool,
         as_json: bool,
         verbose: int,
@@ -178,10 +190,13 @@ def match_command(game: AnyGame) -> click.Command:
                 f"{game.title} is for {game.min_players}-{game.max_players} players: "
                 f"give that many BOTs, not {players}"
             )
-        try:
-            specs = [BotSpec.parse(b, builtins) for b in bots]
-        except ValueError as e:
-            raise click.UsageError(str(e)) from None
+        containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
+        specs = parse_bots(bots, builtins)
+        for path, what in ((record, "--record"), (trace, "--trace")):
+            if path is not None:
+                check_writable(path, what)
+        if log_dir is not None:
+            check_writable(log_dir / ".tajmahal-check", "--log-dir")
         try:
             if seed is None:
                 seed = secrets.randbits(63)
@@ -202,22 +217,23 @@ def match_command(game: AnyGame) -> click.Command:
             decision: int, seat: int, before: Any, action: Any, events: Sequence[Any], by: str
         ) -> None:
             tag = " (fallback)" if by == "fallback" else ""
-            click.echo(
-                f"{decision:4} seat {seat}: {game.describe_action(before, action)}{tag}", err=True
-            )
+            text = printable(game.describe_action(before, action))
+            click.echo(f"{decision:4} seat {seat}: {text}{tag}", err=True)
             if verbose > 1:
                 for line in game.describe_events(before, events, names):
-                    click.echo(f"       {line.removeprefix('# ')}", err=True)
+                    click.echo(f"       {printable(line.removeprefix('# '))}", err=True)
 
         def on_trace(seat: int, direction: str, line: bytes) -> None:
-            assert trace is not None
+            assert trace_file is not None
             body = line.rstrip(b"\n")
             if direction == "from":  # a bot's line may be anything: keep it valid JSONL
                 try:
                     orjson.loads(body)
                 except orjson.JSONDecodeError:
                     body = orjson.dumps({"raw": body.decode("utf-8", "replace")})
-            trace.write(b'{"seat":%d,"dir":"%s","message":%s}\n' % (seat, direction.encode(), body))
+            trace_file.write(
+                b'{"seat":%d,"dir":"%s","message":%s}\n' % (seat, direction.encode(), body)
+            )
 
         config = MatchConfig(
             time=tuple(times),
@@ -232,12 +248,21 @@ def match_command(game: AnyGame) -> click.Command:
             on_fault=on_fault if quiet or verbose else None,
             batch_events=batch_events,
         )
+        if preflight:
+            check_bots_start(game, specs, config)
+        trace_file = open_private(trace) if trace is not None else None
         try:
             with terminate_as_interrupt():
                 result = run_match(game, setup, specs, config, seed=seed)
         except KeyboardInterrupt:
             click.echo("interrupted: every bot was stopped; no record was written", err=True)
             sys.exit(130)
+        except OSError as e:  # the record could not be written after all (a full disk...)
+            click.echo(f"error: {e.filename or record}: {e.strerror or e}", err=True)
+            sys.exit(1)
+        finally:
+            if trace_file is not None:
+                trace_file.close()
         if as_json:
             click.echo(orjson.dumps(result.to_data(), option=orjson.OPT_INDENT_2).decode())
         elif not quiet:
@@ -255,6 +280,62 @@ def match_command(game: AnyGame) -> click.Command:
       tajmahal match bots/random_bot.py bots/greedy_bot.py "node bots/random_bot.js" greedy
     """
     return match
+
+
+def preflight_option(command: F) -> F:
+    """The ``--preflight/--no-preflight`` option of match and tournament."""
+    return click.option(
+        "--preflight/--no-preflight",
+        default=True,
+        show_default=True,
+        help="Start every bot and check its hello before the first game; refuse to play "
+        "if one fails.",
+    )(command)
+
+
+def parse_bots(bots: Sequence[str], builtins: Sequence[str]) -> list[BotSpec]:
+    """The bots of the command line, each checked as far as can be without starting
+    it (a usage error, with a "did you mean", for a misspelt built-in or a missing
+    file)."""
+    try:
+        specs = [BotSpec.parse(b, builtins) for b in bots]
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    for spec in specs:
+        problem = spec.problem(builtins)
+        if problem is not None:
+            raise click.UsageError(problem)
+    return specs
+
+
+def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:
+    """Start every bot and exchange the hello (see :func:`preflight`); a usage error
+    naming each bot that failed."""
+    faults = preflight(game, specs, config)
+    if faults:
+        lines = "\n".join(
+            printable(
+                f"  {specs[f.seat].text}: {f.kind}: {f.detail}"
+                + (f"; last stderr line: {f.stderr}" if f.stderr else "")
+            )
+            for f in faults
+        )
+        raise click.UsageError(
+            f"{'a bot' if len(faults) == 1 else 'bots'} failed the check before the first "
+            f"game (started, and sent the hello):\n{lines}\n"
+            "(--no-preflight plays anyway, with a fault for each)"
+        )
+
+
+def check_writable(path: Path, option: str) -> None:
+    """A usage error unless a file can be created beside ``path`` (its folder is made)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path.parent / f".{path.name}.{os.getpid()}.check"
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        probe.unlink()
+    except OSError as e:
+        raise click.UsageError(f"{option} {path}: cannot write there ({e.strerror or e})") from None
 
 
 def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
@@ -282,7 +363,7 @@ def replay_command(game: AnyGame) -> click.Command:
         try:
             done = replay(game, record, describe=not verify)
         except RecordError as e:
-            click.echo(f"{record}: MISMATCH: {e}", err=True)
+            click.echo(printable(f"{record}: MISMATCH: {e}"), err=True)
             sys.exit(1)
         scores = done.result["scores"]
         if verify:
@@ -294,8 +375,10 @@ def replay_command(game: AnyGame) -> click.Command:
         names = done.names
         header = done.header
         click.echo(
-            f"{game.title}, {len(names)} players ({header.get('variant')}), seed "
-            f"{header.get('seed')}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))
+            printable(
+                f"{game.title}, {len(names)} players ({header.get('variant')}), seed "
+                f"{header.get('seed')}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names))
+            )
         )
         state = game.new_game(game.setup_from_data(header["setup"]))
         for line in game.describe_start(state, names):
@@ -303,8 +386,10 @@ def replay_command(game: AnyGame) -> click.Command:
         for step in done.steps:
             if step.fault is not None:
                 click.echo(
-                    f"  !! seat {step.fault.get('seat')} faulted ({step.fault.get('kind')}): "
-                    f"{step.fault.get('detail')}; the fallback policy plays it from here"
+                    printable(
+                        f"  !! seat {step.fault.get('seat')} faulted ({step.fault.get('kind')}): "
+                        f"{step.fault.get('detail')}; the fallback policy plays it from here"
+                    )
                 )
             tag = " [fallback]" if step.by == "fallback" else ""
             for i, line in enumerate(step.lines):
@@ -317,6 +402,7 @@ def replay_command(game: AnyGame) -> click.Command:
 
 
 def _echo_line(line: str) -> None:
+    line = printable(line)  # names in a record may hold anything
     if line.startswith("# "):
         click.echo(f"\n{line[2:]}")
     else:

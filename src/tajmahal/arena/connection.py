@@ -11,11 +11,12 @@ exception.
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 from .player import Player
 from .protocol import CRASH, TIMEOUT, Message, Outgoing
@@ -39,6 +40,9 @@ class Connection(ABC):
     label: str = "bot"
     #: How the bot ended: ``"exit 0"``, ``"signal 9"``, ``"killed"`` ... (None: still on).
     exit_status: str | None = None
+    #: A signal the bot did not raise itself that stopped or ended it
+    #: (``"SIGSTOP"``, ``"SIGKILL"``), once a fault was found because of it.
+    signal: str | None = None
 
     @abstractmethod
     def start(self) -> str | None:
@@ -74,6 +78,17 @@ class Connection(ABC):
     @abstractmethod
     def kill(self) -> None:
         """Stop the bot and everything it started, now; idempotent."""
+
+
+def open_private(path: Path) -> IO[bytes]:
+    """``path`` opened for writing (emptied), readable by its owner only (0600)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # also if it existed with wider permissions
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "wb")
 
 
 class LineReader:
@@ -136,7 +151,7 @@ class InProcessConnection(Connection):
 
     def start(self) -> str | None:
         if self.log_path is not None:
-            self.log_path.write_text("", "utf-8")
+            open_private(self.log_path).close()
         return None
 
     def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:

@@ -31,10 +31,12 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
-from .connection import Connection, LineReader, Received
-from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing
+from . import containment
+from .connection import Connection, LineReader, Received, open_private
+from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
+from .text import printable
 
 _CHUNK = 1 << 16
 #: How long to wait, after a bot's stdout closed, to tell a crash from a closed stdout.
@@ -64,59 +66,95 @@ def describe_status(returncode: int) -> str:
 
 class StderrLog:
     """Drains a pipe into a file in a thread, keeping at most ``cap`` bytes and the
-    last line seen (to quote in a crash report)."""
+    last line seen (to quote in a crash report).
+
+    The pipe is read without blocking, the thread waiting in ``poll`` on it and on
+    a wake-up pipe: :meth:`stop` ends the thread at once, even if some process
+    the bot started (and the referee could not kill) still holds the pipe open."""
+
+    #: Chunks read after :meth:`stop` at most (what the bot wrote before it ended).
+    _LAST_CHUNKS: Final = 64
 
     def __init__(self, pipe: IO[bytes], path: Path | None, cap: int) -> None:
         self.fd = pipe.fileno()
+        os.set_blocking(self.fd, False)
         self.pipe = pipe
         self.path = path
         self.cap = cap
         self.tail = b""
         self.dropped = 0
+        self.kept = 0
+        self.out: IO[bytes] | None = None
+        self.wake_read, self.wake_write = os.pipe()
         self.thread = threading.Thread(target=self._run, name="bot-stderr", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
-        out = None
         if self.path is not None:
             try:
-                out = self.path.open("wb")
+                self.out = open_private(self.path)
             except OSError:  # no log then, but stderr is still drained
-                out = None
-        kept = 0
+                self.out = None
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        poller.register(self.wake_read, select.POLLIN)
         try:
             while True:
-                try:
-                    chunk = os.read(self.fd, _CHUNK)
-                except OSError:
+                ready = poller.poll()
+                if any(fd == self.wake_read for fd, _ in ready):
+                    self._drain(self._LAST_CHUNKS)
                     break
-                if not chunk:
+                if not self._drain(None):
                     break
-                self.tail = (self.tail + chunk)[-4096:]
-                if out is not None and kept < self.cap:
-                    part = chunk[: self.cap - kept]
-                    out.write(part)
-                    out.flush()
-                    kept += len(part)
-                    self.dropped += len(chunk) - len(part)
-                else:
-                    self.dropped += len(chunk)
-            if out is not None and self.dropped:
-                out.write(
+            if self.out is not None and self.dropped:
+                self.out.write(
                     f"\n[referee: {self.dropped} more bytes of stderr dropped; "
                     f"the log keeps {self.cap} bytes]\n".encode()
                 )
         finally:
-            if out is not None:
-                out.close()
+            if self.out is not None:
+                self.out.close()
+
+    def _drain(self, chunks: int | None) -> bool:
+        """Read what the pipe holds now (at most ``chunks`` chunks); False at its end."""
+        while chunks is None or chunks > 0:
+            try:
+                chunk = os.read(self.fd, _CHUNK)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            self._keep(chunk)
+            if chunks is not None:
+                chunks -= 1
+        return True
+
+    def _keep(self, chunk: bytes) -> None:
+        self.tail = (self.tail + chunk)[-4096:]
+        if self.out is not None and self.kept < self.cap:
+            part = chunk[: self.cap - self.kept]
+            self.out.write(part)
+            self.out.flush()
+            self.kept += len(part)
+            self.dropped += len(chunk) - len(part)
+        else:
+            self.dropped += len(chunk)
 
     def last_line(self) -> str:
         lines = [x for x in self.tail.decode("utf-8", "replace").splitlines() if x.strip()]
-        return lines[-1].strip()[:200] if lines else ""
+        return printable(lines[-1].strip(), limit=200) if lines else ""
 
-    def join(self, timeout: float) -> None:
+    def stop(self, timeout: float) -> None:
+        """Take what is left in the pipe, end the thread, close the pipes."""
+        with contextlib.suppress(OSError):
+            os.write(self.wake_write, b"x")
         self.thread.join(timeout)
         if not self.thread.is_alive():
+            for fd in (self.wake_read, self.wake_write):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
             with contextlib.suppress(OSError):
                 self.pipe.close()
 
@@ -178,6 +216,7 @@ class ProcessConnection(Connection):
             return f"could not start {self.argv[0]!r}: {e.strerror or e}"
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
+        containment.started(self.proc.pid)
         self.sent_at = time.perf_counter()
         self.stderr = StderrLog(self.proc.stderr, self.log_path, self.max_log)
         self.stdin_fd, self.stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
@@ -341,13 +380,26 @@ class ProcessConnection(Connection):
                 continue
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                self.fault = (TIMEOUT, f"no answer within {timeout:.3f} s")
+                self.fault = self._timeout_fault(timeout)
                 continue
             if self.pidfd is None and not self.exited:
                 remaining = min(remaining, 0.05)  # no pidfd: look at the process now and then
             self._poll(remaining)
             if self.pidfd is None and not self.exited and self._has_exited():
                 self._after_exit()
+
+    def _timeout_fault(self, timeout: float) -> tuple[str, str]:
+        """No answer in time: a plain timeout, or a bot that another process stopped."""
+        assert self.proc is not None
+        stopped = containment.stop_signal(self.proc.pid)
+        if stopped is None:
+            return (TIMEOUT, f"no answer within {timeout:.3f} s")
+        self.signal = stopped
+        return (
+            TIMEOUT,
+            f"stopped by {stopped}, a signal the referee did not send (another process "
+            f"stopped it): no answer within {timeout:.3f} s",
+        )
 
     def _eof_fault(self, closed: str = "closed its stdout but is still running") -> tuple[str, str]:
         """stdout (or stdin) is closed: did the process exit (crash) or just close it?"""
@@ -363,6 +415,14 @@ class ProcessConnection(Connection):
             return (CLOSED, closed)
         assert self.proc is not None
         status = self._peek_status()
+        name = status.removeprefix("signal ") if status.startswith("signal ") else ""
+        if name and name not in containment.SELF_INFLICTED:
+            self.signal = name
+            return (
+                CRASH,
+                f"killed by {name}, a signal it did not raise and the referee did not send "
+                "(another process, or the system's out-of-memory killer)",
+            )
         return (CRASH, f"exited ({status})" if status else "exited")
 
     def _peek_status(self) -> str:
@@ -376,10 +436,7 @@ class ProcessConnection(Connection):
             return ""
         if info.si_code == os.CLD_EXITED:
             return f"exit {info.si_status}"
-        try:
-            return f"signal {signal.Signals(info.si_status).name}"
-        except ValueError:
-            return f"signal {info.si_status}"
+        return f"signal {containment.signal_name(info.si_status)}"
 
     def unexpected(self) -> tuple[str, str] | None:
         if self.proc is None:
@@ -390,8 +447,7 @@ class ProcessConnection(Connection):
             return self.fault
         if self.reader.pending:
             line = self.reader.pop() or bytes(self.reader.buffer)
-            shown = line[:60].decode("utf-8", "replace")
-            return (PROTOCOL_FAULT, f"wrote without being asked: {shown!r}")
+            return (PROTOCOL_FAULT, f"wrote without being asked: {quote_bytes(line)}")
         if self.eof or self.exited or (self.pidfd is None and self._has_exited()):
             return self._eof_fault()
         return None
@@ -435,11 +491,15 @@ class ProcessConnection(Connection):
         if proc is None or proc.returncode is not None:
             return
         exited = self._has_exited()
+        # Its whole tree, stopped then killed, whatever group or session a child
+        # moved to; then its group (where /proc cannot be read).
+        containment.kill_tree(proc.pid, include_root=True)
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the whole group, children included
+            os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):  # a process stuck in the kernel
             proc.wait(timeout=5)
         if proc.returncode is not None:
+            containment.ended(proc.pid)
             self.exit_status = describe_status(proc.returncode) if exited else "killed"
         self.input_closed = True
         self.poller = None  # before the pipes close: their numbers may be reused
@@ -452,4 +512,4 @@ class ProcessConnection(Connection):
                 os.close(self.pidfd)
             self.pidfd = None
         if self.stderr is not None:
-            self.stderr.join(1.0)
+            self.stderr.stop(1.0)

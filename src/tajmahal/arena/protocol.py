@@ -7,11 +7,14 @@ for bot authors is ``protocol/README.md``; this module is its implementation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
 import orjson
 from attrs import frozen
+
+from .text import printable, quote
 
 PROTOCOL: Final = "arena"
 VERSION: Final = 1
@@ -78,13 +81,21 @@ def encode(data: Any) -> bytes:
     return orjson.dumps(data)
 
 
+_BOM: Final = b"\xef\xbb\xbf"
+
+
 def decode_line(line: bytes) -> Message:
-    """The JSON object in ``line``; raises :class:`BadReply` (malformed) otherwise."""
+    """The JSON object in ``line``; raises :class:`BadReply` (malformed, protocol)
+    and nothing else, whatever the line holds.  A UTF-8 byte order mark before the
+    object is accepted (some runtimes write one)."""
     try:
         data = orjson.loads(line)
     except orjson.JSONDecodeError as e:
-        shown = line[:60].decode("utf-8", "replace")
-        raise BadReply(MALFORMED, f"not a UTF-8 JSON line ({e}): {shown!r}") from None
+        if line.startswith(_BOM):
+            return decode_line(line[len(_BOM) :])
+        reason = printable(str(e), limit=120)
+        shown = quote_bytes(line)
+        raise BadReply(MALFORMED, f"not a UTF-8 JSON line ({reason}): {shown}") from None
     if not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
             type(data), "a number"
@@ -93,36 +104,40 @@ def decode_line(line: bytes) -> Message:
     return data
 
 
-def _short(value: Any) -> str:
-    text = orjson.dumps(value).decode() if _encodable(value) else repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+def quote_bytes(line: bytes, limit: int = 60) -> str:
+    """The start of a raw line, for a fault report (bounded, control characters escaped)."""
+    return quote(line[: limit * 4].decode("utf-8", "replace"), limit)
 
 
-def _encodable(value: Any) -> bool:
-    try:
-        orjson.dumps(value)
-    except TypeError:
-        return False
-    return True
+class _Missing:
+    """A field the bot left out."""
+
+
+_MISSING: Final = _Missing()
+
+
+def _given(value: Any) -> str:
+    """What a bot gave for a field, for a fault report (``missing`` if nothing)."""
+    return "nothing: it is missing" if value is _MISSING else quote(value)
 
 
 def check_type(message: Message, expected: str) -> None:
-    kind = message.get("type")
+    kind = message.get("type", _MISSING)
     if kind != expected:
         raise BadReply(
-            PROTOCOL_FAULT, f'expected a "{expected}" message, got "type": {_short(kind)}'
+            PROTOCOL_FAULT, f'expected a "{expected}" message, got "type": {_given(kind)}'
         )
 
 
 def check_hello_reply(message: Message) -> BotInfo:
     """Check a bot's answer to the hello; raises :class:`BadReply` (protocol)."""
     check_type(message, "hello")
-    version = message.get("protocol_version")
+    version = message.get("protocol_version", _MISSING)
     if type(version) is not int:
         raise BadReply(
             PROTOCOL_FAULT,
             f'the hello must give "protocol_version": {VERSION} (an integer), '
-            f"got {_short(version)}",
+            f"got {_given(version)}",
         )
     if version != VERSION:
         raise BadReply(
@@ -130,24 +145,35 @@ def check_hello_reply(message: Message) -> BotInfo:
             f"the bot speaks {PROTOCOL} protocol version {version}, but this referee speaks "
             f"version {VERSION}; update the bot (see protocol/README.md)",
         )
-    name, bot_version = message.get("name"), message.get("version")
+    name, bot_version = message.get("name", _MISSING), message.get("version", _MISSING)
     if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
         raise BadReply(
             PROTOCOL_FAULT,
             f'"name" must be a non-empty printable string of at most 100 characters, '
-            f"got {_short(name)}",
+            f"got {_given(name)}",
         )
-    if not isinstance(bot_version, str) or len(bot_version) > 100:
-        raise BadReply(PROTOCOL_FAULT, f'"version" must be a string, got {_short(bot_version)}')
+    if not isinstance(bot_version, str) or len(bot_version) > 100 or not bot_version.isprintable():
+        raise BadReply(
+            PROTOCOL_FAULT,
+            f'"version" must be a printable string of at most 100 characters, '
+            f"got {_given(bot_version)}",
+        )
     extra = set(message) - {"type", "protocol_version", "name", "version"}
     if extra:
-        raise BadReply(PROTOCOL_FAULT, f"unknown fields in the hello: {sorted(extra)}")
+        raise BadReply(PROTOCOL_FAULT, f"unknown fields in the hello: {_keys(extra)}")
     return BotInfo(name.strip(), bot_version)
 
 
-def read_action_reply(message: Message, legal: int) -> int | Any:
+def _keys(keys: set[str]) -> str:
+    """Unknown field names, sorted, quoted and bounded."""
+    return quote(sorted(keys), 120)
+
+
+def read_action_reply(message: Message, legal: int, line: bytes | None = None) -> int | Any:
     """The choice in an action message: an index into the ``legal`` actions, or the
-    action data the bot sent (to be matched by the caller).  Raises :class:`BadReply`."""
+    action data the bot sent (to be matched by the caller).  Raises :class:`BadReply`.
+    ``line`` is the message as the bot wrote it, if it came as a line: an integer
+    too large to decode is quoted as written."""
     choice = message.get("choice")
     if (  # the usual answer, checked in full
         type(choice) is int
@@ -160,22 +186,44 @@ def read_action_reply(message: Message, legal: int) -> int | Any:
     has_choice, has_action = "choice" in message, "action" in message
     extra = set(message) - {"type", "choice", "action"}
     if extra:
-        raise BadReply(PROTOCOL_FAULT, f"unknown fields in the action message: {sorted(extra)}")
+        raise BadReply(PROTOCOL_FAULT, f"unknown fields in the action message: {_keys(extra)}")
     if has_choice == has_action:
         raise BadReply(PROTOCOL_FAULT, 'an action message has exactly one of "choice" and "action"')
     if has_action:
         action = message["action"]
         if not isinstance(action, dict):
-            raise BadReply(PROTOCOL_FAULT, f'"action" must be an object, got {_short(action)}')
+            raise BadReply(PROTOCOL_FAULT, f'"action" must be an object, got {quote(action)}')
         return action
     choice = message["choice"]
     if type(choice) is not int:
-        raise BadReply(PROTOCOL_FAULT, f'"choice" must be an integer, got {_short(choice)}')
+        if isinstance(choice, float) and choice.is_integer() and abs(choice) >= 2.0**63:
+            # JSON decoding turns an integer beyond 64 bits into a float
+            written = _integer_written(line) or quote(choice)
+            raise BadReply(
+                PROTOCOL_FAULT,
+                f'"choice" must be an index from 0 to {legal - 1}: {written} is not an '
+                "integer the protocol allows (more than 64 bits)",
+            )
+        raise BadReply(PROTOCOL_FAULT, f'"choice" must be an integer, got {quote(choice)}')
     if not 0 <= choice < legal:
         raise BadReply(
-            ILLEGAL, f"choice {choice} is out of range: {legal} legal actions, 0-{legal - 1}"
+            ILLEGAL, f"choice {quote(choice)} is out of range: {legal} legal actions, 0-{legal - 1}"
         )
     return choice
+
+
+_CHOICE_DIGITS: Final = re.compile(rb'"choice"\s*:\s*(-?[0-9]+)(?![0-9.eE])')
+
+
+def _integer_written(line: bytes | None) -> str | None:
+    """The digits of ``"choice"`` as written in ``line`` (shortened), if an integer."""
+    if line is None:
+        return None
+    found = _CHOICE_DIGITS.search(line)
+    if found is None:
+        return None
+    digits = found.group(1).decode()
+    return digits if len(digits) <= 40 else f"{digits[:20]}... ({len(digits)} digits)"
 
 
 # --------------------------------------------------------------------------- messages

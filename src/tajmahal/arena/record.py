@@ -44,7 +44,9 @@ class RecordWriter:
         assert self.lines is not None, "the record is already committed or discarded"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.parent / f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.part"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        # Readable by its owner only: the header holds the deck, and a record of one
+        # seating of a deal tells the cards of its other seatings.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as f:
                 f.writelines(self.lines)

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import difflib
 import hashlib
+import os
+import secrets
 import shlex
+import shutil
 import sys
 import time
 import weakref
@@ -24,13 +28,14 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, field, frozen
 
-from . import protocol
+from . import containment, protocol
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
 from .record import FORMAT, FORMAT_VERSION, RecordWriter
 from .signals import uninterruptible
+from .text import printable, quote
 
 DEFAULT_MOVE: Final = 1.0
 DEFAULT_BANK: Final = 10.0
@@ -79,6 +84,53 @@ class BotSpec:
             argv = ["node", *argv]
         return cls(text=text, argv=tuple(argv))
 
+    @property
+    def script(self) -> str | None:
+        """The script a ``.py`` or ``.js`` bot runs (None for other commands)."""
+        if self.builtin is None and len(self.argv) > 1 and self.argv[0] in (sys.executable, "node"):
+            return self.argv[1]
+        return None
+
+    def problem(self, builtins: Sequence[str], cwd: Path | None = None) -> str | None:
+        """Why this bot cannot start, as far as can be told without starting it (a
+        misspelt built-in, a missing script or program), with a "did you mean"; None
+        if it looks startable."""
+        if self.builtin is not None:
+            return None
+        base = cwd or Path.cwd()
+        script = self.script
+        if script is not None:
+            path = base / script
+            if path.is_file():
+                return None
+            where = "" if self.text == script else f" (bot {self.text!r})"
+            return f"no such file {script!r}{where}{_did_you_mean(script, builtins, base)}"
+        program = self.argv[0]
+        if "/" in program:
+            path = base / program
+            if path.is_file() and os.access(path, os.X_OK):
+                return None
+            why = "is not executable" if path.is_file() else "does not exist"
+            where = "" if self.text == program else f" (bot {self.text!r})"
+            return f"{program!r} {why}{where}{_did_you_mean(program, builtins, base)}"
+        if shutil.which(program) is not None:
+            return None
+        return (
+            f"{self.text!r} is neither a built-in bot ({', '.join(builtins)}) nor a program "
+            f"on the PATH{_did_you_mean(program, builtins, base)}"
+        )
+
+
+def _did_you_mean(text: str, builtins: Sequence[str], cwd: Path) -> str:
+    """``; did you mean 'greedy'?`` for a near built-in name or a near file."""
+    candidates = list(builtins)
+    folder = (cwd / text).parent
+    with contextlib.suppress(OSError):
+        prefix = "" if "/" not in text else text.rsplit("/", 1)[0] + "/"
+        candidates += [prefix + p.name for p in sorted(folder.iterdir())[:1000]]
+    close = difflib.get_close_matches(text, candidates, n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
 
 @frozen
 class Fault:
@@ -86,7 +138,9 @@ class Fault:
     the ``phase`` (hello, act, end), the ``decision`` number (0 before the first),
     seconds since the match started, and a ``detail`` for people.  ``stderr`` is
     the last line the bot wrote to its log: in results and records, but not in the
-    end message to the other bots."""
+    end message to the other bots.  ``signal``: a signal the bot did not raise and
+    the referee did not send that stopped or killed it (``SIGSTOP``, ``SIGKILL``):
+    another process did that to it."""
 
     seat: int
     kind: str
@@ -95,6 +149,7 @@ class Fault:
     at: float
     detail: str
     stderr: str = ""
+    signal: str = ""
 
     def to_data(self, public: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -105,6 +160,8 @@ class Fault:
             "at": round(self.at, 3),
             "detail": self.detail,
         }
+        if self.signal:
+            data["signal"] = self.signal
         if self.stderr and not public:
             data["stderr"] = self.stderr
         return data
@@ -223,12 +280,22 @@ class MatchConfig:
 def log_paths(config: MatchConfig, players: int) -> list[Path | None]:
     """Where each seat's stderr log goes: ``NAME.seatN.log`` beside the record."""
     if config.log_dir is not None:
-        stem = config.record.name.split(".")[0] if config.record else "match"
+        stem = record_stem(config.record) if config.record else "match"
         return [config.log_dir / f"{stem}.seat{s}.log" for s in range(players)]
     if config.record is not None:
-        stem = config.record.name.split(".")[0] or "record"
+        stem = record_stem(config.record)
         return [config.record.parent / f"{stem}.seat{s}.log" for s in range(players)]
     return [None] * players
+
+
+def record_stem(record: Path) -> str:
+    """A record's name without ``.jsonl`` (or ``.json``): ``game.v1`` for
+    ``game.v1.jsonl``, so that records ``game.v1`` and ``game.v2`` keep apart logs."""
+    name = record.name
+    for suffix in (".jsonl", ".json"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name or "record"
 
 
 def connect(
@@ -258,6 +325,20 @@ def connect(
     return out
 
 
+def _unreadable(error: Exception) -> str:
+    """The detail of a fault for a line the referee could not read (an exception
+    while decoding, checking or describing it)."""
+    return f"the referee could not read the answer ({type(error).__name__})"
+
+
+def _trace_line(message: Any) -> bytes:
+    """An in-process bot's message as a trace line (bounded, never raising)."""
+    try:
+        return orjson.dumps(message)
+    except Exception:
+        return orjson.dumps({"unencodable": quote(message, 200)})
+
+
 def seat_seed(seed: int, seat: int) -> int:
     """The seed handed to the bot of ``seat`` (for its own randomness).
 
@@ -279,6 +360,36 @@ def run_match(
     result = play_match(game, setup, connections, config, seed=seed)
     logs = tuple(str(p) for p in log_paths(config, len(specs)) if p is not None)
     return evolve(result, logs=logs)
+
+
+def preflight(
+    game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig = MatchConfig()
+) -> list[Fault]:
+    """Start every bot of ``specs`` as the seats of a throwaway game (a setup from a
+    fresh seed, not one that will be played; several games for more bots than
+    seats, a built-in bot filling a game short of players), exchange the hello, and
+    stop them: the faults of the bots that did not start or answer, ``seat`` being
+    the index in ``specs`` (none: all is well).  Only the handshake limits of
+    ``config`` apply; nothing is recorded."""
+    config = evolve(config, record=None, log_dir=None, trace=None, on_step=None, on_fault=None)
+    filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
+    faults: list[Fault] = []
+    for start in range(0, len(specs), game.max_players):  # as many games as it takes
+        batch = list(specs[start : start + game.max_players])
+        batch += [filler] * (game.min_players - len(batch))
+        seed = secrets.randbits(63)
+        setup = game.random_setup(len(batch), seed)
+        match = _Match(game, setup, connect(game, batch, config, seed), config, seed)
+        with containment.guarded():
+            try:
+                match.handshake()
+            finally:
+                with uninterruptible():
+                    for seat in match.seats:
+                        with contextlib.suppress(Exception):
+                            seat.conn.kill()
+        faults += [evolve(s.fault, seat=start + s.seat) for s in match.seats if s.fault]
+    return faults
 
 
 class _ActionTexts:
@@ -347,6 +458,8 @@ class _Seat:
         self.fallbacks = 0
         self.used = 0.0
         self.max = 0.0
+        #: The decision the bot was last asked about (0: the hello).
+        self.asked = 0
 
 
 def play_match(
@@ -387,6 +500,10 @@ class _Match:
         self.last_step: tuple[Any, ...] | None = None
 
     def run(self) -> MatchResult:
+        with containment.guarded():  # whatever the bots start stays in reach
+            return self._run()
+
+    def _run(self) -> MatchResult:
         committed = False
         try:
             if self.config.record is not None:
@@ -416,22 +533,28 @@ class _Match:
             self.trace(seat.seat, "to", message.line)
         seat.conn.send(message, request, hold)
 
-    def receive(self, seat: _Seat, timeout: float) -> tuple[protocol.Message, float]:
-        """The next message from ``seat``; raises :class:`BadReply` on any fault."""
+    def receive(self, seat: _Seat, timeout: float) -> tuple[protocol.Message, float, bytes | None]:
+        """The next message from ``seat``, the seconds it took and the raw line (if
+        it came as one); raises :class:`BadReply` on any fault."""
         got = seat.conn.receive(timeout)
         if got.fault is not None:
             raise BadReply(*got.fault)
         if got.line is not None:
             if self.trace is not None:
                 self.trace(seat.seat, "from", got.line)
-            return protocol.decode_line(got.line), got.elapsed
-        assert got.message is not None
+            return protocol.decode_line(got.line), got.elapsed, got.line
+        message = got.message
+        if not isinstance(message, dict):  # an in-process bot's answer, not a message
+            raise BadReply(protocol.PROTOCOL_FAULT, f"answered {quote(message)}, not a message")
         if self.trace is not None:
-            self.trace(seat.seat, "from", orjson.dumps(got.message))
-        return got.message, got.elapsed
+            self.trace(seat.seat, "from", _trace_line(message))
+        return message, got.elapsed, None
 
-    def fault(self, seat: _Seat, kind: str, phase: str, detail: str) -> None:
-        """Mark ``seat`` as faulted, tell it why, stop it."""
+    def fault(
+        self, seat: _Seat, kind: str, phase: str, detail: str, decision: int | None = None
+    ) -> None:
+        """Mark ``seat`` as faulted, tell it why, stop it.  ``decision``: the one the
+        fault belongs to (default: the decision under way)."""
         at = time.perf_counter() - self.start
         self.log_step()  # the last step's record line comes first
         seat.live = False
@@ -445,10 +568,11 @@ class _Match:
             seat=seat.seat,
             kind=kind,
             phase=phase,
-            decision=self.decision,
+            decision=self.decision if decision is None else decision,
             at=at,
-            detail=detail,
-            stderr=seat.conn.log_tail(),
+            detail=printable(detail, limit=2000),
+            stderr=printable(seat.conn.log_tail(), limit=200),
+            signal=seat.conn.signal or "",
         )
         seat.fault = fault
         if self.writer is not None and self.header_written:
@@ -484,10 +608,13 @@ class _Match:
             if not seat.live:
                 continue
             try:
-                reply, _ = self.receive(seat, self.config.handshake)
+                reply, _, _ = self.receive(seat, self.config.handshake)
                 info = protocol.check_hello_reply(reply)
             except BadReply as e:
                 self.fault(seat, e.kind, HELLO, e.detail)
+                continue
+            except Exception as e:  # whatever the line held, it is the bot's fault
+                self.fault(seat, protocol.PROTOCOL_FAULT, HELLO, _unreadable(e))
                 continue
             seat.name, seat.version = info.name, info.version
 
@@ -578,7 +705,13 @@ class _Match:
         game = self.game
         problem = seat.conn.unexpected()
         if problem is not None:
-            self.fault(seat, problem[0], ACT, problem[1])
+            kind, detail = problem
+            if kind == protocol.PROTOCOL_FAULT:  # a line after its answer: a second answer
+                phase = ACT if seat.asked else HELLO
+                what = f"decision {seat.asked}" if seat.asked else "the hello"
+                self.fault(seat, kind, phase, f"after its answer to {what}: {detail}", seat.asked)
+            else:
+                self.fault(seat, kind, ACT, detail)
             return None, 0.0
         limit = seat.time.move + seat.bank
         message = protocol.act_outgoing(
@@ -589,15 +722,21 @@ class _Match:
             seat.bank,
         )
         self.send(seat, message, request=True)
+        seat.asked = self.decision
         self.log_step()
         try:
-            reply, elapsed = self.receive(seat, limit)
+            reply, elapsed, line = self.receive(seat, limit)
             if elapsed > limit:  # a line that arrived complete but late
                 raise BadReply(TIMEOUT, f"answered after {elapsed:.3f} s, allowed {limit:.3f} s")
-            choice = protocol.read_action_reply(reply, len(legal))
+            choice = protocol.read_action_reply(reply, len(legal), line)
             if not isinstance(choice, int):
                 choice = self.match_action(choice, legal)
-        except BadReply as e:
+        except Exception as error:  # whatever the line held, it is the bot's fault
+            e = (
+                error
+                if isinstance(error, BadReply)
+                else BadReply(protocol.PROTOCOL_FAULT, _unreadable(error))
+            )
             detail = e.detail
             if e.kind == TIMEOUT:
                 detail = (
@@ -618,12 +757,12 @@ class _Match:
     def match_action(self, data: Any, legal: Sequence[Any]) -> int:
         try:
             action = self.game.action_from_data(data)
-        except ValueError as e:
-            raise BadReply(ILLEGAL, f"not an action: {e}") from None
+        except Exception as e:  # ValueError, or anything hostile data makes a game raise
+            raise BadReply(ILLEGAL, f"not an action: {printable(str(e), limit=200)}") from None
         for i, candidate in enumerate(legal):
             if candidate == action:
                 return i
-        raise BadReply(ILLEGAL, f"{orjson.dumps(data).decode()[:100]} is not a legal action now")
+        raise BadReply(ILLEGAL, f"{quote(data, 100)} is not a legal action now")
 
     def broadcast(self, events: Sequence[Any]) -> None:
         if not events:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .referee import Fault, MatchResult
+from .text import printable
 
 
 def _console() -> Console:
@@ -20,14 +21,17 @@ def _console() -> Console:
 
 
 def fault_text(fault: Fault, names: Sequence[str]) -> str:
-    name = names[fault.seat] if fault.seat < len(names) else "?"
+    """One line for a fault, safe to print (whatever the bot wrote)."""
+    name = names[fault.seat] if 0 <= fault.seat < len(names) else "?"
     when = (
         "before the game"
         if fault.decision == 0 and fault.phase == "hello"
         else ("after the game" if fault.phase == "end" else f"at decision {fault.decision}")
     )
     text = f"seat {fault.seat} ({name}) {fault.kind} {when}: {fault.detail}"
-    return f"{text}; last stderr line: {fault.stderr}" if fault.stderr else text
+    if fault.stderr:
+        text = f"{text}; last stderr line: {fault.stderr}"
+    return printable(text)
 
 
 def result_table(result: MatchResult, sources: Sequence[str]) -> None:
@@ -51,13 +55,13 @@ def result_table(result: MatchResult, sources: Sequence[str]) -> None:
             )
         table.add_row(
             str(s.seat),
-            s.name,
-            "" if s.name == s.bot else s.bot,
+            printable(s.name),
+            "" if s.name == s.bot else printable(s.bot),
             *(str(s.breakdown.get(src, 0)) for src in sources),
             str(s.score),
             str(s.rank),
             f"{s.time_used:.2f}s",
-            fault,
+            printable(fault),
         )
     console = _console()
     console.print(table)
@@ -69,6 +73,7 @@ def result_table(result: MatchResult, sources: Sequence[str]) -> None:
 
 
 def replay_table(result: dict[str, Any], names: Sequence[str], sources: Sequence[str]) -> None:
+    """The final table of a replayed record (checked by the replay: well formed)."""
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("seat", justify="right")
     table.add_column("player")
@@ -80,7 +85,7 @@ def replay_table(result: dict[str, Any], names: Sequence[str], sources: Sequence
         parts = result["breakdown"][seat]
         table.add_row(
             str(seat),
-            name,
+            printable(name),
             *(str(parts.get(src, 0)) for src in sources),
             str(result["scores"][seat]),
             str(result["ranks"][seat]),

@@ -23,7 +23,7 @@ import orjson
 from attrs import frozen
 
 from .connection import Connection, Received
-from .protocol import PROTOCOL_FAULT, TIMEOUT, VERSION, Message, Outgoing
+from .protocol import PROTOCOL_FAULT, TIMEOUT, VERSION, Message, Outgoing, quote_bytes
 
 
 @frozen
@@ -90,7 +90,7 @@ class ScriptedConnection(Connection):
     def unexpected(self) -> tuple[str, str] | None:
         if self.unasked is not None:
             line, self.unasked = self.unasked, None
-            return (PROTOCOL_FAULT, f"wrote without being asked: {line[:60]!r}")
+            return (PROTOCOL_FAULT, f"wrote without being asked: {quote_bytes(line)}")
         return None
 
     def close_input(self, deadline: float) -> None:

@@ -8,15 +8,24 @@ from __future__ import annotations
 import importlib.util
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 import orjson
 
-from ..commands import parse_seat_time, referee_options
+from .. import containment
+from ..commands import (
+    SEED,
+    check_bots_start,
+    parse_bots,
+    parse_seat_time,
+    preflight_option,
+    referee_options,
+)
 from ..game import AnyGame
-from ..referee import TimeControl
+from ..referee import MatchConfig, TimeControl
 from ..signals import terminate_as_interrupt
 from . import gauntlet
 from .display import (
@@ -229,8 +238,9 @@ def tournament_command(game: AnyGame) -> click.Command:
     )
     @click.option(
         "--seed",
-        type=int,
-        help="Tournament seed: fixes every deal [default: a fresh random one, or as stored].",
+        type=SEED,
+        help="Tournament seed, 0 to 2^64-1: fixes every deal [default: a fresh random one, "
+        "or as stored].",
     )
     @click.option(
         "--seatings",
@@ -264,6 +274,7 @@ def tournament_command(game: AnyGame) -> click.Command:
         "(in DIR/vs1, DIR/vs2, ...), on the same deals; with --sprt each match-up stops "
         "on its own.",
     )
+    @preflight_option
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
     def tournament(
@@ -276,10 +287,13 @@ def tournament_command(game: AnyGame) -> click.Command:
         address: str | None,
         ray_working_dir: Path | None,
         gauntlet: bool,
+        preflight: bool,
         as_json: bool,
         quiet: bool,
         **options: Any,
     ) -> None:
+        containment.hide_option("--seed")  # from other processes (the bots): it deals all
+        options["preflight"] = preflight
         if executor != "ray" and (address is not None or ray_working_dir is not None):
             raise click.UsageError("--address and --ray-working-dir are for --executor ray")
         players = _Executors(game, executor, jobs, address, ray_working_dir)
@@ -289,6 +303,7 @@ def tournament_command(game: AnyGame) -> click.Command:
             else:
                 lineup = _lineup(bots, options) if bots else None
                 plan = _plan(game, out, lineup, games, seed, options)
+                _check_entrants(game, plan.entrants, options, plan)
                 status = _play(game, out, plan, games, players, as_json, quiet)
         finally:
             players.close()
@@ -367,6 +382,7 @@ def _gauntlet(
             entrants = stored
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
+    _check_entrants(game, entrants, options)
     candidate = entrants[0]
     if seed is None and bots:  # one seed for every match-up: the same deals for each
         stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))
@@ -403,6 +419,23 @@ def _gauntlet(
         console().print(gauntlet.gauntlet_table(rows))
         click.echo(f"results: {path}")
     return status
+
+
+def _check_entrants(
+    game: AnyGame, entrants: Sequence[Entrant], options: dict[str, Any], plan: Plan | None = None
+) -> None:
+    """Refuse to play unless every entrant looks startable and (unless
+    --no-preflight) starts and answers the hello: before any game, and before the
+    output directory is made."""
+    builtins = sorted(game.builtin_players())
+    specs = parse_bots([e.bot for e in entrants], builtins)
+    if not options["preflight"]:
+        return
+    source = plan.to_data() if plan is not None else options
+    config = MatchConfig(
+        handshake=source["handshake"], max_line=source["max_line"], max_log=source["max_log"]
+    )
+    check_bots_start(game, specs, config)
 
 
 def _stored_seed(root: Path) -> int | None:
@@ -474,7 +507,9 @@ def _run(
     if not (as_json or quiet):
         out = console()
         display = LiveDisplay(out) if out.is_terminal else PlainDisplay(out, err)
-    with terminate_as_interrupt():
+    # Not dumpable (it knows every deal), and a subreaper: the bots of a worker that
+    # dies are handed to it, and killed.
+    with terminate_as_interrupt(), containment.guarded():
         if display is None:
             return run_tournament(store, executor)
         with display:

@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from ..text import printable
 from .journal import Finished
 from .plan import Plan
 from .sprt import H0, H1, SprtStatus
@@ -141,7 +142,8 @@ def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
         f"SPRT {first} vs {second}: {verdict}",
         f"{llr_text(status)} [{p.elo0:.2f}, {p.elo1:.2f}] ({scale}, {p.statistic}, "
         f"alpha {p.alpha:g}, beta {p.beta:g})",
-        "Ptnml(0-2): " + ", ".join(str(n) for n in status.pentanomial)
+        "Ptnml(0-2): "
+        + ", ".join(str(n) for n in status.pentanomial)
         + f"; games W: {won} L: {lost} D: {tied}",
     ]
     e = status.estimate
@@ -259,5 +261,6 @@ class PlainDisplay:
 
 
 def last_line(text: str) -> str:
+    """The last line of an error text, safe to print."""
     lines = [x for x in text.splitlines() if x.strip()]
-    return lines[-1].strip() if lines else text
+    return printable(lines[-1].strip() if lines else text, limit=500)

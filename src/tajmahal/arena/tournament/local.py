@@ -23,6 +23,7 @@ from typing import IO
 
 import orjson
 
+from .. import containment
 from ..process import describe_status
 from ..signals import uninterruptible
 from .executor import GameOutcome, GameTask
@@ -173,6 +174,8 @@ class LocalExecutor:
                             idle.remove(worker)
                         why = worker.death()
                         worker.reap(time.monotonic())
+                        # Its bots, orphaned, were handed to this process: kill them.
+                        containment.sweep(keep={w.proc.pid for w in workers})
                         if worker.task is not None:
                             yield GameOutcome(worker.task.number, error=why)
         finally:

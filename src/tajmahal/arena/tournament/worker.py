@@ -25,6 +25,7 @@ from typing import IO, Any, Final
 
 import orjson
 
+from ..containment import make_undumpable
 from .executor import GameTask, load_game, play_task
 
 _PR_SET_PDEATHSIG: Final = 1
@@ -65,6 +66,7 @@ def serve(reference: str, tasks: IO[bytes], outcomes: IO[bytes]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    make_undumpable()  # its memory holds the deals: closed to the bots (same user)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _interrupt)
     try:

@@ -1,0 +1,192 @@
+"""Referee trust, attacks 4 and 5: what a bot process can do to escape the referee
+or to cheat from the same machine.
+
+4. Children that leave the bot's process group or session must not outlive the
+   match, nor leak a reader thread or file descriptors in the referee.
+5. A bot must not find the seed on a command line, read the referee's memory or
+   write into its output; a bot stopped or killed by another one is named so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+from referee_support import HOSTILE, cli, hostile, match_json, processes_with
+
+from tajmahal.adapter import TAJMAHAL
+from tajmahal.arena import BotSpec, MatchConfig, TimeControl, run_match
+
+FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
+
+
+def _marker(tmp_path: Path, what: str) -> str:
+    return f"tajmahal-escape-{what}-{os.getpid()}-{tmp_path.name}"
+
+
+# -- attack 4: children escape the process group
+
+
+@linux
+@pytest.mark.parametrize("how", ["setsid", "setsid_cmd", "setpgrp", "daemon"])
+def test_attack_4_children_that_leave_the_group_die_with_the_match(
+    tmp_path: Path, how: str
+) -> None:
+    marker = _marker(tmp_path, how)
+    started = time.monotonic()
+    result = match_json("first", hostile("escape", how, marker), *FAST)
+    took = time.monotonic() - started
+    assert result["faults"] == []
+    assert processes_with(marker) == []  # gone when the match returns
+    assert took < 5  # the stderr reader did not wait for the daemon holding the pipe
+
+
+@linux
+def test_attack_4_no_thread_or_descriptor_leaks_across_matches(tmp_path: Path) -> None:
+    marker = _marker(tmp_path, "leak")
+    specs = [BotSpec.parse("first", ["first"]),
+             BotSpec.parse(hostile("escape", "all", marker), ["first"])]
+    config = MatchConfig(time=TimeControl(2.0, 0.0), grace=0.5)
+
+    def census() -> tuple[int, int]:
+        return len(os.listdir("/proc/self/fd")), threading.active_count()
+
+    run_match(TAJMAHAL, TAJMAHAL.random_setup(2, 1), specs, config, seed=1)  # warm up
+    before = census()
+    for seed in range(3):
+        result = run_match(TAJMAHAL, TAJMAHAL.random_setup(2, seed), specs, config, seed=seed)
+        assert result.faults == []
+    assert census() == before
+    assert processes_with(marker) == []
+
+
+@linux
+def test_attack_4_a_tournament_of_escaping_bots_leaves_nothing_behind(tmp_path: Path) -> None:
+    marker = _marker(tmp_path, "tournament")
+    out = tmp_path / "t"
+    code, stdout, err = cli("tournament", hostile("escape", "all", marker), "random",
+                            "--games", "6", "--jobs", "2", "--out", str(out), "-q",
+                            "--time", "2", "--grace", "0.5")
+    assert code == 0, err
+    assert "6 of 6 games finished" in stdout
+    assert processes_with(marker) == []
+
+
+# -- attack 5: same-user cheating
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory every user may write (for a referee run as another user)."""
+    path = Path(tempfile.mkdtemp(prefix="tajmahal-trust-"))
+    path.chmod(0o777)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _plain_user_cli() -> tuple[list[str], dict[str, str]]:
+    """The command line (and environment) that runs ``tajmahal`` as an unprivileged
+    user: as root, a bot could read any memory whatever the referee does."""
+    code = "from tajmahal.cli import main; main()"
+    if os.geteuid() != 0:
+        return [sys.executable, "-c", code], dict(os.environ)
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: cannot run as a plain user")
+    import tajmahal  # its source, and the packages it needs, must be found by that user
+
+    source = str(Path(tajmahal.__file__).parent.parent)
+    paths = [source, *(p for p in sys.path if "site-packages" in p)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    user = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    pythons = [sys.executable, "/usr/bin/python3", shutil.which("python3") or ""]
+    for python in dict.fromkeys(pythons):
+        if python and subprocess.run(
+            [*user, "/bin/sh", "-c", f'exec "{python}" -c "import tajmahal.cli"'],
+            env=env, capture_output=True, cwd="/", timeout=60,
+        ).returncode == 0:
+            return [*user, python, "-c", code], env
+    pytest.skip("no Python here that an unprivileged user may run with tajmahal")
+
+
+def _spy_findings(log: Path) -> dict[str, str]:
+    found = {}
+    for line in log.read_text().splitlines():
+        if line.startswith("spy: "):
+            what, result = line[5:].rsplit(": ", 1)
+            found[what] = result
+    return found
+
+
+@linux
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_attack_5_a_bot_finds_no_seed_no_memory_and_no_output_of_its_referee(
+    shared_dir: Path, command: str
+) -> None:
+    seed = "31415926535"
+    (shared_dir / "seed").write_text(seed)
+    spy = hostile("spy", str(shared_dir / "seed"))
+    if command == "match":
+        args = ["match", spy, "random", "--seed", seed, "--time", "5", "-q",
+                "--record", str(shared_dir / "g.jsonl")]
+        log = shared_dir / "g.seat0.log"
+    else:
+        args = ["tournament", spy, "random", "--seed", seed, "--games", "2", "--jobs", "1",
+                "--out", str(shared_dir / "t"), "-q", "--time", "5"]
+        log = shared_dir / "t" / "logs" / "000000.seat0.log"
+    argv, env = _plain_user_cli()
+    done = subprocess.run([*argv, *args], capture_output=True, timeout=120, cwd=shared_dir,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    found = _spy_findings(log)
+    assert found == {
+        "seed in an ancestor's cmdline": "absent",
+        "seed in an ancestor's environ": found["seed in an ancestor's environ"],
+        "referee memory": "denied",
+        "referee stdout": "denied",
+    }, found
+    assert found["seed in an ancestor's environ"] != "seen"
+
+
+@linux
+def test_attack_5_records_traces_and_logs_are_private(tmp_path: Path) -> None:
+    record, trace = tmp_path / "g.jsonl", tmp_path / "t.jsonl"
+    trace.write_text("")
+    trace.chmod(0o644)  # an existing file is made private too
+    match_json(hostile("escape", "setsid", _marker(tmp_path, "perm")), "random",
+               "--record", str(record), "--trace", str(trace), *FAST)
+    for path in (record, trace, tmp_path / "g.seat0.log"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+@linux
+@pytest.mark.parametrize(("how", "kind", "signal_name"),
+                         [("stop", "timeout", "SIGSTOP"), ("kill", "crash", "SIGKILL")])
+def test_attack_5_a_bot_stopped_or_killed_by_another_is_named_so(
+    tmp_path: Path, how: str, kind: str, signal_name: str
+) -> None:
+    record = tmp_path / "g.jsonl"
+    victim = str(Path(__file__).parent.parent / "bots" / "random_bot.py")
+    result = match_json(hostile("signaller", how), victim, "--time", "0.5", "--bank", "0",
+                        "--grace", "0.5", "--seed", "2", "--record", str(record))
+    (fault,) = result["faults"]
+    assert (fault["seat"], fault["kind"], fault["signal"]) == (1, kind, signal_name), fault
+    assert f"{'stopped' if how == 'stop' else 'killed'} by {signal_name}" in fault["detail"]
+    assert "did not send" in fault["detail"]
+    lines = [orjson.loads(x) for x in record.read_bytes().splitlines()]
+    (line,) = [x for x in lines if x["type"] == "fault"]
+    assert line["signal"] == signal_name
+    assert processes_with(str(HOSTILE)) == []
