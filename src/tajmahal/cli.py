@@ -64,13 +64,13 @@ def play(players: int, seed: int, verbose: bool) -> None:
 
 def _register() -> None:
     """The referee's commands (implemented in :mod:`tajmahal.arena.commands`)."""
-    from .adapter import TAJMAHAL
     from .arena.commands import match_command, replay_command
     from .arena.tournament.command import tournament_command
+    from .games import GAMES
 
-    main.add_command(match_command(TAJMAHAL))
-    main.add_command(replay_command(TAJMAHAL))
-    main.add_command(tournament_command(TAJMAHAL))
+    main.add_command(match_command(GAMES))
+    main.add_command(replay_command(GAMES))
+    main.add_command(tournament_command(GAMES))
 
 
 _register()

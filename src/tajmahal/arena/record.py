@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -97,7 +97,7 @@ class Replay:
     names: tuple[str, ...]
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
     try:
         handle = path.open("rb")
     except OSError as e:
@@ -121,10 +121,8 @@ def _field(data: dict[str, Any], key: str, line: int) -> Any:
     return data[key]
 
 
-def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
-    """Re-apply every action of the record at ``path`` and check each step against
-    it; raises :class:`RecordError` at the first difference."""
-    lines = read_lines(path)
+def _header(lines: Iterator[tuple[int, dict[str, Any]]]) -> tuple[int, dict[str, Any]]:
+    """The header line of a record (its number and data), checked for format."""
     first = next(lines, None)
     if first is None:
         raise RecordError("the record is empty")
@@ -139,6 +137,28 @@ def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
             f"version {FORMAT_VERSION}",
             line=number,
         )
+    return number, header
+
+
+def read_game_id(path: Path) -> str:
+    """The id of the game (:attr:`Game.name <tajmahal.arena.game.Game.name>`) that the
+    record at ``path`` is of; raises :class:`RecordError`."""
+    lines = read_lines(path)
+    try:
+        number, header = _header(lines)
+    finally:
+        lines.close()
+    game = header.get("game")
+    if not isinstance(game, str):
+        raise RecordError('the header names no "game"', line=number)
+    return game
+
+
+def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
+    """Re-apply every action of the record at ``path`` and check each step against
+    it; raises :class:`RecordError` at the first difference."""
+    lines = read_lines(path)
+    number, header = _header(lines)
     if header.get("game") != game.name:
         raise RecordError(f"a record of {header.get('game')!r}, not {game.name!r}", line=number)
     try:
