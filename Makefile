@@ -23,7 +23,7 @@ play: $(BIN)/.installed
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check src tests bots protocol benchmarks
+	$(BIN)/ruff check src tests bots protocol benchmarks examples
 	$(BIN)/mypy
 
 clean:

@@ -183,10 +183,10 @@ def test_failed_games_are_not_journaled_and_are_retried_on_resume(tmp_path: Path
     flaky = FakeExecutor(lambda t: "Boom: disk full" if t.number in (1, 4) else first_seat_wins(t))
     report = run_tournament(store, flaky)
     store.close()
-    assert flaky.asked == [0, 1, 2, 3, 4, 5]
+    assert flaky.asked == [0, 1, 2, 3, 4, 5, 1, 4, 1, 4]  # tried again twice, after the rest
     assert [n for n, _ in report.failed] == [1, 4] and not report.complete
     assert report.finished == report.played == 4
-    assert (tmp_path / "errors.log").read_text().count("Boom: disk full") == 2
+    assert (tmp_path / "errors.log").read_text().count("Boom: disk full") == 6
     store = open_dir(tmp_path)
     retry = FakeExecutor(first_seat_wins)
     report = run_tournament(store, retry)
@@ -199,6 +199,46 @@ def test_failed_games_are_not_journaled_and_are_retried_on_resume(tmp_path: Path
     assert summary["complete"] is True and summary["games"] == 6
     # Seat 0 always wins and each entrant sits there once per deal: 1/2 each.
     assert [e["win_share"]["mean"] for e in summary["entrants"]] == [0.5, 0.5]
+
+
+def test_a_game_lost_once_is_played_again_in_the_same_run_and_counted_once(
+    tmp_path: Path,
+) -> None:
+    store = open_dir(tmp_path)
+    lost: set[int] = set()
+
+    def lose_once(task: GameTask) -> dict[str, Any] | str:
+        if task.number in (0, 3) and task.number not in lost:
+            lost.add(task.number)
+            return "the worker process ended (killed by SIGKILL) during the game"
+        return first_seat_wins(task)
+
+    flaky = FakeExecutor(lose_once)
+    report = run_tournament(store, flaky)
+    store.close()
+    assert flaky.asked == [0, 1, 2, 3, 4, 5, 0, 3]
+    assert report.complete and report.failed == () and report.played == 6
+    numbers = [orjson.loads(x)["number"] for x in (tmp_path / JOURNAL).read_bytes().splitlines()]
+    assert sorted(numbers) == [0, 1, 2, 3, 4, 5]
+
+
+class Twice(FakeExecutor):
+    """Reports every outcome twice (an executor that retried a game behind the
+    runner's back): the second must not count."""
+
+    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+        for outcome in super().run(tasks):
+            yield outcome
+            yield outcome
+
+
+def test_an_outcome_reported_twice_counts_once(tmp_path: Path) -> None:
+    store = open_dir(tmp_path)
+    report = run_tournament(store, Twice(first_seat_wins))
+    store.close()
+    assert report.complete and report.played == 6 and len(report.standings.games) == 6
+    assert len((tmp_path / JOURNAL).read_bytes().splitlines()) == 6
+    assert (tmp_path / "errors.log").read_text().count("not under way") == 6
 
 
 def test_an_interrupted_run_keeps_its_finished_games(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ A game's CLI registers it with ``main.add_command(tournament_command(GAME))``.
 
 from __future__ import annotations
 
+import importlib.util
 import secrets
 import sys
 from collections.abc import Sequence
@@ -37,11 +38,12 @@ from .display import (
     sprt_lines,
     standings_table,
 )
-from .executor import game_reference
+from .executor import Executor, game_reference
 from .gauntlet import is_gauntlet
 from .journal import ERRORS, GAMES, TournamentDir, TournamentError, stored_plan
 from .local import LocalExecutor, default_jobs
 from .plan import Plan
+from .ray_executor import RayExecutor
 from .runner import Report, run_tournament, summary_data
 from .schedule import CYCLIC, SEATINGS, Entrant, deals_for, parse_entrants, seatings_per_deal
 from .sprt import SprtError, SprtParams, parse_sprt, require_scipy
@@ -211,7 +213,28 @@ def tournament_command(game: AnyGame) -> click.Command:
         "--jobs",
         "-j",
         type=click.IntRange(min=1),
-        help="Games played at once [default: the number of CPUs].",
+        help="Games played at once [default: the number of CPUs (of the Ray cluster with "
+        "--executor ray)].",
+    )
+    @click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Who plays the games: worker processes on this machine, or Ray tasks on a "
+        "Ray cluster (needs tajmahal[ray]).",
+    )
+    @click.option(
+        "--address",
+        metavar="ADDR",
+        help="With --executor ray: the Ray cluster to join (host:port, or 'auto') "
+        "[default: RAY_ADDRESS, else a local Ray started for the run].",
+    )
+    @click.option(
+        "--ray-working-dir",
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+        help="With --executor ray: a directory shipped to every node, where the bots run "
+        "[default: the bots run in this directory, which each node must have].",
     )
     @click.option(
         "--seed",
@@ -260,6 +283,9 @@ def tournament_command(game: AnyGame) -> click.Command:
         games: int | None,
         jobs: int | None,
         seed: int | None,
+        executor: str,
+        address: str | None,
+        ray_working_dir: Path | None,
         gauntlet: bool,
         preflight: bool,
         as_json: bool,
@@ -267,13 +293,21 @@ def tournament_command(game: AnyGame) -> click.Command:
         **options: Any,
     ) -> None:
         containment.hide_option("--seed")  # from other processes (the bots): it deals all
-        jobs = jobs or default_jobs()
         options["preflight"] = preflight
-        if gauntlet or (not bots and is_gauntlet(out)):
-            sys.exit(_gauntlet(game, out, bots, games, seed, jobs, as_json, quiet, options))
-        plan = _plan(game, out, _lineup(bots, options) if bots else None, games, seed, options)
-        _check_entrants(game, plan.entrants, options, plan)
-        sys.exit(_play(game, out, plan, games, jobs, as_json, quiet))
+        if executor != "ray" and (address is not None or ray_working_dir is not None):
+            raise click.UsageError("--address and --ray-working-dir are for --executor ray")
+        players = _Executors(game, executor, jobs, address, ray_working_dir)
+        try:
+            if gauntlet or (not bots and is_gauntlet(out)):
+                status = _gauntlet(game, out, bots, games, seed, players, as_json, quiet, options)
+            else:
+                lineup = _lineup(bots, options) if bots else None
+                plan = _plan(game, out, lineup, games, seed, options)
+                _check_entrants(game, plan.entrants, options, plan)
+                status = _play(game, out, plan, games, players, as_json, quiet)
+        finally:
+            players.close()
+        sys.exit(status)
 
     tournament.help = f"""Play many games of {game.title} between bots and rank them.
 
@@ -294,7 +328,13 @@ def tournament_command(game: AnyGame) -> click.Command:
 
 
 def _play(
-    game: AnyGame, out: Path, plan: Plan, games: int | None, jobs: int, as_json: bool, quiet: bool
+    game: AnyGame,
+    out: Path,
+    plan: Plan,
+    games: int | None,
+    players: _Executors,
+    as_json: bool,
+    quiet: bool,
 ) -> int:
     """Play (or resume) the tournament of ``plan`` in ``out``; print the results.
     The exit status."""
@@ -309,7 +349,7 @@ def _play(
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     try:
-        report = _run(game, store, jobs, as_json, quiet)
+        report = _run(game, store, players, as_json, quiet)
     finally:
         store.close()
     return _finish(store, report, as_json)
@@ -321,7 +361,7 @@ def _gauntlet(
     bots: tuple[str, ...],
     games: int | None,
     seed: int | None,
-    jobs: int,
+    players: _Executors,
     as_json: bool,
     quiet: bool,
     options: dict[str, Any],
@@ -363,7 +403,7 @@ def _gauntlet(
         except TournamentError as e:
             raise click.UsageError(str(e)) from None
         try:
-            report = _run(game, store, jobs, as_json, quiet)
+            report = _run(game, store, players, as_json, quiet)
         finally:
             store.close()
         status = max(status, _finish(store, report, as_json, show=not as_json))
@@ -406,7 +446,47 @@ def _stored_seed(root: Path) -> int | None:
     return None if stored is None else stored.seed
 
 
-def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: bool) -> Report:
+class _Executors:
+    """The executor the options ask for, for each tournament directory (one Ray
+    connection for all the match-ups of a gauntlet)."""
+
+    def __init__(
+        self,
+        game: AnyGame,
+        kind: str,
+        jobs: int | None,
+        address: str | None,
+        working_dir: Path | None,
+    ) -> None:
+        self.reference = game_reference(game)
+        self.jobs = jobs
+        self.ray: RayExecutor | None = None
+        if kind == "ray":
+            if importlib.util.find_spec("ray") is None:
+                raise click.UsageError("--executor ray needs Ray: pip install 'tajmahal[ray]'")
+            self.ray = RayExecutor(self.reference, jobs, address, working_dir)
+
+    def describe(self) -> str:
+        if self.ray is None:
+            return f"{self.jobs or default_jobs()} jobs"
+        where = self.ray.address or "a local Ray"
+        jobs = "as many jobs as it has CPUs" if self.jobs is None else f"{self.jobs} jobs"
+        return f"on Ray ({where}), {jobs}"
+
+    def get(self, store: TournamentDir) -> Executor:
+        if self.ray is not None:
+            return self.ray
+        jobs = self.jobs or default_jobs()
+        return LocalExecutor(self.reference, jobs, store.root / "workers.log")
+
+    def close(self) -> None:
+        if self.ray is not None:
+            self.ray.close()
+
+
+def _run(
+    game: AnyGame, store: TournamentDir, players: _Executors, as_json: bool, quiet: bool
+) -> Report:
     plan = store.plan
     err = console(stderr=True)
     if not as_json:
@@ -415,13 +495,14 @@ def _run(game: AnyGame, store: TournamentDir, jobs: int, as_json: bool, quiet: b
         click.echo(
             f"{game.title} tournament: {names}; {up_to}{count(plan.games, 'game')} "
             f"({count(plan.deals, 'deal')} x "
-            f"{seatings_text(plan)}), seed {plan.seed}, {jobs} jobs; results in {store.root}"
+            f"{seatings_text(plan)}), seed {plan.seed}, {players.describe()}; "
+            f"results in {store.root}"
         )
         if plan.sprt is not None:
             click.echo(f"SPRT {plan.sprt.text()}: stops when H0 or H1 is accepted")
         if store.finished:
             click.echo(f"resuming: {len(store.finished)} of {plan.games} games already finished")
-    executor = LocalExecutor(game_reference(game), jobs, store.root / "workers.log")
+    executor = players.get(store)
     display: LiveDisplay | PlainDisplay | None = None
     if not (as_json or quiet):
         out = console()

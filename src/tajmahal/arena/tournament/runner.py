@@ -11,7 +11,7 @@ import contextlib
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,6 +25,8 @@ from .schedule import Slot
 from .sprt import SequentialTest, SprtStatus
 from .standings import Standings, games_csv, standings_csv
 
+#: How many times a game that could not be played is tried again in the same run.
+RETRIES = 2
 STANDINGS_JSON = "standings.json"
 STANDINGS_CSV = "standings.csv"
 GAMES_CSV = "games.csv"
@@ -89,10 +91,17 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
 
 
 def run_tournament(
-    store: TournamentDir, executor: Executor, listener: Listener | None = None
+    store: TournamentDir,
+    executor: Executor,
+    listener: Listener | None = None,
+    retries: int = RETRIES,
 ) -> Report:
     """Play the games of ``store.plan`` that are not in its journal yet (or, when
-    the plan has a sequential test, until the test is decided)."""
+    the plan has a sequential test, until the test is decided).
+
+    A game that could not be played (its worker died, its machine was lost...)
+    is played again, after the others, up to ``retries`` more times in this run;
+    then it is reported as failed (and tried again on the next run)."""
     plan = store.plan
     standings = Standings(plan.entrants)
     test = sequential_test(plan)
@@ -102,49 +111,57 @@ def run_tournament(
             test.add(game)
     done = {game.number for game in store.finished}
     under_way: set[int] = set()  # handed to the executor, no outcome yet
+    errors: dict[int, str] = {}  # the games of this round that could not be played
 
-    def tasks() -> Iterator[GameTask]:
-        for s in plan.slots():
+    def tasks(numbers: Iterable[int]) -> Iterator[GameTask]:
+        for number in numbers:
             if test is not None and test.decided:
                 return
-            if s.number not in done:
-                under_way.add(s.number)
-                yield task_for(plan, s, store)
+            if number not in done:
+                under_way.add(number)
+                yield task_for(plan, plan.slot(number), store)
 
-    failed: list[tuple[int, str]] = []
     played = 0
     interrupted = False
     start = time.monotonic()
+    todo: Iterable[int] = (s.number for s in plan.slots())
     try:
         if listener is not None:
             listener.started(plan, standings, len(done))
-        with contextlib.closing(executor.run(tasks())) as outcomes:
-            for outcome in outcomes:
-                if outcome.number not in under_way:  # never counted twice
-                    store.log_error(outcome.number, "an outcome for a game not under way: ignored")
-                    continue
-                under_way.discard(outcome.number)
-                with _interrupts_deferred():  # journal and standings stay in step
-                    if outcome.result is None:
-                        error = outcome.error or "no result"
-                        failed.append((outcome.number, error))
-                        store.log_error(outcome.number, error)
-                        if listener is not None:
-                            listener.failed(outcome.number, error)
+        for _ in range(1 + max(0, retries)):
+            errors.clear()
+            with contextlib.closing(executor.run(tasks(todo))) as outcomes:
+                for outcome in outcomes:
+                    if outcome.number not in under_way:  # never counted twice
+                        store.log_error(outcome.number, "an outcome for a game not under way")
                         continue
-                    game = store.append(plan.slot(outcome.number), outcome.result)
-                    standings.add(game)
-                    if test is not None:
-                        test.add(game)
-                    played += 1
-                if listener is not None:
-                    if test is not None:
-                        listener.tested(test.status())
-                    listener.finished(game, standings)
-                if test is not None and test.decided:
-                    break  # closing the executor stops the games under way
+                    under_way.discard(outcome.number)
+                    with _interrupts_deferred():  # journal and standings stay in step
+                        if outcome.result is None:
+                            error = outcome.error or "no result"
+                            errors[outcome.number] = error
+                            store.log_error(outcome.number, error)
+                            if listener is not None:
+                                listener.failed(outcome.number, error)
+                            continue
+                        game = store.append(plan.slot(outcome.number), outcome.result)
+                        done.add(game.number)
+                        standings.add(game)
+                        if test is not None:
+                            test.add(game)
+                        played += 1
+                    if listener is not None:
+                        if test is not None:
+                            listener.tested(test.status())
+                        listener.finished(game, standings)
+                    if test is not None and test.decided:
+                        break  # closing the executor stops the games under way
+            if not errors or (test is not None and test.decided):
+                break
+            todo = sorted(errors)  # played again, in order
     except KeyboardInterrupt:
         interrupted = True
+    failed = [(n, e) for n, e in sorted(errors.items()) if n not in done]
     seconds = time.monotonic() - start
     store.remove_partial_records()  # left by workers that were killed
     sprt = None if test is None else test.status()

@@ -1,0 +1,165 @@
+"""Tournaments on a real Ray cluster: a head started on 127.0.0.1 for this module
+(``ray start --head --block``, its process group killed after), the same
+standings as the local executor for the same seed, and a Ray worker killed in
+the middle of a game."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from referee_support import BOTS, cli
+from tournament_support import make_plan
+
+from tajmahal.adapter import TAJMAHAL
+from tajmahal.arena.tournament import TournamentDir, game_reference, run_tournament
+
+#: Ray binds to the machine's network address unless told it is a one-machine
+#: cluster; this keeps the head, its workers and the tests on 127.0.0.1 (where a
+#: token is not needed, and no usage report is sent).
+LOOPBACK = {
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    "RAY_AUTH_MODE": "disabled",
+    "RAY_USAGE_STATS_ENABLED": "0",
+}
+os.environ.update(LOOPBACK)  # before Ray is imported: it reads them once
+ray = pytest.importorskip("ray")  # in the test extra: CI has it
+
+from tajmahal.arena.tournament.ray_executor import RayExecutor  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def ray_command() -> str:
+    return str(Path(sys.executable).parent / "ray")
+
+
+@pytest.fixture(scope="module")
+def head() -> Iterator[str]:
+    """The address of a Ray head with 2 CPUs on 127.0.0.1."""
+    temp = tempfile.mkdtemp(prefix="tjray", dir="/tmp")  # Ray's socket paths must be short
+    port = free_port()
+    proc = subprocess.Popen(
+        [ray_command(), "start", "--head", "--node-ip-address", "127.0.0.1", "--port",
+         str(port), "--include-dashboard=false", "--disable-usage-stats", "--num-cpus", "2",
+         "--temp-dir", temp, "--block"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the Ray head did not start")
+            time.sleep(0.2)
+        yield address
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the head and every process it started
+        proc.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def comparable(out: Path) -> dict[str, Any]:
+    """What must not depend on the executor: per game its seating, scores and ranks,
+    and the standings without the time used."""
+    games = {}
+    for line in (out / "journal.jsonl").read_bytes().splitlines():
+        entry = orjson.loads(line)
+        r = entry["result"]
+        games[entry["number"]] = (entry["seating"], r["scores"], r["ranks"], entry["record"])
+    summary = orjson.loads((out / "standings.json").read_bytes())
+    for e in summary["entrants"]:
+        del e["time_per_decision"]
+    for name in ("entrants", "pairwise", "games", "deals", "complete"):
+        games[name] = summary[name]
+    return games
+
+
+def test_the_same_seed_gives_the_same_standings_on_ray_as_locally(
+    head: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bots").symlink_to(BOTS)
+    monkeypatch.chdir(tmp_path)  # the subprocess bot by a relative path, as users give it
+    common = ("tournament", "greedy", "random", "bots/random_bot.py", "--games", "9",
+              "--seed", "11", "--jobs", "2", "-q")
+    code, _, stderr = cli(*common, "--out", "local")
+    assert code == 0, stderr
+    code, stdout, stderr = cli(*common, "--executor", "ray", "--address", head, "--out", "ray")
+    assert code == 0, stderr
+    assert f"on Ray ({head}), 2 jobs" in stdout
+    assert comparable(tmp_path / "local") == comparable(tmp_path / "ray")
+    assert sorted(os.listdir("ray/games")) == [f"{n:06d}.jsonl" for n in range(9)]
+    # A resumed Ray tournament plays nothing again.
+    code, stdout, _ = cli(*common, "--executor", "ray", "--address", head, "--out", "ray")
+    assert code == 0 and "this run: 0 games" in stdout
+
+
+def game_processes() -> list[int]:
+    """Ray workers playing a game now (Ray titles a busy worker by its task)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{entry}/cmdline").read_bytes().startswith(b"ray::play_remote"):
+                    found.append(int(entry))
+    return found
+
+
+def test_a_game_whose_worker_is_killed_is_played_again_and_counted_once(
+    head: str, tmp_path: Path
+) -> None:
+    bot = str(BOTS / "random_bot.py")
+    plan = make_plan(bots=(f"a={bot}", f"b={bot}"), deals=6)
+    store = TournamentDir.open(tmp_path, plan)
+    killed: list[int] = []
+    stop = threading.Event()
+
+    def kill_one() -> None:
+        while not stop.is_set() and not killed:
+            for pid in game_processes():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                    break
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    executor = RayExecutor(game_reference(TAJMAHAL), jobs=2, address=head)
+    try:
+        report = run_tournament(store, executor)
+    finally:
+        stop.set()
+        killer.join()
+        executor.close()
+        store.close()
+    assert killed, "no Ray worker was caught playing a game"
+    assert report.complete and report.failed == () and report.played == 12
+    numbers = [orjson.loads(x)["number"] for x in (tmp_path / "journal.jsonl").read_bytes()
+               .splitlines()]
+    assert sorted(numbers) == list(range(12))  # the lost game once, none twice
+    errors = (tmp_path / "errors.log").read_text()
+    assert errors.count("the Ray task was lost during the game") == 1
+    assert len(report.standings.games) == 12
