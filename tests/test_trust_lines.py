@@ -91,13 +91,16 @@ def test_attack_7_replay_escapes_what_a_forged_record_says(tmp_path: Path) -> No
                "--seed", "1", "--record", str(record))
     lines = [orjson.loads(x) for x in record.read_bytes().splitlines()]
     lines[0]["players"][1]["name"] = "\x1b[2Jevil\x07"
-    for line in lines:
-        if line["type"] == "fault":
-            line["detail"] = "\x1b]0;title\x07\x1b[31m"
+    for fault in [x for x in lines if x["type"] == "fault"] + lines[-1]["faults"]:
+        fault["detail"] = "\x1b]0;title\x07\x1b[31m"
     forged = tmp_path / "forged.jsonl"
     forged.write_bytes(b"".join(orjson.dumps(x) + b"\n" for x in lines))
     code, out, err = cli("replay", str(forged))
-    assert code == 0 and "evil" in out and not _controls(out + err)
+    assert code == 0 and "evil" in out and "title" in out and not _controls(out + err)
+    lines[-1]["faults"][0]["detail"] = "\x1b[2Jinconsistent"  # a mismatch, reported safely
+    forged.write_bytes(b"".join(orjson.dumps(x) + b"\n" for x in lines))
+    code, out, err = cli("replay", "--verify", str(forged))
+    assert code == 1 and "MISMATCH" in err and not _controls(out + err)
 
 
 def _controls(text: str) -> bool:

@@ -406,9 +406,14 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
             sys.exit(1)
         scores = done.result["scores"]
         if verify:
+            setup = (
+                f"the setup is the one seed {done.header['seed']} deals"
+                if done.dealt
+                else "the setup was given to the referee (not dealt from a seed: not checked)"
+            )
             click.echo(
                 f"{record}: OK: {len(done.steps)} decisions replayed; final scores {scores} "
-                f"and ranks {done.result['ranks']} match"
+                f"and ranks {done.result['ranks']} match; {setup}"
             )
             return
         names = done.names

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any, Final
 
 import orjson
-from attrs import frozen
+from attrs import evolve, frozen
 
 from .game import AnyGame
+from .protocol import FAULT_KINDS
+from .text import printable, quote
 
 FORMAT: Final = "arena-record"
 FORMAT_VERSION: Final = 1
@@ -91,10 +93,24 @@ class ReplayedStep:
 
 @frozen
 class Replay:
+    """A record that replayed: its header and result lines, its steps, the seats'
+    names, and whether its setup is the one its seed deals (``dealt``; False for
+    a record of a setup given to the referee, which no seed explains)."""
+
     header: dict[str, Any]
     result: dict[str, Any]
     steps: tuple[ReplayedStep, ...]
     names: tuple[str, ...]
+    dealt: bool = True
+
+
+#: How a record says where its setup came from (the header's ``deal``).
+DEALT: Final = "seed"  # drawn from the header's seed by the game
+GIVEN: Final = "given"  # given to the referee (a stacked deck, a scenario)
+#: Phases of the faults a record has lines for, and of those only its result lists.
+_LINE_PHASES: Final = ("hello", "act")
+_END_PHASE: Final = "end"
+_MAX_SEED: Final = 2**64 - 1
 
 
 def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
@@ -117,37 +133,56 @@ def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
 
 def _field(data: dict[str, Any], key: str, line: int) -> Any:
     if key not in data:
-        raise RecordError(f'missing "{key}" in a {data.get("type")} line', line=line)
+        raise RecordError(f'missing "{key}" in a {quote(data.get("type"))} line', line=line)
     return data[key]
 
 
-def _header(lines: Iterator[tuple[int, dict[str, Any]]]) -> tuple[int, dict[str, Any]]:
-    """The header line of a record (its number and data), checked for format."""
-    first = next(lines, None)
-    if first is None:
-        raise RecordError("the record is empty")
-    number, header = first
-    if header.get("type") != "header":
-        raise RecordError("the first line must be the header", line=number)
-    if header.get("format") != FORMAT:
-        raise RecordError(f"not an {FORMAT} file (format {header.get('format')!r})", line=number)
-    if header.get("format_version") != FORMAT_VERSION:
-        raise RecordError(
-            f"record format version {header.get('format_version')!r}; this tajmahal reads "
-            f"version {FORMAT_VERSION}",
-            line=number,
-        )
-    return number, header
+def _integer(
+    data: dict[str, Any], key: str, line: int, low: int = 0, high: int | None = None
+) -> int:
+    value = _field(data, key, line)
+    if type(value) is not int or value < low or (high is not None and value > high):
+        span = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise RecordError(f'"{key}" must be an integer, {span}: {quote(value)}', line=line)
+    return value
+
+
+def _number(data: dict[str, Any], key: str, line: int) -> float:
+    value = _field(data, key, line)
+    if type(value) not in (int, float) or value < 0:
+        raise RecordError(f'"{key}" must be a number of seconds: {quote(value)}', line=line)
+    return float(value)
+
+
+def _text(data: dict[str, Any], key: str, line: int) -> str:
+    value = _field(data, key, line)
+    if not isinstance(value, str):
+        raise RecordError(f'"{key}" must be a string: {quote(value)}', line=line)
+    return value
+
+
+def _objects(data: dict[str, Any], key: str, line: int, count: int) -> list[dict[str, Any]]:
+    value = _field(data, key, line)
+    if not isinstance(value, list) or len(value) != count:
+        raise RecordError(f'"{key}" must list {count} entries: {quote(value)}', line=line)
+    if not all(isinstance(x, dict) for x in value):
+        raise RecordError(f'"{key}" must list objects: {quote(value)}', line=line)
+    return value
 
 
 def read_game_id(path: Path) -> str:
     """The id of the game (:attr:`Game.name <tajmahal.arena.game.Game.name>`) that the
-    record at ``path`` is of; raises :class:`RecordError`."""
+    record at ``path`` is of, from its header; raises :class:`RecordError`."""
     lines = read_lines(path)
     try:
-        number, header = _header(lines)
+        first = next(lines, None)
     finally:
         lines.close()
+    if first is None:
+        raise RecordError("the record is empty")
+    number, header = first
+    if header.get("type") != "header" or header.get("format") != FORMAT:
+        raise RecordError(f"the first line must be the header of an {FORMAT} file", line=number)
     game = header.get("game")
     if not isinstance(game, str):
         raise RecordError('the header names no "game"', line=number)
@@ -155,47 +190,159 @@ def read_game_id(path: Path) -> str:
 
 
 def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
-    """Re-apply every action of the record at ``path`` and check each step against
-    it; raises :class:`RecordError` at the first difference."""
-    lines = read_lines(path)
-    number, header = _header(lines)
-    if header.get("game") != game.name:
-        raise RecordError(f"a record of {header.get('game')!r}, not {game.name!r}", line=number)
+    """Re-apply every action of the record at ``path`` and check it all against
+    the game: the header (format, game, players, time limits, and the setup
+    against its seed), each action (seat, legality, index, who chose it, totals
+    after it), the fault lines (a bot plays until its fault, the fallback policy
+    after), and the result.  Raises :class:`RecordError` at the first difference,
+    whatever the file holds (never another exception)."""
     try:
-        setup = game.setup_from_data(_field(header, "setup", number))
-    except ValueError as e:
-        raise RecordError(f"bad setup: {e}", line=number) from None
-    players = header.get("players") or []
-    names = tuple(
-        str(p.get("name", f"seat {i}")) if isinstance(p, dict) else f"seat {i}"
-        for i, p in enumerate(players)
-    )
-    if len(names) != game.players(setup):
+        return _Replayer(game, describe).run(read_lines(path))
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError("a malformed record: values nested too deeply") from None
+    except Exception as e:  # anything else a malformed file makes the game raise
         raise RecordError(
-            f"{len(names)} players listed for a {game.players(setup)}-player setup", line=number
-        )
-    state = game.new_game(setup)
-    steps: list[ReplayedStep] = []
-    faults: dict[int, dict[str, Any]] = {}
-    decision = 0
-    result: dict[str, Any] | None = None
-    for number, data in lines:
-        kind = data["type"]
-        if result is not None:
-            raise RecordError(f"a {kind} line after the result", line=number)
-        if kind == "fault":
-            faults[decision + 1] = data
-            continue
-        if kind == "result":
-            result = data
-            _check_result(game, state, data, number, decision)
-            continue
-        if kind != "action":
-            raise RecordError(f"unknown line type {kind!r}", line=number)
-        decision += 1
+            f"a malformed record ({type(e).__name__}: {printable(str(e), limit=200)})"
+        ) from None
+
+
+class _Replayer:
+    def __init__(self, game: AnyGame, describe: bool) -> None:
+        self.game = game
+        self.describe = describe
+
+    def run(self, lines: Iterator[tuple[int, dict[str, Any]]]) -> Replay:
+        game = self.game
+        first = next(lines, None)
+        if first is None:
+            raise RecordError("the record is empty")
+        number, header = first
+        setup, names, dealt = self.header(number, header)
+        players = len(names)
+        state = game.new_game(setup)
+        steps: list[ReplayedStep] = []
+        fault_lines: list[dict[str, Any]] = []
+        faulted: dict[int, int] = {}  # seat -> the decision its fault line came before
+        pending: dict[str, Any] | None = None  # the fault line for the next step
+        counts = [[0, 0] for _ in range(players)]  # decisions, fallback decisions per seat
+        decision = 0
+        result: dict[str, Any] | None = None
+        for number, data in lines:
+            kind = data["type"]
+            if result is not None:
+                raise RecordError(f"a {quote(kind)} line after the result", line=number)
+            if kind == "fault":
+                fault = self.fault_line(number, data, players, decision)
+                if fault["seat"] in faulted:
+                    raise RecordError(f"seat {fault['seat']} faults twice", line=number)
+                faulted[fault["seat"]] = decision + 1
+                fault_lines.append(fault)
+                pending = pending or fault
+                continue
+            if kind == "result":
+                result = data
+                self.result(state, data, number, decision, fault_lines, counts)
+                continue
+            if kind != "action":
+                raise RecordError(f"unknown line type {quote(kind)}", line=number)
+            decision += 1
+            state, step = self.action(state, number, data, decision, faulted, counts, names)
+            if pending is not None:
+                step = evolve(step, fault=pending)
+                pending = None
+            steps.append(step)
+        if result is None:
+            raise RecordError("no result line: the record is incomplete")
+        return Replay(header=header, result=result, steps=tuple(steps), names=names, dealt=dealt)
+
+    def header(self, number: int, header: dict[str, Any]) -> tuple[Any, tuple[str, ...], bool]:
+        game = self.game
+        if header.get("type") != "header":
+            raise RecordError("the first line must be the header", line=number)
+        if header.get("format") != FORMAT:
+            raise RecordError(
+                f"not an {FORMAT} file (format {quote(header.get('format'))})", line=number
+            )
+        if header.get("format_version") != FORMAT_VERSION:
+            raise RecordError(
+                f"record format version {quote(header.get('format_version'))}; this tajmahal "
+                f"reads version {FORMAT_VERSION}",
+                line=number,
+            )
+        if header.get("game") != game.name:
+            raise RecordError(
+                f"a record of {quote(header.get('game'))}, not {game.name!r}", line=number
+            )
+        try:
+            setup = game.setup_from_data(_field(header, "setup", number))
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            raise RecordError(f"bad setup: {printable(str(e), limit=200)}", line=number) from None
+        players = game.players(setup)
+        entries = _objects(header, "players", number, players)
+        names = []
+        for seat, entry in enumerate(entries):
+            if entry.get("seat") != seat:
+                raise RecordError(f'"players" entry {seat} is not seat {seat}', line=number)
+            for key in ("name", "version", "bot"):
+                _text(entry, key, number)
+            names.append(entry["name"])
+        for entry in _objects(header, "time", number, players):
+            _number(entry, "move", number)
+            _number(entry, "bank", number)
+        _number(header, "handshake", number)
+        variant = _text(header, "variant", number)
+        if variant != game.variant(setup):
+            raise RecordError(
+                f'"variant" {quote(variant)}, but the setup is for {game.variant(setup)!r}',
+                line=number,
+            )
+        seed = _integer(header, "seed", number, 0, _MAX_SEED)
+        deal = header.get("deal", DEALT)
+        if deal not in (DEALT, GIVEN):
+            raise RecordError(f'"deal" must be {DEALT!r} or {GIVEN!r}: {quote(deal)}', number)
+        if deal == DEALT:
+            dealt = dealt_data(game, game.players(setup), seed, variant)
+            if dealt != _json(header["setup"]):
+                raise RecordError(
+                    f"the setup is not the one seed {seed} deals (a stacked deck?); a record "
+                    f'of a given setup says "deal": "{GIVEN}"',
+                    line=number,
+                )
+        return setup, tuple(names), deal == DEALT
+
+    def fault_line(
+        self, number: int, data: dict[str, Any], players: int, decision: int
+    ) -> dict[str, Any]:
+        _integer(data, "seat", number, 0, players - 1)
+        if _field(data, "kind", number) not in FAULT_KINDS:
+            raise RecordError(f"unknown fault kind {quote(data['kind'])}", line=number)
+        if _field(data, "phase", number) not in _LINE_PHASES:
+            raise RecordError(f"a fault line in phase {quote(data['phase'])}", line=number)
+        # at the decision under way, or (a second answer) one the seat answered
+        _integer(data, "decision", number, 0, decision + 1)
+        _number(data, "at", number)
+        _text(data, "detail", number)
+        for key in ("stderr", "signal"):
+            if key in data:
+                _text(data, key, number)
+        return {k: v for k, v in data.items() if k != "type"}
+
+    def action(
+        self,
+        state: Any,
+        number: int,
+        data: dict[str, Any],
+        decision: int,
+        faulted: dict[int, int],
+        counts: list[list[int]],
+        names: tuple[str, ...],
+    ) -> tuple[Any, ReplayedStep]:
+        game = self.game
         if _field(data, "decision", number) != decision:
             raise RecordError(
-                f"decisions out of order: expected {decision}, got {data['decision']!r}",
+                f"decisions out of order: expected {decision}, got {quote(data['decision'])}",
                 line=number,
                 decision=decision,
             )
@@ -204,67 +351,148 @@ def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
             raise RecordError("an action after the end of the game", number, decision)
         if _field(data, "seat", number) != seat:
             raise RecordError(
-                f"the record says seat {data['seat']!r} acted, but seat {seat} is to act",
+                f"the record says seat {quote(data['seat'])} acted, but seat {seat} is to act",
                 number,
                 decision,
             )
-        try:
-            action = game.action_from_data(_field(data, "action", number))
-        except ValueError as e:
-            raise RecordError(f"bad action: {e}", number, decision) from None
-        legal = list(game.legal_actions(state))
-        if action not in legal:
+        legal = game.legal_actions(state)
+        written = _field(data, "action", number)
+        choice = data.get("choice")
+        if choice is None:  # optional: found from the action
+            choice = self.find(legal, written, number, decision)
+        if type(choice) is not int or not 0 <= choice < len(legal):
             raise RecordError(
-                f"{game.describe_action(state, action)} is not legal here", number, decision
-            )
-        if "choice" in data and data["choice"] != legal.index(action):
-            raise RecordError(
-                f"choice {data['choice']!r} does not match the action (index "
-                f"{legal.index(action)})",
+                f"choice {quote(choice)} is not an index of the {len(legal)} legal actions",
                 number,
                 decision,
             )
-        text = game.describe_action(state, action)
+        action = legal[choice]
+        if game.action_to_data(action) != written:  # written otherwise, or another action
+            index = self.find(legal, written, number, decision)
+            if index != choice:
+                raise RecordError(
+                    f"choice {choice} does not match the action (index {index})",
+                    number,
+                    decision,
+                )
+        by = _field(data, "by", number)
+        expected = "fallback" if seat in faulted else "bot"
+        if by != expected:
+            why = (
+                f"its fault line comes before decision {faulted[seat]}"
+                if seat in faulted
+                else "it has no fault line before"
+            )
+            raise RecordError(
+                f"seat {seat}'s action is by {quote(by)}, but {why}: by {expected!r}",
+                number,
+                decision,
+            )
+        if by == "fallback" and choice != game.fallback(state, legal):
+            raise RecordError(
+                f"a fallback action, but the fallback policy plays {game.fallback(state, legal)}, "
+                f"not {choice}",
+                number,
+                decision,
+            )
+        _number(data, "time", number)
+        text = game.describe_action(state, action) if self.describe else ""
         state, events = game.step(state, action)
-        if "scores" in data and list(data["scores"]) != game.scores(state):
+        scores = _field(data, "scores", number)
+        if scores != game.scores(state):
             raise RecordError(
-                f"scores after the step are {game.scores(state)}, the record says {data['scores']}",
+                f"scores after the step are {game.scores(state)}, the record says {quote(scores)}",
                 number,
                 decision,
             )
-        steps.append(
-            ReplayedStep(
-                decision=decision,
-                seat=seat,
-                by=str(data.get("by", "bot")),
-                action_text=text,
-                lines=tuple(game.describe_events(state, events, names)) if describe else (),
-                fault=faults.pop(decision, None),
-            )
+        counts[seat][0] += 1
+        counts[seat][1] += by == "fallback"
+        lines = tuple(game.describe_events(state, events, names)) if self.describe else ()
+        return state, ReplayedStep(
+            decision=decision, seat=seat, by=by, action_text=text, lines=lines, fault=None
         )
-    if result is None:
-        raise RecordError("no result line: the record is incomplete")
-    return Replay(header=header, result=result, steps=tuple(steps), names=names)
 
-
-def _check_result(
-    game: AnyGame, state: Any, data: dict[str, Any], line: int, decisions: int
-) -> None:
-    if game.to_act(state) is not None:
-        raise RecordError(
-            f"the result comes after {decisions} decisions, but the game is not over",
-            line=line,
-        )
-    for key, actual in (
-        ("scores", game.scores(state)),
-        ("ranks", game.ranks(state)),
-        ("breakdown", game.breakdown(state)),
-    ):
-        recorded = _field(data, key, line)
-        if recorded != actual:
+    def find(self, legal: Sequence[Any], written: Any, number: int, decision: int) -> int:
+        """The index of the action ``written`` among ``legal``."""
+        game = self.game
+        try:
+            action = game.action_from_data(written)
+        except ValueError as e:
             raise RecordError(
-                f"final {key} replay as {actual}, but the record says {recorded}", line=line
+                f"bad action: {printable(str(e), limit=200)}", number, decision
+            ) from None
+        for index, candidate in enumerate(legal):
+            if candidate == action:
+                return index
+        raise RecordError(f"{quote(written)} is not legal here", number, decision)
+
+    def result(
+        self,
+        state: Any,
+        data: dict[str, Any],
+        line: int,
+        decisions: int,
+        fault_lines: list[dict[str, Any]],
+        counts: list[list[int]],
+    ) -> None:
+        game = self.game
+        if game.to_act(state) is not None:
+            raise RecordError(
+                f"the result comes after {decisions} decisions, but the game is not over",
+                line=line,
             )
+        for key, actual in (
+            ("scores", game.scores(state)),
+            ("ranks", game.ranks(state)),
+            ("breakdown", game.breakdown(state)),
+        ):
+            recorded = _field(data, key, line)
+            if recorded != actual:
+                raise RecordError(
+                    f"final {key} replay as {actual}, but the record says {quote(recorded, 200)}",
+                    line=line,
+                )
+        if _field(data, "decisions", line) != decisions:
+            raise RecordError(
+                f"the result counts {quote(data['decisions'])} decisions, the record has "
+                f"{decisions}",
+                line=line,
+            )
+        faults = _field(data, "faults", line)
+        if not isinstance(faults, list) or not all(isinstance(f, dict) for f in faults):
+            raise RecordError(f'"faults" must list objects: {quote(faults)}', line=line)
+        during = [f for f in faults if f.get("phase") != _END_PHASE]
+        by_seat = sorted(fault_lines, key=lambda f: f["seat"])
+        if sorted(during, key=lambda f: str(f.get("seat"))) != by_seat:
+            raise RecordError("the result's faults are not those of the fault lines", line=line)
+        faulted = {f["seat"] for f in fault_lines}
+        for fault in faults:  # and bots that did not exit after the end
+            if fault.get("phase") == _END_PHASE:
+                seat = _integer(fault, "seat", line, 0, len(counts) - 1)
+                if seat in faulted:
+                    raise RecordError(f"seat {seat} faults twice", line=line)
+                faulted.add(seat)
+        for seat, entry in enumerate(_objects(data, "players", line, len(counts))):
+            found = [entry.get("decisions"), entry.get("fallback_decisions")]
+            if entry.get("seat") != seat or found != counts[seat]:
+                raise RecordError(
+                    f"the result says seat {seat} made {quote(found)} decisions (all, "
+                    f"fallback), the record has {counts[seat]}",
+                    line=line,
+                )
+
+
+def dealt_data(game: AnyGame, players: int, seed: int, variant: str | None) -> Any:
+    """The setup ``seed`` deals, as JSON data (None if the game cannot deal it)."""
+    try:
+        return _json(game.setup_to_data(game.random_setup(players, seed, variant)))
+    except ValueError:
+        return None
+
+
+def _json(data: Any) -> Any:
+    """``data`` as it reads back from JSON (tuples become lists ...)."""
+    return orjson.loads(orjson.dumps(data))
 
 
 def write_lines(path: Path, lines: Sequence[dict[str, Any]]) -> None:

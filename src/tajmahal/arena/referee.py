@@ -33,7 +33,7 @@ from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
-from .record import FORMAT, FORMAT_VERSION, RecordWriter
+from .record import DEALT, FORMAT, FORMAT_VERSION, GIVEN, RecordWriter, dealt_data
 from .signals import uninterruptible
 from .text import printable, quote
 
@@ -632,6 +632,7 @@ class _Match:
                 "referee": f"tajmahal {__version__}",
                 "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                 "seed": self.seed,
+                "deal": DEALT if self.dealt_from_seed() else GIVEN,
                 "variant": self.game.variant(self.setup),
                 "players": [
                     {"seat": s.seat, "name": s.name, "version": s.version, "bot": s.conn.label}
@@ -646,6 +647,19 @@ class _Match:
         for seat in self.seats:  # faults at the handshake come right after the header
             if seat.fault is not None:
                 self.writer.write({"type": "fault", **seat.fault.to_data()})
+
+    def dealt_from_seed(self) -> bool:
+        """Whether the setup is the one the match seed deals (then a replay can
+        check the record's setup against its seed)."""
+        game = self.game
+        players, variant = game.players(self.setup), game.variant(self.setup)
+        with contextlib.suppress(ValueError):
+            if game.random_setup(players, self.seed, variant) == self.setup:
+                return True  # (setups that compare by value: no need to encode them)
+        dealt = dealt_data(game, players, self.seed, variant)
+        return dealt is not None and dealt == orjson.loads(
+            orjson.dumps(game.setup_to_data(self.setup))
+        )
 
     def play(self) -> Any:
         game = self.game
