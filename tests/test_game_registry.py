@@ -78,4 +78,4 @@ def test_replay_finds_the_game_in_the_record(tmp_path: Path) -> None:
     # --game names the game whatever the record says; the record must agree
     code, _, err = cli("replay", "--verify", "--game", "taj-mahal", str(other))
     assert code == 1
-    assert "a record of 'chess', not 'tajmahal'" in err
+    assert "a record of \"chess\", not 'tajmahal'" in err
