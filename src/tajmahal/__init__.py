@@ -8,32 +8,100 @@
 12
 
 See ``docs/api.md`` for a tour.
+
+The names below are imported on first use (PEP 562), so that ``import tajmahal``
+and the command line's start-up (``tajmahal --version``) stay cheap; type checkers
+and ``from tajmahal import *`` see them all.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .actions import Action, BuildMogulPalace, BuildPalace, Play, TakeCard, Withdraw, action_text
-from .board import DEFAULT_BOARD, Board, BoardError, City, load_board
-from .cards import CARDS, CHARACTERS, COLORS, SYMBOLS, Card
-from .determinize import determinize
-from .rules import (
-    IllegalAction,
-    StateError,
-    apply,
-    breakdown,
-    check_state,
-    is_over,
-    legal_actions,
-    new_game,
-    opening_events,
-    ranks,
-    scores,
-    step,
-)
-from .setups import Setup, SetupError
-from .state import Dummy, Pending, PlayerState, Score, State
-from .tiles import BonusTile
-from .views import PlayerView, PublicSetup, SeatView, view
+if TYPE_CHECKING:
+    from .actions import (
+        Action,
+        BuildMogulPalace,
+        BuildPalace,
+        Play,
+        TakeCard,
+        Withdraw,
+        action_text,
+    )
+    from .board import DEFAULT_BOARD, Board, BoardError, City, load_board
+    from .cards import CARDS, CHARACTERS, COLORS, SYMBOLS, Card
+    from .determinize import determinize
+    from .rules import (
+        IllegalAction,
+        StateError,
+        apply,
+        breakdown,
+        check_state,
+        is_over,
+        legal_actions,
+        new_game,
+        opening_events,
+        ranks,
+        scores,
+        step,
+    )
+    from .setups import Setup, SetupError
+    from .state import Dummy, Pending, PlayerState, Score, State
+    from .tiles import BonusTile
+    from .views import PlayerView, PublicSetup, SeatView, view
+
+#: Each public name's module, for the lazy imports of :func:`__getattr__`.
+_HOMES: dict[str, tuple[str, ...]] = {
+    "actions": (
+        "Action",
+        "BuildMogulPalace",
+        "BuildPalace",
+        "Play",
+        "TakeCard",
+        "Withdraw",
+        "action_text",
+    ),
+    "board": ("DEFAULT_BOARD", "Board", "BoardError", "City", "load_board"),
+    "cards": ("CARDS", "CHARACTERS", "COLORS", "SYMBOLS", "Card"),
+    "determinize": ("determinize",),
+    "rules": (
+        "IllegalAction",
+        "StateError",
+        "apply",
+        "breakdown",
+        "check_state",
+        "is_over",
+        "legal_actions",
+        "new_game",
+        "opening_events",
+        "ranks",
+        "scores",
+        "step",
+    ),
+    "setups": ("Setup", "SetupError"),
+    "state": ("Dummy", "Pending", "PlayerState", "Score", "State"),
+    "tiles": ("BonusTile",),
+    "views": ("PlayerView", "PublicSetup", "SeatView", "view"),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module the first time the name is asked for."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tajmahal' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "CARDS",

@@ -1,20 +1,58 @@
-"""The ``tajmahal`` command line."""
+"""The ``tajmahal`` command line.
+
+Start-up is kept short (``tajmahal --version`` imports click and nothing of the
+engine): commands are built on first use by the factories of :class:`LazyGroup`,
+and command bodies import what they need.
+"""
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import __version__
-from .actions import action_text
-from .rules import apply, breakdown, is_over, legal_actions, new_game, ranks, scores
-from .setups import Setup
-from .state import SCORE_SOURCES, State
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class LazyGroup(click.Group):
+    """A click group whose commands are built by factories when first asked for,
+    so that importing the CLI imports none of them (click's "lazily loading
+    subcommands" pattern)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.factories: dict[str, Callable[[], click.Command]] = {}
+
+    def lazy_command(
+        self, name: str
+    ) -> Callable[[Callable[[], click.Command]], Callable[[], click.Command]]:
+        """Register the decorated factory as the builder of command ``name``."""
+
+        def register(factory: Callable[[], click.Command]) -> Callable[[], click.Command]:
+            self.factories[name] = factory
+            return factory
+
+        return register
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.factories})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        factory = self.factories.pop(cmd_name, None)
+        if factory is not None:
+            self.add_command(factory(), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
 
 def score_table(state: State, names: list[str]) -> str:
     """A plain-text table of each seat's score by source, with totals and ranks."""
+    from .rules import breakdown, ranks, scores
+    from .state import SCORE_SOURCES
+
     rows = [["seat", "player", *SCORE_SOURCES, "total", "rank"]]
     totals = scores(state)
     for seat, (score, rank) in enumerate(zip(breakdown(state), ranks(totals), strict=True)):
@@ -32,7 +70,7 @@ def score_table(state: State, names: list[str]) -> str:
     return "\n".join(lines)
 
 
-@click.group()
+@click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="tajmahal")
 def main() -> None:
     """Taj Mahal: rules engine, referee and tournaments for bots."""
@@ -44,6 +82,12 @@ def main() -> None:
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
 def play(players: int, seed: int, verbose: bool) -> None:
     """Play one game between in-process random players and print the scores."""
+    import random
+
+    from .actions import action_text
+    from .rules import apply, is_over, legal_actions, new_game
+    from .setups import Setup
+
     setup = Setup.random(players, seed)
     state = new_game(setup)
     rng = random.Random(seed)
@@ -62,15 +106,27 @@ def play(players: int, seed: int, verbose: bool) -> None:
     click.echo(score_table(state, names))
 
 
-def _register() -> None:
-    """The referee's commands (implemented in :mod:`tajmahal.arena.commands`)."""
-    from .adapter import TAJMAHAL
-    from .arena.commands import match_command, replay_command
+# The referee's commands (implemented in :mod:`tajmahal.arena.commands`), each
+# built on first use.
+@main.lazy_command("match")
+def _match() -> click.Command:
+    from .arena.commands import match_command
+    from .games import GAMES
+
+    return match_command(GAMES)
+
+
+@main.lazy_command("replay")
+def _replay() -> click.Command:
+    from .arena.commands import replay_command
+    from .games import GAMES
+
+    return replay_command(GAMES)
+
+
+@main.lazy_command("tournament")
+def _tournament() -> click.Command:
     from .arena.tournament.command import tournament_command
+    from .games import GAMES
 
-    main.add_command(match_command(TAJMAHAL))
-    main.add_command(replay_command(TAJMAHAL))
-    main.add_command(tournament_command(TAJMAHAL))
-
-
-_register()
+    return tournament_command(GAMES)

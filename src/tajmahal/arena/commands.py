@@ -1,6 +1,8 @@
 """The ``match`` and ``replay`` commands, for any :class:`~tajmahal.arena.game.Game`.
 
-A game's CLI registers them with ``main.add_command(match_command(GAME))``.
+A CLI registers them with ``main.add_command(match_command(GAMES))``, where
+``GAMES`` is a :class:`~tajmahal.arena.registry.GameRegistry` (``--game NAME``
+chooses among its games) or a single game.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import orjson
 from . import containment
 from .connection import open_private
 from .game import AnyGame
-from .record import RecordError, replay
+from .record import RecordError, read_game_id, replay
 from .referee import (
     DEFAULT_BANK,
     DEFAULT_GRACE,
@@ -34,6 +36,7 @@ from .referee import (
     preflight,
     run_match,
 )
+from .registry import GameRegistry, UnknownGame, registry_of
 from .report import fault_text, replay_table, result_table
 from .signals import terminate_as_interrupt
 from .text import printable
@@ -126,11 +129,32 @@ def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int,
     return seat, TimeControl(move, bank)
 
 
-def match_command(game: AnyGame) -> click.Command:
-    builtins = sorted(game.builtin_players())
+def game_option(registry: GameRegistry, what: str) -> Callable[[F], F]:
+    """The ``--game NAME`` option (the game's name, checked when the command runs:
+    listing the names here would import every plugin's package)."""
+    return click.option(
+        "--game",
+        "game_name",
+        metavar="NAME",
+        help=f"The game to play ({', '.join(e.name for e in registry.builtin)}, or one "
+        f"an installed package adds) [default: {what}].",
+    )
+
+
+def load_game_option(registry: GameRegistry, name: str | None) -> AnyGame:
+    """The game ``--game`` names; a usage error for an unknown one."""
+    try:
+        return registry.get(name)
+    except UnknownGame as e:
+        raise click.BadParameter(str(e), param_hint="--game") from None
+
+
+def match_command(games: GameRegistry | AnyGame) -> click.Command:
+    registry = registry_of(games)
 
     @click.command(name="match")
     @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT...]")
+    @game_option(registry, registry.default)
     @click.option(
         "--seed",
         type=SEED,
@@ -166,6 +190,7 @@ def match_command(game: AnyGame) -> click.Command:
     @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
     def match(
         bots: tuple[str, ...],
+        game_name: str | None,
         seed: int | None,
         variant: str | None,
         record: Path | None,
@@ -184,6 +209,8 @@ def match_command(game: AnyGame) -> click.Command:
         verbose: int,
         quiet: bool,
     ) -> None:
+        game = load_game_option(registry, game_name)
+        builtins = sorted(game.builtin_players())
         players = len(bots)
         if not game.min_players <= players <= game.max_players:
             raise click.UsageError(
@@ -269,15 +296,17 @@ def match_command(game: AnyGame) -> click.Command:
             click.echo(_summary(game, result, players))
             result_table(result, game.score_sources)
 
-    match.help = f"""Play one game of {game.title} between bots and print the result.
+    match.help = """Play one game between bots and print the result.
 
-    Each BOT is a built-in player ({", ".join(builtins)}) or a command line that starts
-    a bot speaking the protocol of protocol/README.md; a program ending in .py runs with
-    this Python and one ending in .js with node.  Give one BOT per seat, in seat order.
+    Each BOT is a built-in player of the game (random, greedy, mcts, ...) or a command
+    line that starts a bot speaking the protocol of protocol/README.md; a program
+    ending in .py runs with this Python and one ending in .js with node.  Give one BOT
+    per seat, in seat order.
 
     \b
-    Example:
+    Examples:
       tajmahal match bots/random_bot.py bots/greedy_bot.py "node bots/random_bot.js" greedy
+      tajmahal match --game tikal greedy random random
     """
     return match
 
@@ -346,22 +375,32 @@ def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
     )
 
 
-def replay_command(game: AnyGame) -> click.Command:
+def replay_command(games: GameRegistry | AnyGame) -> click.Command:
+    registry = registry_of(games)
+
     @click.command(name="replay")
     @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+    @game_option(registry, "the one named in the record")
     @click.option(
         "--verify",
         is_flag=True,
         help="Only check the record; exit 1 at the first mismatch.",
     )
-    def replay_(record: Path, verify: bool) -> None:
+    def replay_(record: Path, game_name: str | None, verify: bool) -> None:
         """Re-play a game record, check it, and print the game step by step.
 
         Every action is re-applied to the recorded setup; the seats, actions, scores
         after each step and the final result must all match the record.
         """
         try:
+            if game_name is None:
+                game = registry.by_id(read_game_id(record))
+            else:
+                game = load_game_option(registry, game_name)
             done = replay(game, record, describe=not verify)
+        except UnknownGame as e:
+            click.echo(printable(f"{record}: MISMATCH: {e}"), err=True)
+            sys.exit(1)
         except RecordError as e:
             click.echo(printable(f"{record}: MISMATCH: {e}"), err=True)
             sys.exit(1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -113,7 +113,7 @@ _END_PHASE: Final = "end"
 _MAX_SEED: Final = 2**64 - 1
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
     try:
         handle = path.open("rb")
     except OSError as e:
@@ -168,6 +168,25 @@ def _objects(data: dict[str, Any], key: str, line: int, count: int) -> list[dict
     if not all(isinstance(x, dict) for x in value):
         raise RecordError(f'"{key}" must list objects: {quote(value)}', line=line)
     return value
+
+
+def read_game_id(path: Path) -> str:
+    """The id of the game (:attr:`Game.name <tajmahal.arena.game.Game.name>`) that the
+    record at ``path`` is of, from its header; raises :class:`RecordError`."""
+    lines = read_lines(path)
+    try:
+        first = next(lines, None)
+    finally:
+        lines.close()
+    if first is None:
+        raise RecordError("the record is empty")
+    number, header = first
+    if header.get("type") != "header" or header.get("format") != FORMAT:
+        raise RecordError(f"the first line must be the header of an {FORMAT} file", line=number)
+    game = header.get("game")
+    if not isinstance(game, str):
+        raise RecordError('the header names no "game"', line=number)
+    return game
 
 
 def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:

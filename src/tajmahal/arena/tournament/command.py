@@ -1,6 +1,7 @@
 """The ``tournament`` command, for any :class:`~tajmahal.arena.game.Game`.
 
-A game's CLI registers it with ``main.add_command(tournament_command(GAME))``.
+A CLI registers it with ``main.add_command(tournament_command(GAMES))`` (a
+:class:`~tajmahal.arena.registry.GameRegistry`, for ``--game NAME``, or one game).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from .. import containment
 from ..commands import (
     SEED,
     check_bots_start,
+    game_option,
+    load_game_option,
     parse_bots,
     parse_seat_time,
     preflight_option,
@@ -26,6 +29,7 @@ from ..commands import (
 )
 from ..game import AnyGame
 from ..referee import MatchConfig, TimeControl
+from ..registry import GameRegistry, UnknownGame, registry_of
 from ..signals import terminate_as_interrupt
 from . import gauntlet
 from .display import (
@@ -189,11 +193,40 @@ def _plan(
     return stored.with_deals(deals_for(games, stored.per_deal))  # fewer deals are refused
 
 
-def tournament_command(game: AnyGame) -> click.Command:
-    builtins = sorted(game.builtin_players())
+def _tournament_game(
+    registry: GameRegistry, name: str | None, out: Path, gauntlet: bool
+) -> AnyGame:
+    """The game ``--game`` names (it must be the game of a tournament stored in
+    ``out``); without it, the stored tournament's game, else the default game."""
+    try:
+        stored = stored_plan(gauntlet_dir(out) if gauntlet else out)
+    except TournamentError:
+        stored = None  # reported where the plan is read
+    try:
+        if name is None:
+            return registry.get() if stored is None else registry.by_id(stored.game)
+    except UnknownGame as e:
+        raise click.UsageError(f"{out}: {e}") from None
+    game = load_game_option(registry, name)
+    if stored is not None and stored.game != game.name:
+        raise click.UsageError(
+            f"{out} holds a tournament of {stored.game!r}, not of {game.name!r}: "
+            "give another --out, or leave out --game to resume it"
+        )
+    return game
+
+
+def gauntlet_dir(out: Path) -> Path:
+    """The directory of a gauntlet's first match-up (its plan names the game)."""
+    return gauntlet.matchup_dir(out, 1)
+
+
+def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
+    registry = registry_of(games)
 
     @click.command(name="tournament")
     @click.argument("bots", nargs=-1, metavar="BOT BOT [BOT...]")
+    @game_option(registry, f"{registry.default}, or the stored tournament's")
     @click.option(
         "--out",
         "-o",
@@ -279,6 +312,7 @@ def tournament_command(game: AnyGame) -> click.Command:
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
     def tournament(
         bots: tuple[str, ...],
+        game_name: str | None,
         out: Path,
         games: int | None,
         jobs: int | None,
@@ -294,11 +328,13 @@ def tournament_command(game: AnyGame) -> click.Command:
     ) -> None:
         containment.hide_option("--seed")  # from other processes (the bots): it deals all
         options["preflight"] = preflight
+        is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
+        game = _tournament_game(registry, game_name, out, is_gauntlet_run)
         if executor != "ray" and (address is not None or ray_working_dir is not None):
             raise click.UsageError("--address and --ray-working-dir are for --executor ray")
         players = _Executors(game, executor, jobs, address, ray_working_dir)
         try:
-            if gauntlet or (not bots and is_gauntlet(out)):
+            if is_gauntlet_run:
                 status = _gauntlet(game, out, bots, games, seed, players, as_json, quiet, options)
             else:
                 lineup = _lineup(bots, options) if bots else None
@@ -309,10 +345,10 @@ def tournament_command(game: AnyGame) -> click.Command:
             players.close()
         sys.exit(status)
 
-    tournament.help = f"""Play many games of {game.title} between bots and rank them.
+    tournament.help = """Play many games between bots and rank them.
 
-    Each BOT is a built-in player ({", ".join(builtins)}) or a command line, as for
-    `match`; NAME=BOT names it.  There is one seat per BOT.  Every deal is played
+    Each BOT is a built-in player of the game or a command line, as for `match`;
+    NAME=BOT names it.  There is one seat per BOT.  Every deal is played
     once per seat rotation (or in every order of the bots, with --seatings all), so
     each bot plays each seat on the same cards.  The
     standings (win share, mean score, mean rank, rating, with 95% intervals, and
@@ -321,8 +357,9 @@ def tournament_command(game: AnyGame) -> click.Command:
     --out DIR, and --games to extend it).
 
     \b
-    Example:
+    Examples:
       tajmahal tournament greedy random random random --games 200 --out runs/t1
+      tajmahal tournament --game tikal greedy random --games 20 --out runs/t2
     """
     return tournament
 
@@ -511,9 +548,9 @@ def _run(
     # dies are handed to it, and killed.
     with terminate_as_interrupt(), containment.guarded():
         if display is None:
-            return run_tournament(store, executor)
+            return run_tournament(store, executor, game=game)
         with display:
-            return run_tournament(store, executor, display)
+            return run_tournament(store, executor, display, game=game)
 
 
 def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = True) -> int:

@@ -1,0 +1,24 @@
+"""The games this package ships, by name: what ``tajmahal match --game NAME`` plays.
+
+Each game is an arena :class:`~tajmahal.arena.game.Game` in an adapter module,
+imported only when a command asks for it.  Other packages add games through the
+entry-point group ``tajmahal.games`` (see :mod:`tajmahal.arena.registry`).
+
+>>> GAMES.get().name  # the default game
+'tajmahal'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .arena.registry import GameEntry, GameRegistry
+
+#: The game played when no ``--game`` is given.
+DEFAULT: Final = "taj-mahal"
+
+BUILTIN: Final = (
+    GameEntry("taj-mahal", "tajmahal.adapter:TAJMAHAL", aliases=("tajmahal",)),
+)
+
+GAMES: Final = GameRegistry(BUILTIN, default=DEFAULT)
