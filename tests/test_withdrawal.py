@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 from attrs import evolve
 
 from tajmahal import (
     BonusTile,
     BuildMogulPalace,
     BuildPalace,
-    IllegalAction,
     Score,
     Setup,
-    apply,
     legal_actions,
     new_game,
 )
