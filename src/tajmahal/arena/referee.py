@@ -28,7 +28,7 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, field, frozen
 
-from . import containment, protocol
+from . import containment, protocol, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
@@ -257,7 +257,8 @@ class MatchConfig:
     decide learns their moves at its next turn, with the full view anyway).
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
-    progress output."""
+    progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
+    (see :mod:`~tajmahal.arena.sandbox`)."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -270,6 +271,8 @@ class MatchConfig:
     on_step: StepHook | None = field(default=None, eq=False)
     on_fault: FaultHook | None = field(default=None, eq=False)
     batch_events: bool = True
+    sandbox: bool = False
+    memory: int | None = None
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
@@ -313,13 +316,21 @@ def connect(
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
+            argv, env, home = list(spec.argv), None, None
+            if config.sandbox:
+                home = sandbox.private_dir()
+                env = sandbox.environment(home)
+            if config.sandbox or config.memory is not None:
+                argv = sandbox.command(spec.argv, config.sandbox, config.memory, home)
             out.append(
                 ProcessConnection(
-                    spec.argv,
+                    argv,
                     label=spec.text,
                     log_path=logs[seat],
                     max_line=config.max_line,
                     max_log=config.max_log,
+                    env=env,
+                    private_dir=home,
                 )
             )
     return out
