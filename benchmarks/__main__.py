@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import engine, referee
+from . import engine, referee, tikal
 from .measure import Result
 
 
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    results = engine.run_all(args.quick) + referee.run_all(args.quick)
+    results = engine.run_all(args.quick) + referee.run_all(args.quick) + tikal.run_all(args.quick)
     console = Console() if sys.stdout.isatty() else Console(width=130)
     console.print(table(results))
     if args.json:
