@@ -120,7 +120,7 @@ def view(state: State, seat: int | None) -> PlayerView:
     raises ValueError.
     """
     n = len(state.players)
-    if seat is not None and not (type(seat) is int and 0 <= seat < n):
+    if seat is not None and not (hasattr(seat, "__index__") and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game: seats are 0-{n - 1}")
     own = seat is not None
     return PlayerView(
