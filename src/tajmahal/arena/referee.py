@@ -732,9 +732,7 @@ class _Match:
         if problem is not None:
             kind, detail = problem
             if kind == protocol.PROTOCOL_FAULT:  # a line after its answer: a second answer
-                phase = ACT if seat.asked else HELLO
-                what = f"decision {seat.asked}" if seat.asked else "the hello"
-                self.fault(seat, kind, phase, f"after its answer to {what}: {detail}", seat.asked)
+                self.second_answer(seat, detail)
             else:
                 self.fault(seat, kind, ACT, detail)
             return None, 0.0
@@ -775,6 +773,16 @@ class _Match:
         seat.bank -= max(0.0, elapsed - seat.time.move)
         return choice, elapsed
 
+    def second_answer(self, seat: _Seat, detail: str) -> None:
+        """Fault ``seat`` for a line written after its answer, against the decision
+        (or the hello) that answer was for."""
+        phase = ACT if seat.asked else HELLO
+        what = f"decision {seat.asked}" if seat.asked else "the hello"
+        self.fault(
+            seat, protocol.PROTOCOL_FAULT, phase, f"after its answer to {what}: {detail}",
+            seat.asked,
+        )
+
     def legal_json(self, legal: Sequence[Any]) -> bytes:
         """The JSON array of the ``legal`` actions, joined from each action's text."""
         return self.action_texts.array(self.game, legal)
@@ -814,6 +822,10 @@ class _Match:
 
     def finish(self, state: Any) -> MatchResult:
         game = self.game
+        for seat in self.seats:  # a second answer to a bot's last decision
+            problem = seat.conn.unexpected() if seat.live else None
+            if problem is not None and problem[0] == protocol.PROTOCOL_FAULT:
+                self.second_answer(seat, problem[1])
         scores, ranks, breakdown = game.scores(state), game.ranks(state), game.breakdown(state)
         summary = {
             "scores": scores,
