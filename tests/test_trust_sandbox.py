@@ -52,6 +52,21 @@ def test_a_sandboxed_bot_reaches_nothing_of_the_referees(tmp_path: Path) -> None
 
 
 @landlock
+def test_a_sandboxed_bot_in_a_tournament_cannot_read_the_tournament(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the output directory beneath the current one, as usual
+    bot = hostile("sandbox_probe", str(tmp_path / "t"))
+    code, _, stderr = cli("tournament", "first", bot, "--games", "2", "--jobs", "1",
+                          "--out", "t", "--sandbox", "-q", *FAST[:4])
+    assert code == 0, stderr
+    for log in sorted((tmp_path / "t" / "logs").glob("*.log")):
+        report = probe_report(log)
+        assert report["list_records"] == report["signal_referee"] == "PermissionError"
+        assert report["write_outside"] == "PermissionError"
+
+
+@landlock
 def test_a_sandboxed_bot_that_kills_its_worker_when_losing_only_crashes(tmp_path: Path) -> None:
     out = tmp_path / "t"
     args = ("tournament", hostile("sore_loser", "kill"), "random", "--games", "4", "--seed", "5",

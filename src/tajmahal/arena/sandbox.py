@@ -132,7 +132,8 @@ def readable_dirs(argv: Sequence[str]) -> list[str]:
     dirs = list(SYSTEM_DIRS)
     dirs += [sys.prefix, sys.base_prefix, sys.exec_prefix]
     dirs.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
-    dirs += [p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p)]
+    here = os.getcwd()  # on the import path of `python -m` (a tournament worker)
+    dirs += [p for p in sys.path if p and os.path.isabs(p) and p != here and os.path.isdir(p)]
     node = shutil.which("node")
     if node is not None:
         dirs.append(str(Path(os.path.realpath(node)).parent.parent))
