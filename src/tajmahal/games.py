@@ -22,6 +22,7 @@ DEFAULT: Final = "taj-mahal"
 BUILTIN: Final = (
     GameEntry("taj-mahal", "tajmahal.adapter:TAJMAHAL", aliases=("tajmahal",)),
     GameEntry("tikal", "tajmahal.tikal.adapter:TIKAL"),
+    GameEntry("java", "tajmahal.java.adapter:JAVA"),
 )
 
 GAMES: Final = GameRegistry(BUILTIN, default=DEFAULT)

@@ -1,0 +1,287 @@
+"""Built-in Java bots: ``greedy`` (one-step lookahead on a heuristic) and ``mcts``
+(determinized flat UCB over the greedy's best candidates, with rollouts to the end
+of the seat's turn).
+
+Both see only what a subprocess bot sees: the hello's static setup, the view and
+the legal actions of each ``act`` message.  They rebuild a state from the view
+(:func:`~tajmahal.java.views.determinize`: the other hands and the pile are
+guessed) and search on it.
+
+The heuristic (:func:`worth`) is what a seat's position is worth in points,
+relative to its best rival: the points scored, a share of what the final scoring
+would give now (J80-J82), villages it could build a palace in (J52), and small
+terms for figures on the board, festival cards and action tokens.  A turn offers
+thousands of land placements; the bots look at a sample of them (those next to
+their figures first).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+from attrs import frozen
+
+from ..arena.player import Player
+from ..arena.protocol import Message
+from .actions import Action, EndTurn, HoldFestival, Lay, Move, PlaceLand, PlaceWater
+from .components import DEFAULT_COMPONENTS
+from .rules import apply, card_symbols, legal_actions, palace_of, tiers, villages
+from .serialize import from_data
+from .state import ACT, FESTIVAL, OVER, State
+from .views import JavaView, determinize
+
+#: Worth of parts of a position (points).
+FIRST: Final = 0.6  # share of a city's value for first place now
+SECOND: Final = 0.3
+VILLAGE_LEAD: Final = 0.25  # per space of a village without palace the seat leads
+ON_BOARD: Final = 0.4
+CARD: Final = 0.4
+TOKEN: Final = 0.5
+#: How many actions of the big kinds the bots look at.
+SAMPLE_LAND: Final = 24
+SAMPLE_MOVES: Final = 12
+SAMPLE_WATER: Final = 3
+
+
+def _own_worth(state: State, seat: int, towns: list[frozenset[int]]) -> float:
+    p = state.players[seat]
+    total = float(p.score)
+    for village in towns:
+        where = palace_of(state, village)
+        t = tiers(state, village)
+        if where is None:
+            if t and t[0] == [seat]:
+                total += VILLAGE_LEAD * min(len(village), 10)
+            continue
+        if p.scored:
+            continue
+        value = state.palace[where]
+        for place, tier in enumerate(t[:2]):
+            if seat in tier and not (place == 1 and len(t[0]) == 1 and len(t) == 1):
+                total += (FIRST if place == 0 else SECOND) * value
+    total += ON_BOARD * sum(1 for s in state.figures if s == seat)
+    total += CARD * min(len(p.hand), 5) + TOKEN * p.tokens
+    return total
+
+
+def worth(state: State, seat: int) -> float:
+    """``seat``'s heuristic worth minus the best rival's."""
+    towns = villages(state)
+    values = [_own_worth(state, s, towns) for s in range(len(state.players))]
+    return values[seat] - max(v for s, v in enumerate(values) if s != seat)
+
+
+def candidates(state: State, legal: Sequence[Action], rng: random.Random) -> list[int]:
+    """Indices of the legal actions worth a look: every action of the rare kinds,
+    and samples of the land tiles (those touching the seat's figures or villages
+    first), walks and water tiles."""
+    seat = state.to_act
+    nb = state.components.board.neighbours
+    near = {q for p, s in enumerate(state.figures) if s == seat for q in (p, *nb[p])}
+    land_near: list[int] = []
+    land_far: list[int] = []
+    moves: list[int] = []
+    water: list[int] = []
+    rest: list[int] = []
+    for i, a in enumerate(legal):
+        if isinstance(a, PlaceLand):
+            (land_near if near.intersection(a.cells) else land_far).append(i)
+        elif isinstance(a, Move):
+            moves.append(i)
+        elif isinstance(a, PlaceWater):
+            water.append(i)
+        else:
+            rest.append(i)
+
+    def some(xs: list[int], k: int) -> list[int]:
+        return xs if len(xs) <= k else rng.sample(xs, k)
+
+    picked = some(land_near, SAMPLE_LAND)
+    picked += some(land_far, max(SAMPLE_LAND // 2, SAMPLE_LAND - len(picked)))
+    return sorted(picked + some(moves, SAMPLE_MOVES) + some(water, SAMPLE_WATER) + rest)
+
+
+def festival_value(state: State, action: HoldFestival) -> float:
+    """What opening a festival is worth beyond the cards it costs: half the
+    palace's value, discounted for the rivals' cards."""
+    value = state.palace[action.palace]
+    mine = sum(
+        card_symbols(state, c, state.components.cards[state.display or 0]) for c in action.cards
+    )
+    rivals = max((len(p.hand) for s, p in enumerate(state.players) if s != state.to_act), default=0)
+    chance = 0.9 if mine > rivals else 0.5 if mine == rivals else 0.2
+    return chance * value / 2
+
+
+def bid_choice(state: State, legal: Sequence[Action]) -> int:
+    """Festival auction: the smallest lay that takes the lead, else pass."""
+    f = state.festival
+    seat = state.to_act
+    assert f is not None and seat is not None
+    count = [sum(card_symbols(state, c, f.required) for c in cards) for cards in f.laid]
+    mine = count[f.bidders.index(seat)]
+    others = max((n for s, n in zip(f.bidders, count, strict=True) if s != seat), default=0)
+    best: tuple[int, int] | None = None
+    for i, a in enumerate(legal):
+        if isinstance(a, Lay):
+            gain = sum(card_symbols(state, c, f.required) for c in a.cards)
+            if mine + gain > others and (best is None or len(a.cards) < best[0]):
+                best = (len(a.cards), i)
+    if best is not None and state.palace[f.palace] >= 4:
+        return best[1]
+    return len(legal) - 1  # Pass is last
+
+
+def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
+    """The candidate action after which :func:`worth` is highest (ties at random).
+    Ending a turn with AP left is worth a little less than an action that changes
+    nothing, so the seat keeps working while its AP buy something."""
+    seat = state.to_act
+    assert seat is not None
+    if state.phase == FESTIVAL:
+        return bid_choice(state, legal)
+    best, choice = -math.inf, len(legal) - 1
+    for i in candidates(state, legal, rng):
+        action = legal[i]
+        after = apply(state, action)
+        value = worth(after, seat) + rng.random() * 1e-3
+        if isinstance(action, HoldFestival):
+            value += festival_value(state, action)
+        if isinstance(action, EndTurn) and state.turn.ap > 0:
+            value -= 0.05
+        if value > best:
+            best, choice = value, i
+    return choice
+
+
+# --------------------------------------------------------------------------- search
+
+
+@frozen
+class SearchConfig:
+    """Budget of :func:`mcts_choice`: rollouts over determinized states, capped at
+    ``seconds`` of wall time (None: no cap; the search then depends only on its
+    seed), how many greedy candidates it compares, UCB1's ``exploration`` constant
+    (values are in points) and the chance a rollout ends the turn at each step."""
+
+    iterations: int = 60
+    seconds: float | None = 0.8
+    width: int = 6
+    exploration: float = 1.0
+    stop: float = 0.3
+
+
+def _rollout(state: State, seat: int, rng: random.Random, config: SearchConfig) -> State:
+    """Random play of the rest of the seat's turn (bids: :func:`bid_choice`)."""
+    for _ in range(20):
+        if state.to_act != seat or state.phase == OVER:
+            break
+        legal = legal_actions(state)
+        if state.phase == FESTIVAL:
+            action = legal[bid_choice(state, legal)]
+        elif isinstance(legal[-1], EndTurn) and rng.random() < config.stop:
+            action = legal[-1]
+        else:
+            action = legal[rng.choice(candidates(state, legal, rng))]
+        state = apply(state, action)
+    return state
+
+
+def mcts_choice(
+    state_view: JavaView, legal: Sequence[Action], rng: random.Random, config: SearchConfig
+) -> int:
+    """Flat UCB1 over the ``width`` best actions by :func:`worth`: each iteration
+    plays one of them on a new determinization, rolls the turn out at random and
+    values the result with :func:`worth`; the most visited action is chosen."""
+    if len(legal) == 1:
+        return 0
+    seat = state_view.seat
+    base = determinize(state_view, rng)
+    scored = []
+    for i in candidates(base, legal, rng):
+        value = worth(apply(base, legal[i]), seat) + rng.random() * 1e-3
+        if isinstance(legal[i], HoldFestival):
+            value += festival_value(base, legal[i])  # type: ignore[arg-type]
+        scored.append((value, i))
+    arms = [i for _, i in sorted(scored, reverse=True)[: config.width]]
+    visits = dict.fromkeys(arms, 0)
+    totals = dict.fromkeys(arms, 0.0)
+    deadline = None if config.seconds is None else time.perf_counter() + config.seconds
+    for n in range(config.iterations):
+        if deadline is not None and n >= len(arms) and time.perf_counter() > deadline:
+            break
+        if n < len(arms):
+            arm = arms[n]
+        else:
+            log = math.log(n)
+            arm = max(
+                arms,
+                key=lambda a: (
+                    totals[a] / visits[a] + config.exploration * math.sqrt(log / visits[a])
+                ),
+            )
+        state = apply(determinize(state_view, rng), legal[arm])
+        if state.to_act == seat and state.phase == ACT:
+            state = _rollout(state, seat, rng, config)
+        value = worth(state, seat)
+        if isinstance(legal[arm], HoldFestival):
+            value += festival_value(base, legal[arm])  # type: ignore[arg-type]
+        visits[arm] += 1
+        totals[arm] += value
+    return max(arms, key=lambda a: (visits[a], totals[a] / max(visits[a], 1)))
+
+
+# --------------------------------------------------------------------------- players
+
+
+class ViewPlayer(Player):
+    """A built-in player: rebuilds the view and the legal actions of each message."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, message: Message) -> int | Any:
+        v: JavaView = from_data(message["view"], JavaView)
+        legal = [from_data(a, Action) for a in message["legal"]]
+        if len(legal) == 1:
+            return 0
+        return self.pick(v, legal)
+
+    def pick(self, v: JavaView, legal: list[Action]) -> int:
+        state = determinize(v, self.rng, DEFAULT_COMPONENTS)
+        return greedy_choice(state, legal, self.rng)
+
+
+class GreedyPlayer(ViewPlayer):
+    """One-step lookahead on :func:`worth`."""
+
+    name = "greedy"
+
+
+class MCTSPlayer(ViewPlayer):
+    """Determinized flat UCB over the turn (:func:`mcts_choice`)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
+        super().__init__(seed)
+        self.config = config or SearchConfig()
+
+    def pick(self, v: JavaView, legal: list[Action]) -> int:
+        if v.phase != ACT:  # festival bids: the greedy choice
+            return super().pick(v, legal)
+        return mcts_choice(v, legal, self.rng, self.config)
+
+
+__all__ = [
+    "GreedyPlayer",
+    "MCTSPlayer",
+    "SearchConfig",
+    "greedy_choice",
+    "mcts_choice",
+    "worth",
+]

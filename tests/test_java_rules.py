@@ -1,0 +1,324 @@
+"""Java's rules, one test (or a few) per rule id of docs/java-rules.md.  Numbers are
+worked out by hand from the rules; positions are named as in java_scenario."""
+
+from __future__ import annotations
+
+import pytest
+from attrs import evolve
+from java_scenario import acting, at, fresh, land, palace, play, put, rim, tiles
+
+from tajmahal.java import (
+    BuildPalace,
+    Deploy,
+    EndTurn,
+    ExtendPalace,
+    HoldFestival,
+    IllegalAction,
+    Lay,
+    Move,
+    Pass,
+    PlaceLand,
+    PlaceWater,
+    TakeCard,
+    UseToken,
+    Withdraw,
+    apply,
+    final_scoring,
+    legal_actions,
+    step,
+)
+from tajmahal.java.events import FestivalScored, FinalScored, GameOver, WaterScored
+from tajmahal.java.rules import rank_key, tiers
+from tajmahal.java.state import FESTIVAL, OVER
+
+
+def illegal(state, action, rule: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(IllegalAction, match=f"^{rule}:"):
+        apply(state, action)
+
+
+# -- J6, J13-J18: setup and the turn
+
+
+def test_setup_deals_three_cards_and_a_display_and_gives_six_ap() -> None:
+    state = fresh(players=3)
+    assert [p.hand for p in state.players] == [(0, 1, 2), (3, 4, 5), (6, 7, 8)]
+    assert state.display == 9 and len(state.pile) == 30 - 10
+    p = state.players[0]
+    assert (p.supply, p.tokens, p.twos, p.rice, p.villages) == (12, 3, 5, 3, 2)
+    assert state.turn.ap == 6 and state.to_act == 0
+
+
+# -- J20-J21: the mandatory land tile
+
+
+def test_the_turn_owes_a_land_tile_and_other_actions_keep_one_ap_for_it() -> None:
+    state = acting(fresh(), ap=1)
+    illegal(state, EndTurn(), "J20")
+    illegal(state, TakeCard(True), "J20")  # would leave no AP for the tile
+    illegal(state, PlaceWater(at(5, 5)), "J20")  # water is not land
+    state = apply(state, PlaceLand((at(5, 5),), ()))
+    assert state.turn.ap == 0 and EndTurn() in legal_actions(state)
+
+
+def test_the_obligation_lapses_when_no_land_tile_is_left() -> None:
+    state = acting(fresh())
+    players = (evolve(state.players[0], twos=0, rice=0, villages=0), state.players[1])
+    state = evolve(state, players=players, threes=1)
+    state = evolve(state, threes=0)
+    assert EndTurn() in legal_actions(state)
+
+
+# -- J25-J36: land tiles
+
+
+def test_a_tile_costs_one_ap_whatever_its_size() -> None:
+    state = acting(fresh())
+    after = apply(state, PlaceLand((at(5, 5), at(5, 6), at(6, 6)), (at(5, 6),)))
+    assert after.turn.ap == 5 and after.threes == 55
+    assert [after.height[p] for p in (at(5, 5), at(5, 6), at(6, 6))] == [1, 1, 1]
+
+
+def test_an_overhang_costs_one_more_ap_per_space_off_the_grid() -> None:
+    state = acting(fresh())
+    # a pair: (row 9, col 3) and the southern rim cell below it
+    q, r = state.components.board.coords[at(9, 3)]
+    outside = rim(q, r + 1)
+    after = apply(state, PlaceLand((at(9, 3), outside), (at(9, 3),)))
+    assert after.turn.ap == 6 - 2
+    # J36: one space must be inside the grid
+    illegal(state, PlaceLand((outside,), ()), "J36")
+
+
+def test_tiles_rest_evenly_and_never_on_a_single_tile_of_their_size() -> None:
+    state = acting(land(fresh(), {at(5, 5): "rice", at(5, 6): "village", at(6, 6): "rice"}))
+    # J27: one space on the tile, one on the bare board
+    illegal(state, PlaceLand((at(5, 4), at(5, 5)), (at(5, 5),)), "J27")
+    # J28: a 2-space tile on one 3-space tile lies on one tile only
+    illegal(state, PlaceLand((at(5, 5), at(5, 6)), (at(5, 5),)), "J28")
+    # J28: a 1-space tile exactly on a 1-space tile
+    one = acting(tiles(fresh(), "rice", at(3, 3)))
+    illegal(one, PlaceLand((at(3, 3),), ()), "J28")
+    # a 1-space tile on a bigger tile is fine: level 2
+    assert apply(state, PlaceLand((at(5, 5),), ())).height[at(5, 5)] == 2
+    # a 2-space tile across two tiles is fine
+    two = acting(tiles(fresh(), "rice", at(3, 3), at(3, 4)))
+    assert apply(two, PlaceLand((at(3, 3), at(3, 4)), (at(3, 4),))).height[at(3, 4)] == 2
+
+
+def test_a_tile_never_covers_figures_palaces_or_water() -> None:
+    state = tiles(fresh(), "village", at(5, 5), at(5, 6))
+    state = acting(palace(put(state, at(5, 5)), at(5, 6), 2))
+    illegal(state, PlaceLand((at(5, 5),), ()), "J31")
+    illegal(state, PlaceLand((at(5, 6),), ()), "J31")
+    illegal(state, PlaceLand((at(2, 4),), ()), "J31")  # a printed tank
+
+
+def test_a_tile_may_not_join_two_cities() -> None:
+    state = tiles(fresh(), "village", at(5, 4), at(5, 6))
+    state = acting(palace(palace(state, at(5, 4), 2), at(5, 6), 2))
+    illegal(state, PlaceLand((at(5, 5),), (at(5, 5),)), "J30")
+    # a rice field there joins nothing
+    assert apply(state, PlaceLand((at(5, 5),), ())).terrain[at(5, 5)] == 1
+
+
+def test_own_small_tiles_run_out() -> None:
+    state = acting(fresh(), ap=9)
+    state = play(
+        state,
+        PlaceLand((at(1, 1),), (at(1, 1),)),
+        PlaceLand((at(1, 3),), (at(1, 3),)),
+    )
+    illegal(state, PlaceLand((at(1, 5),), (at(1, 5),)), "J33")
+    assert state.players[0].villages == 0
+
+
+# -- J37-J43: water
+
+
+def test_water_goes_only_on_the_bare_board() -> None:
+    state = acting(tiles(fresh(), "rice", at(5, 5)))
+    illegal(state, PlaceWater(at(5, 5)), "J38")
+    assert apply(state, PlaceWater(at(5, 6))).water_left == 15
+
+
+def test_an_enclosed_tank_scores_three_for_the_highest_figure_on_its_shore() -> None:
+    tank = at(2, 4)
+    shore = sorted(fresh().components.board.neighbours[tank])  # 18, 19, 33, 35, 48, 49
+    state = tiles(fresh(), "rice", *shore[:5])
+    state = tiles(state, "rice", shore[0], level=2)  # seat 1 stands higher
+    state = put(put(state, shore[0], seat=1), shore[1], seat=0)
+    state = acting(state)
+    after, events = step(state, PlaceLand((shore[5],), ()))
+    scored = [e for e in events if isinstance(e, WaterScored)]
+    assert scored == [WaterScored((tank,), 1, 3)]
+    assert after.players[1].water == 3 and after.players[0].water == 0
+    # J43 (decision): an area scores once
+    assert not [
+        e for e in step(acting(after), PlaceLand((at(8, 8),), ()))[1] if isinstance(e, WaterScored)
+    ]
+
+
+# -- J24: ranks
+
+
+def test_more_figures_break_a_tie_of_the_best_ones() -> None:
+    assert rank_key([3, 2]) > rank_key([3]) > rank_key([2, 2])
+    state = tiles(fresh(players=3), "village", at(5, 5), at(5, 6), at(5, 7))
+    state = put(put(put(state, at(5, 5), 0), at(5, 6), 0), at(5, 7), 1)
+    assert tiers(state, [at(5, 5), at(5, 6), at(5, 7)]) == [[0], [1]]
+
+
+# -- J44-J50: figures
+
+
+def test_deploying_costs_one_from_the_lowland_and_two_from_the_mountains() -> None:
+    state = acting(tiles(fresh(), "rice", at(0, 5), at(9, 5), at(5, 5)))
+    assert apply(state, Deploy(at(0, 5))).turn.ap == 6 - 2
+    assert apply(state, Deploy(at(9, 5))).turn.ap == 6 - 1
+    illegal(state, Deploy(at(5, 5)), "J46")  # not at the edge
+    illegal(state, Deploy(at(0, 6)), "J45")  # bare board
+    back = apply(apply(state, Deploy(at(9, 5))), Withdraw(at(9, 5)))
+    assert back.turn.ap == 4 and back.players[0].supply == 12
+
+
+def test_walking_costs_one_ap_per_change_of_colour() -> None:
+    state = tiles(fresh(), "rice", at(5, 2), at(5, 3))
+    state = tiles(state, "village", at(5, 4), at(5, 5))
+    state = tiles(state, "rice", at(5, 6))
+    state = tiles(state, "rice", at(5, 3), level=2)  # heights cost nothing
+    state = acting(put(state, at(5, 2)))
+    assert apply(state, Move(at(5, 2), at(5, 3))).turn.ap == 6
+    assert apply(state, Move(at(5, 2), at(5, 5))).turn.ap == 5
+    assert apply(state, Move(at(5, 2), at(5, 6))).turn.ap == 4
+    illegal(state, Move(at(5, 2), at(5, 7)), "J48")  # bare board
+
+
+def test_figures_go_round_other_players_but_pass_their_own() -> None:
+    state = tiles(fresh(), "rice", at(5, 2), at(5, 3), at(5, 4))
+    blocked = acting(put(put(state, at(5, 2)), at(5, 3), seat=1))
+    illegal(blocked, Move(at(5, 2), at(5, 4)), "J48")
+    own = acting(put(put(state, at(5, 2)), at(5, 3)))
+    assert apply(own, Move(at(5, 2), at(5, 4))).figures[at(5, 4)] == 0
+    illegal(own, Move(at(5, 2), at(5, 3)), "J50")
+
+
+# -- J51-J58: palaces
+
+
+def city(players: int = 2):  # type: ignore[no-untyped-def]
+    """A village of 4 spaces on row 5, cols 3-6; seat 0 on level 2 at col 3,
+    seat 1 on level 1 at col 6."""
+    state = tiles(fresh(players), "village", at(5, 3), at(5, 4), at(5, 5), at(5, 6))
+    state = tiles(state, "village", at(5, 3), level=2)
+    return put(put(state, at(5, 3), 0), at(5, 6), 1)
+
+
+def test_the_highest_figure_builds_a_palace_no_bigger_than_the_village() -> None:
+    state = acting(city())
+    after = apply(state, BuildPalace(at(5, 4), 4))
+    assert after.palace[at(5, 4)] == 4 and after.players[0].palaces == 2  # J57: half
+    illegal(state, BuildPalace(at(5, 4), 6), "J54")
+    illegal(state, BuildPalace(at(5, 3), 2), "J53")  # a figure stands there
+    illegal(acting(city(), seat=1), BuildPalace(at(5, 4), 2), "J52")
+
+
+def test_an_undecidable_tie_lets_nobody_build() -> None:
+    state = tiles(fresh(), "village", at(5, 3), at(5, 4), at(5, 5))
+    state = acting(put(put(state, at(5, 3), 0), at(5, 5), 1))
+    illegal(state, BuildPalace(at(5, 4), 2), "J52")
+
+
+def test_a_palace_is_extended_once_a_turn_and_not_when_it_was_built() -> None:
+    state = play(acting(city()), BuildPalace(at(5, 4), 2))
+    illegal(state, ExtendPalace(at(5, 4), 4), "J55")
+    state = acting(state)  # a later turn
+    illegal(state, ExtendPalace(at(5, 4), 2), "J55")
+    after = apply(state, ExtendPalace(at(5, 4), 4))
+    assert after.palace[at(5, 4)] == 4 and after.players[0].palaces == 1 + 2
+
+
+# -- J59-J61: festival cards
+
+
+def test_two_cards_a_turn_and_the_display_is_refilled() -> None:
+    state = acting(fresh())
+    state = apply(state, TakeCard(True))
+    assert 6 in state.players[0].hand and state.display == 7
+    state = apply(state, TakeCard(False))
+    assert 8 in state.players[0].hand and state.turn.ap == 4
+    illegal(state, TakeCard(False), "J61")
+
+
+# -- J62-J73: festivals
+
+
+def festival_state(deck: tuple[int, ...]):  # type: ignore[no-untyped-def]
+    state = palace(city(), at(5, 4), 6)
+    state = acting(evolve(fresh(deck=deck), **{k: getattr(state, k) for k in (
+        "height", "terrain", "top", "sizes", "figures", "palace")}), land=True)  # fmt: skip
+    return state
+
+
+def test_a_festival_goes_to_the_most_symbols() -> None:
+    # seat 0: dance, dance, dance+music; seat 1: music, music+puppets, puppets; display
+    # dance+music: a dance+music card counts 2, each other matching card 1
+    top = (0, 1, 18, 6, 26, 12, 19)
+    deck = (*top, *(c for c in range(30) if c not in top))
+    state = festival_state(deck)
+    state = apply(state, HoldFestival(at(5, 4), (18,)))  # 2 symbols
+    assert state.phase == FESTIVAL and state.to_act == 1
+    legal = legal_actions(state)
+    assert set(legal) == {Lay((6,)), Lay((26,)), Lay((6, 26)), Pass()} and legal[-1] == Pass()
+    state = apply(state, Lay((6, 26)))  # 2 symbols
+    state = apply(state, Lay((0,)))  # seat 0: 3
+    state = apply(state, Pass())
+    state, events = step(state, Pass())
+    assert FestivalScored(at(5, 4), (3, 2), (0,), 3) in events  # half of 6
+    assert state.players[0].festivals == 3 and at(5, 4) in state.red
+    assert state.to_act == 1 and state.phase == "act"  # J73: the festival ended the turn
+    assert sorted(state.discard) == [0, 6, 18, 26]
+
+
+def test_a_tied_festival_pays_the_table() -> None:
+    deck = (0, 1, 2, 3, 4, 5, 19, *tuple(range(6, 19)), *tuple(range(20, 30)))
+    state = festival_state(deck)  # display dance+music, both hold three dance
+    state = play(state, HoldFestival(at(5, 4), (0,)), Lay((3,)), Pass(), Pass())
+    assert state.players[0].festivals == state.players[1].festivals == 2  # value 6, tied
+    illegal(acting(state, land=True), HoldFestival(at(5, 4), (1,)), "J64")  # red now
+
+
+# -- J75-J77: action tokens
+
+
+def test_a_token_gives_a_seventh_ap_at_the_start_of_the_turn() -> None:
+    state = acting(fresh())
+    after = apply(state, UseToken())
+    assert after.turn.ap == 7 and after.players[0].tokens == 2
+    illegal(after, UseToken(), "J75")
+    later = apply(state, PlaceLand((at(5, 5),), ()))
+    illegal(later, UseToken(), "J77")
+    anytime = acting(fresh(variant="anytime"))
+    assert apply(apply(anytime, PlaceLand((at(5, 5),), ())), UseToken()).turn.ap == 6
+
+
+# -- J78-J85: the end
+
+
+def test_final_scoring_gives_the_value_to_first_and_half_to_second() -> None:
+    state = palace(city(players=3), at(5, 4), 6)
+    assert final_scoring(state, 0) == (((at(5, 4), 1, 6),), 6)
+    assert final_scoring(state, 1) == (((at(5, 4), 2, 3),), 3)
+    assert final_scoring(state, 2) == ((), 0)
+
+
+def test_the_last_three_space_tile_ends_the_game_after_one_more_turn_each() -> None:
+    state = palace(city(), at(5, 4), 6)
+    state = acting(evolve(state, threes=1))
+    state = apply(state, PlaceLand((at(7, 1), at(7, 2), at(8, 2)), (at(7, 1),)))
+    state, events = step(state, EndTurn())
+    assert FinalScored(0, ((at(5, 4), 1, 6),), 6) in events
+    assert state.to_act == 1 and state.turn.last
+    assert EndTurn() in legal_actions(state)  # J79: no land tile owed
+    state, events = step(state, EndTurn())
+    assert state.phase == OVER and events[-1] == GameOver((6, 3), (1, 2))
