@@ -15,7 +15,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 import orjson
@@ -49,6 +49,9 @@ from .serialize import from_data, to_data, type_tag
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, PlayerState, State
 from .views import PlayerView, PublicSetup, SeatView, view
+
+if TYPE_CHECKING:
+    from .render import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
@@ -512,6 +515,12 @@ class TajMahal:
             elif isinstance(e, Discarded):
                 continue
         return lines
+
+    def pictures(self) -> TajMahalPictures:
+        """How the HTML viewer and the browser game draw the game (SVG layers)."""
+        from .render import PICTURES
+
+        return PICTURES
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         from .bots import GreedyPlayer, MCTSPlayer
