@@ -51,6 +51,8 @@ from .state import SCORE_SOURCES, PlayerState, State
 from .views import PlayerView, PublicSetup, SeatView, view
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from .render import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
@@ -521,6 +523,12 @@ class TajMahal:
         from .render import PICTURES
 
         return PICTURES
+
+    def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
+        """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
+        from .terminal import position
+
+        return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         from .bots import GreedyPlayer, MCTSPlayer
