@@ -22,11 +22,11 @@ def test_the_default_game_is_taj_mahal_under_its_name_and_its_protocol_id() -> N
 
 
 def test_an_unknown_game_is_refused_with_the_known_names() -> None:
-    with pytest.raises(UnknownGame, match="no game 'chess'; known: taj-mahal"):
+    with pytest.raises(UnknownGame, match="no game 'chess'; known: taj-mahal, tikal"):
         GAMES.get("chess")
     code, _, err = cli("match", "--game", "chess", "random", "random")
     assert code == 2
-    assert "Invalid value for --game: no game 'chess'; known: taj-mahal" in err
+    assert "Invalid value for --game: no game 'chess'; known: taj-mahal, tikal" in err
 
 
 def test_a_broken_reference_is_an_unknown_game() -> None:

@@ -18,6 +18,8 @@ and ``from tajmahal import *`` see them all.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from . import _engine
@@ -104,6 +106,21 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
+
+
+class _Root(types.ModuleType):
+    """The package, keeping a public name that is also its module's name
+    (``determinize``) bound to the public function: importing ``tajmahal.determinize``
+    (as ``tajmahal.bots`` does) would otherwise rebind the name to the module, and
+    ``from tajmahal import determinize`` would give the module."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _MODULE_OF.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Root
 
 
 def __dir__() -> list[str]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Final
+from typing import Final
 
 try:
     import numpy as np
@@ -338,88 +338,88 @@ def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
         obs = out
         obs.fill(0.0)
     cards = len(CARDS)
+    ones: list[int] = []  # indices that hold 1
+    at: list[int] = []  # indices that hold other values, and those values
+    values: list[float] = []
 
     def rel(seat: int) -> int:
         return (seat - me) % n
 
-    obs[o["visit"] + v.visit - 1] = 1
-    obs[o["phase"] + PHASES.index(v.phase)] = 1
+    def put(index: int, value: float) -> None:
+        if value:
+            at.append(index)
+            values.append(value)
+
+    ones.append(o["visit"] + v.visit - 1)
+    ones.append(o["phase"] + PHASES.index(v.phase))
     if v.to_act is not None:
-        obs[o["to_act"] + rel(v.to_act)] = 1
-    obs[o["start_player"] + rel(v.start_player)] = 1
-    obs[o["province"] + v.province] = 1
-    for province, number in enumerate(v.setup.province_tiles):
-        obs[o["visit_order"] + province * VISITS + number - 1] = 1
-    for i, symbol in enumerate(SYMBOLS):
-        if symbol in v.court:
-            obs[o["court"] + i] = 1
-    obs[o["reserve"] : o["reserve"] + len(CHARACTERS)] = v.reserve
-    for i, card in enumerate(_SPECIALS):
-        if card in v.supply:
-            obs[o["supply"] + i] = 1
-    obs[o["deck_size"]] = v.deck_size / len(REGULAR_CARDS)
-    _ones(obs, o["hand"], v.hand)
-    _ones(obs, o["display"], v.display)
-    _ones(obs, o["discard"], v.discard)
+        ones.append(o["to_act"] + rel(v.to_act))
+    ones.append(o["start_player"] + rel(v.start_player))
+    ones.append(o["province"] + v.province)
+    base = o["visit_order"] - 1
+    ones += [base + province * VISITS + k for province, k in enumerate(v.setup.province_tiles)]
+    court = v.court
+    ones += [o["court"] + i for i, symbol in enumerate(SYMBOLS) if symbol in court]
+    for i, count in enumerate(v.reserve):
+        put(o["reserve"] + i, count)
+    ones += [o["supply"] + i for i, card in enumerate(_SPECIALS) if card in v.supply]
+    put(o["deck_size"], v.deck_size / len(REGULAR_CARDS))
+    for name, group in (("hand", v.hand), ("display", v.display), ("discard", v.discard)):
+        base = o[name]
+        ones += [base + c for c in group]
     if v.dummy is not None:
-        _ones(obs, o["dummy"], v.dummy.cards)
-        obs[o["dummy_bidding"]] = float(v.dummy.bidding)
+        ones += [o["dummy"] + c for c in v.dummy.cards]
+        put(o["dummy_bidding"], float(v.dummy.bidding))
     if v.pending is not None:
         pending = v.pending
-        obs[o["pending"] : o["pending"] + 5] = (
-            pending.palaces,
-            pending.mogul,
-            pending.built,
-            pending.province_tile,
-            pending.takes,
-        )
-    for city, owner in enumerate(v.palaces):
-        if owner >= 0:
-            obs[o["palaces"] + city * n + rel(owner)] = 1
-    for city, owner in enumerate(v.moguls):
-        if owner >= 0:
-            obs[o["moguls"] + city * n + rel(owner)] = 1
+        for i, value in enumerate(
+            (pending.palaces, pending.mogul, pending.built, pending.province_tile, pending.takes)
+        ):
+            put(o["pending"] + i, float(value))
+    for name, owners in (("palaces", v.palaces), ("moguls", v.moguls)):
+        base = o[name]
+        ones += [base + city * n + rel(owner) for city, owner in enumerate(owners) if owner >= 0]
     kinds = len(BONUS_KINDS)
-    for city, tile in enumerate(v.bonus):
-        if tile is not None:
-            obs[o["bonus"] + city * kinds + _BONUS_POS[tile]] = 1
+    base = o["bonus"]
+    ones += [
+        base + city * kinds + _BONUS_POS[tile]
+        for city, tile in enumerate(v.bonus)
+        if tile is not None
+    ]
     for seat, p in enumerate(v.players):
         r = rel(seat)
-        obs[o["hand_size"] + r] = p.hand_size / HAND_SCALE
-        _ones(obs, o["played"] + r * cards, p.played)
+        put(o["hand_size"] + r, p.hand_size / HAND_SCALE)
+        base = o["played"] + r * cards
+        ones += [base + c for c in p.played]
         if p.color is not None:
-            obs[o["color"] + r * len(COLORS) + COLORS.index(p.color)] = 1
-        obs[o["withdrawn"] + r] = float(p.withdrawn)
-        obs[o["palaces_left"] + r] = p.palaces / 20
-        start = o["influence"] + r * len(CHARACTERS)
-        obs[start : start + len(CHARACTERS)] = p.influence
-        for number in p.province_tiles:
-            obs[o["province_tiles"] + r * VISITS + number - 1] = 1
-        for bonus_tile in p.bonus_tiles:
-            obs[o["bonus_tiles"] + r * kinds + _BONUS_POS[bonus_tile]] += 1
-        start = o["score"] + r * len(SCORE_SOURCES)
+            ones.append(o["color"] + r * len(COLORS) + COLORS.index(p.color))
+        put(o["withdrawn"] + r, float(p.withdrawn))
+        put(o["palaces_left"] + r, p.palaces / 20)
+        base = o["influence"] + r * len(CHARACTERS)
+        for i, count in enumerate(p.influence):
+            put(base + i, count)
+        base = o["province_tiles"] + r * VISITS - 1
+        ones += [base + k for k in p.province_tiles]
+        if p.bonus_tiles:
+            held = [0] * kinds
+            for tile in p.bonus_tiles:
+                held[_BONUS_POS[tile]] += 1
+            base = o["bonus_tiles"] + r * kinds
+            for i, count in enumerate(held):
+                put(base + i, count)
+        base = o["score"] + r * len(SCORE_SOURCES)
         score = p.score
-        obs[start : start + len(SCORE_SOURCES)] = (
-            np.array([getattr(score, s) for s in SCORE_SOURCES], dtype=np.float32) / SCORE_SCALE
-        )
-        for i, card in enumerate(_SPECIALS):
-            if card in p.special_cards:
-                obs[o["special"] + r * len(CHARACTERS) + i] = 1
-        _ones(obs, o["revealed"] + r * cards, p.revealed)
+        for i, source in enumerate(SCORE_SOURCES):
+            put(base + i, getattr(score, source) / SCORE_SCALE)
+        specials = p.special_cards
+        base = o["special"] + r * len(CHARACTERS)
+        ones += [base + i for i, card in enumerate(_SPECIALS) if card in specials]
+        base = o["revealed"] + r * cards
+        ones += [base + c for c in p.revealed]
+    obs[ones] = 1.0
+    if at:
+        obs[at] = values
     return obs
-
-
-def _ones(obs: npt.NDArray[np.float32], start: int, cards: Sequence[int]) -> None:
-    if cards:
-        obs[[start + c for c in cards]] = 1
-
-
-def describe_layout(players: int) -> list[dict[str, Any]]:
-    """The layout as rows (name, shape, offset, size, meaning), for docs and tools."""
-    return [
-        {"name": b.name, "shape": b.shape, "offset": b.offset, "size": b.size, "meaning": b.meaning}
-        for b in observation_layout(players).blocks
-    ]
 
 
 __all__ = [
@@ -439,7 +439,6 @@ __all__ = [
     "ObservationLayout",
     "action_from_index",
     "action_index",
-    "describe_layout",
     "legal_indices",
     "legal_mask",
     "mask_of",

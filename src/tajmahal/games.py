@@ -4,6 +4,8 @@ Each game is an arena :class:`~tajmahal.arena.game.Game` in an adapter module,
 imported only when a command asks for it.  Other packages add games through the
 entry-point group ``tajmahal.games`` (see :mod:`tajmahal.arena.registry`).
 
+>>> GAMES.get("tikal").title
+'Tikal'
 >>> GAMES.get().name  # the default game
 'tajmahal'
 """
@@ -19,6 +21,7 @@ DEFAULT: Final = "taj-mahal"
 
 BUILTIN: Final = (
     GameEntry("taj-mahal", "tajmahal.adapter:TAJMAHAL", aliases=("tajmahal",)),
+    GameEntry("tikal", "tajmahal.tikal.adapter:TIKAL"),
 )
 
 GAMES: Final = GameRegistry(BUILTIN, default=DEFAULT)

@@ -548,9 +548,9 @@ def _run(
     # dies are handed to it, and killed.
     with terminate_as_interrupt(), containment.guarded():
         if display is None:
-            return run_tournament(store, executor)
+            return run_tournament(store, executor, game=game)
         with display:
-            return run_tournament(store, executor, display)
+            return run_tournament(store, executor, display, game=game)
 
 
 def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = True) -> int:

@@ -82,18 +82,32 @@ class GameTask:
 class GameOutcome:
     """How a task ended: the referee's ``result`` (``MatchResult.to_data()``), or an
     ``error`` text when the game could not be played to the end (a bug, a full
-    disk, a worker that died).  Bot faults are part of a result, not errors."""
+    disk, a worker that died).  Bot faults are part of a result, not errors.
+    ``transient``: the error is the executor's own (a machine lost), which the
+    game's bots are not suspected of: the game may be tried again."""
 
     number: int
     result: dict[str, Any] | None = None
     error: str | None = None
+    transient: bool = False
 
     def to_data(self) -> dict[str, Any]:
-        return {"number": self.number, "result": self.result, "error": self.error}
+        return {
+            "number": self.number,
+            "result": self.result,
+            "error": self.error,
+            "transient": self.transient,
+        }
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GameOutcome:
-        return cls(int(data["number"]), data.get("result"), data.get("error"))
+        """Raises ValueError (or TypeError, KeyError) for data that is no outcome."""
+        result, error = data.get("result"), data.get("error")
+        if result is not None and not isinstance(result, dict):
+            raise ValueError(f"a result must be an object: {type(result).__name__}")
+        if error is not None and not isinstance(error, str):
+            raise ValueError(f"an error must be a text: {type(error).__name__}")
+        return cls(int(data["number"]), result, error, bool(data.get("transient", False)))
 
 
 class Executor(Protocol):

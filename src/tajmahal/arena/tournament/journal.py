@@ -184,7 +184,7 @@ class TournamentDir:
             rotation=slot.rotation,
             seed=slot.seed,
             seating=slot.seating,
-            record=f"{GAMES}/{record_name(slot.number)}",
+            record="" if result.get("lost") else f"{GAMES}/{record_name(slot.number)}",
             result=result,
         )
         line = memoryview(orjson.dumps(entry.to_data()) + b"\n")

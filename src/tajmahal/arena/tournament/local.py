@@ -26,10 +26,13 @@ import orjson
 from .. import containment
 from ..process import describe_status
 from ..signals import uninterruptible
+from ..text import printable
 from .executor import GameOutcome, GameTask
 
 #: Seconds the workers have to stop their games and exit before they are killed.
 STOP_TIMEOUT = 10.0
+#: Seconds between two looks at the busy workers (for one stopped by a signal).
+_WATCH = 1.0
 _CHUNK = 1 << 16
 
 
@@ -64,6 +67,8 @@ class _Worker:
         self.fd = self.proc.stdout.fileno()
         self.buffer = bytearray()
         self.task: GameTask | None = None
+        #: Why its game was lost, when the executor killed it for that.
+        self.lost: str | None = None
 
     def give(self, task: GameTask) -> bool:
         """Send ``task``; False if the worker is gone."""
@@ -76,7 +81,13 @@ class _Worker:
         return True
 
     def read(self) -> tuple[list[GameOutcome], bool]:
-        """The outcomes that arrived, and whether the worker has closed its output."""
+        """The outcomes that arrived, and whether the worker has closed its output.
+
+        A line that is not the outcome of the worker's game (garbage, another
+        game's number, an outcome while idle, a result before the game's record
+        exists) was not written by the worker: a bot got at its pipe.  The worker
+        is then killed, and its game is lost (an error outcome; the runner
+        charges it)."""
         try:
             chunk = os.read(self.fd, _CHUNK)
         except BlockingIOError:
@@ -90,8 +101,44 @@ class _Worker:
         while (end := self.buffer.find(b"\n")) >= 0:
             line = bytes(self.buffer[:end])
             del self.buffer[: end + 1]
-            outcomes.append(GameOutcome.from_data(orjson.loads(line)))
+            problem = None
+            try:
+                outcome = GameOutcome.from_data(orjson.loads(line))
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                shown = printable(line.decode("utf-8", "replace"), limit=80)
+                problem = f"its worker wrote a line that is not an outcome: {shown}"
+            else:
+                if self.task is None or outcome.number != self.task.number:
+                    playing = "no game" if self.task is None else f"game {self.task.number}"
+                    problem = (
+                        f"its worker, playing {playing}, wrote an outcome for game "
+                        f"{outcome.number}"
+                    )
+                elif outcome.transient:
+                    problem = "its worker wrote an outcome only an executor writes"
+                elif outcome.result is not None and not Path(self.task.record).exists():
+                    # The worker writes its outcome after the record, and its bots are
+                    # dead by then: this line came from a bot of the game under way.
+                    problem = "its worker's pipe had a result before the game's record was written"
+            if problem is not None:
+                self.proc.kill()  # it is not to be trusted with another game
+                if self.task is not None:
+                    outcomes.append(GameOutcome(self.task.number, error=problem))
+                    self.task = None
+                self.buffer.clear()
+                return outcomes, True
+            outcomes.append(outcome)
+            self.task = None
         return outcomes, False
+
+    def stopped(self) -> bool:
+        """Whether the worker is stopped (SIGSTOP: by a bot of its game, which runs
+        as the same user; it would wait forever)."""
+        try:
+            stat = Path(f"/proc/{self.proc.pid}/stat").read_bytes()
+        except OSError:
+            return False
+        return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"T", b"t")
 
     def death(self) -> str:
         """Why the worker ended (it has closed its output)."""
@@ -150,6 +197,7 @@ class LocalExecutor:
         selector = selectors.DefaultSelector()
         idle: list[_Worker] = []
         more = True
+        watch = time.monotonic() + _WATCH
         try:
             while True:
                 while more and (idle or len(workers) < self.jobs):
@@ -160,19 +208,25 @@ class LocalExecutor:
                     self._assign(task, idle, workers, selector, log)
                 if not any(w.task is not None for w in workers):
                     return
-                for key, _ in selector.select():
+                events = selector.select(_WATCH)
+                if time.monotonic() >= watch:  # a worker stopped by a signal never reports
+                    watch = time.monotonic() + _WATCH
+                    for busy in workers:
+                        if busy.task is not None and busy.stopped():
+                            busy.proc.kill()
+                            busy.lost = "the worker process was stopped (SIGSTOP) during the game"
+                for key, _ in events:
                     worker: _Worker = key.data
                     outcomes, closed = worker.read()
-                    for outcome in outcomes:
-                        worker.task = None
+                    if outcomes and worker.task is None and worker not in idle:
                         idle.append(worker)
-                        yield outcome
+                    yield from outcomes
                     if closed:
                         selector.unregister(worker.fd)
                         workers.remove(worker)
                         if worker in idle:
                             idle.remove(worker)
-                        why = worker.death()
+                        why = worker.lost or worker.death()
                         worker.reap(time.monotonic())
                         # Its bots, orphaned, were handed to this process: kill them.
                         containment.sweep(keep={w.proc.pid for w in workers})

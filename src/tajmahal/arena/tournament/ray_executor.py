@@ -17,8 +17,11 @@ at the same path, or a shared file system).
 
 A game whose worker process or node is lost yields an error outcome (Ray does
 not retry it behind the runner's back): the runner decides what a lost game
-means and plays it again.  Closing :meth:`RayExecutor.run` cancels the games
-under way: the task gets KeyboardInterrupt and the referee kills its bots.
+means.  A lost node is ``transient`` (played again); a crashed worker process is
+not, since the game's bots, running as the same user, may have killed it (the
+runner charges the game to them, see :mod:`.charges`).  Closing
+:meth:`RayExecutor.run` cancels the games under way: the task gets
+KeyboardInterrupt and the referee kills its bots.
 
 ``ray`` is imported only when the executor runs (``pip install 'tajmahal[ray]'``).
 """
@@ -180,7 +183,10 @@ class RayExecutor:
                 try:
                     reply = ray.get(ref)
                 except ray.exceptions.RayError as e:
-                    yield GameOutcome(task.number, error=_lost(e))
+                    # The game's own worker process died: its bots may have killed it
+                    # (they run as the same user); a node or object lost is Ray's doing.
+                    crashed = isinstance(e, ray.exceptions.WorkerCrashedError)
+                    yield GameOutcome(task.number, error=_lost(e), transient=not crashed)
                     continue
                 yield collect(task, reply)
 

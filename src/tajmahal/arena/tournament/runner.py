@@ -18,7 +18,9 @@ from typing import Any, Protocol
 import orjson
 from attrs import frozen
 
-from .executor import Executor, GameTask
+from ..game import AnyGame
+from .charges import check_result, lost_games, lost_result, suspects
+from .executor import Executor, GameOutcome, GameTask
 from .journal import Finished, TournamentDir
 from .plan import Plan
 from .schedule import Slot
@@ -95,21 +97,29 @@ def run_tournament(
     executor: Executor,
     listener: Listener | None = None,
     retries: int = RETRIES,
+    game: AnyGame | None = None,
 ) -> Report:
     """Play the games of ``store.plan`` that are not in its journal yet (or, when
     the plan has a sequential test, until the test is decided).
 
-    A game that could not be played (its worker died, its machine was lost...)
-    is played again, after the others, up to ``retries`` more times in this run;
-    then it is reported as failed (and tried again on the next run)."""
+    With the ``game``, a result counts only if the game's record replays to it
+    (:func:`~.charges.check_result`), and a game that could not be finished is
+    *lost*: charged to the seats played by separate programs, which could have
+    caused it (:mod:`.charges`), at once, or, if the executor says the loss was
+    its own (a machine lost: ``outcome.transient``), after ``retries`` more tries.
+    A game that no bot could have spoiled (only built-in bots, or no ``game``
+    given) is played again, after the others, up to ``retries`` more times in
+    this run; then it is reported as failed (and tried again on the next run)."""
     plan = store.plan
+    builtins = set(game.builtin_players()) if game is not None else None
+    tries: dict[int, int] = {}
     standings = Standings(plan.entrants)
     test = sequential_test(plan)
-    for game in sorted(store.finished, key=lambda g: g.number):
-        standings.add(game)
+    for entry in sorted(store.finished, key=lambda g: g.number):
+        standings.add(entry)
         if test is not None:
-            test.add(game)
-    done = {game.number for game in store.finished}
+            test.add(entry)
+    done = {entry.number for entry in store.finished}
     under_way: set[int] = set()  # handed to the executor, no outcome yet
     errors: dict[int, str] = {}  # the games of this round that could not be played
 
@@ -136,24 +146,33 @@ def run_tournament(
                         store.log_error(outcome.number, "an outcome for a game not under way")
                         continue
                     under_way.discard(outcome.number)
+                    slot = plan.slot(outcome.number)
+                    tries[slot.number] = tries.get(slot.number, 0) + 1
                     with _interrupts_deferred():  # journal and standings stay in step
-                        if outcome.result is None:
-                            error = outcome.error or "no result"
-                            errors[outcome.number] = error
+                        result = outcome.result
+                        error = _disbelief(game, store, slot, outcome)
+                        if error is not None:
                             store.log_error(outcome.number, error)
-                            if listener is not None:
-                                listener.failed(outcome.number, error)
-                            continue
-                        game = store.append(plan.slot(outcome.number), outcome.result)
-                        done.add(game.number)
-                        standings.add(game)
+                            charged = () if builtins is None else suspects(plan, slot, builtins)
+                            if not charged or (
+                                outcome.transient and tries[slot.number] <= retries
+                            ):
+                                errors[outcome.number] = error
+                                if listener is not None:
+                                    listener.failed(outcome.number, error)
+                                continue
+                            result = lost_result(plan.seats, charged, error)
+                        assert result is not None
+                        finished = store.append(slot, result)
+                        done.add(finished.number)
+                        standings.add(finished)
                         if test is not None:
-                            test.add(game)
+                            test.add(finished)
                         played += 1
                     if listener is not None:
                         if test is not None:
                             listener.tested(test.status())
-                        listener.finished(game, standings)
+                        listener.finished(finished, standings)
                     if test is not None and test.decided:
                         break  # closing the executor stops the games under way
             if not errors or (test is not None and test.decided):
@@ -183,6 +202,19 @@ def run_tournament(
     )
 
 
+def _disbelief(
+    game: AnyGame | None, store: TournamentDir, slot: Slot, outcome: GameOutcome
+) -> str | None:
+    """Why ``outcome`` does not finish its game: its error, or why its result is
+    not believed (with the ``game``, its record must replay to it)."""
+    if outcome.result is None:
+        return outcome.error or "no result"
+    if game is None:
+        return None
+    problem = check_result(game, store, slot, outcome.result)
+    return None if problem is None else f"its result is not believed: {problem}"
+
+
 def sequential_test(plan: Plan) -> SequentialTest | None:
     """The plan's sequential test, if it has one."""
     return None if plan.sprt is None else SequentialTest(plan.sprt, plan.per_deal)
@@ -202,6 +234,7 @@ def summary_data(
         or (sprt is not None and sprt.verdict is not None),
         "interrupted": interrupted,
         **standings.to_data(),
+        "lost_games": lost_games(standings.games, [e.name for e in plan.entrants]),
     }
     if sprt is not None:
         data["sprt"] = sprt.to_data()

@@ -26,6 +26,7 @@ from typing import Any, Final
 from attrs import frozen
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from .charges import charged_seats
 from .journal import Finished
 from .schedule import Entrant
 from .stats import LEVEL, Estimate, clustered_mean
@@ -128,6 +129,26 @@ def win_credits(ranks: Sequence[int]) -> list[float]:
     return [1.0 / winners if r == best else 0.0 for r in ranks]
 
 
+def game_credits(result: dict[str, Any]) -> list[float]:
+    """Each seat's share of first place in a journaled ``result``: by its ranks,
+    but nothing for a seat charged with a lost game (when every seat is charged,
+    nobody wins it).
+
+    >>> game_credits({"ranks": [2, 1], "faults": []})
+    [0.0, 1.0]
+    >>> lost = {"lost": "worker died", "ranks": [2, 2], "faults": [
+    ...     {"seat": 0, "kind": "lost"}, {"seat": 1, "kind": "lost"}]}
+    >>> game_credits(lost)
+    [0.0, 0.0]
+    """
+    credits = win_credits(result["ranks"])
+    charged = charged_seats(result)
+    if not charged:
+        return credits
+    free = [seat for seat in range(len(credits)) if seat not in charged]
+    return [1.0 / len(free) if seat in free else 0.0 for seat in range(len(credits))]
+
+
 def ahead(mine: int, theirs: int) -> float:
     """1 for a better rank than the other's, 1/2 for the same, 0 for worse."""
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
@@ -177,10 +198,11 @@ class Standings:
     def add(self, game: Finished) -> None:
         result = game.result
         ranks, scores, seating = result["ranks"], result["scores"], game.seating
-        credits = win_credits(ranks)
+        credits = game_credits(result)
         for seat, entrant in enumerate(seating):
             self.wins[entrant].add(game.deal, credits[seat])
-            self.scores[entrant].add(game.deal, scores[seat])
+            if scores[seat] is not None:  # a lost game has no scores
+                self.scores[entrant].add(game.deal, scores[seat])
             self.ranks[entrant].add(game.deal, ranks[seat])
             for other_seat, other in enumerate(seating):
                 if other != entrant:
@@ -324,7 +346,7 @@ def games_csv(games: Sequence[Finished], entrants: Sequence[Entrant]) -> str:
     writer.writerow(GAMES_CSV_FIELDS)
     for game in sorted(games, key=lambda g: g.number):
         result = game.result
-        credits = win_credits(result["ranks"])
+        credits = game_credits(result)
         faults = {f["seat"]: f["kind"] for f in result["faults"]}
         for seat, entrant in enumerate(game.seating):
             info = result["seats"][seat]
@@ -337,7 +359,7 @@ def games_csv(games: Sequence[Finished], entrants: Sequence[Entrant]) -> str:
                     seat,
                     entrant,
                     entrants[entrant].name,
-                    result["scores"][seat],
+                    "" if result["scores"][seat] is None else result["scores"][seat],
                     result["ranks"][seat],
                     round(credits[seat], 6),
                     faults.get(seat, ""),

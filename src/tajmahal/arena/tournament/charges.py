@@ -1,0 +1,164 @@
+"""What a tournament believes about a game, and what it charges when it cannot.
+
+A result counts only when the game's record is on disk where the tournament put
+it and replays to that result (:func:`check_result`): a worker's pipe is not
+trusted, since a bot running as the same user may write into it or take the
+worker over.  A game that could not be finished (its worker died, was stopped,
+wrote something that is not its outcome, or its result did not match its
+record) is *lost*: it is charged, as a fault of kind :data:`LOST` and a loss, to
+every seat that could have caused it (:func:`suspects`: the seats played by a
+separate program; a built-in bot runs inside the referee and cannot).  The
+other seats share the win.  A lost game is journaled like any other, so it is
+never played again: a bot that spoils its game whenever it is losing cannot draw
+again, and it is listed under :func:`lost_games` in the standings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Collection, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from ..game import AnyGame
+from ..record import RecordError, replay
+from ..text import printable, quote
+from .journal import Finished, TournamentDir
+from .plan import Plan
+from .schedule import Slot
+
+#: The fault kind of a seat charged with a game that could not be finished.
+LOST: Final = "lost"
+#: What a record that did not match its result is renamed to (kept for a look).
+REJECTED_SUFFIX: Final = ".rejected"
+
+
+def suspects(plan: Plan, slot: Slot, builtins: Collection[str]) -> tuple[int, ...]:
+    """The seats of ``slot`` whose bot is a separate program (not one of the
+    game's ``builtins``, which run inside the referee): the ones that could have
+    killed, stopped or spoiled the game's worker."""
+    return tuple(
+        seat
+        for seat, entrant in enumerate(slot.seating)
+        if plan.entrants[entrant].bot not in builtins
+    )
+
+
+def lost_result(players: int, charged: Sequence[int], why: str) -> dict[str, Any]:
+    """The result journaled for a game that could not be finished: each ``charged``
+    seat has a :data:`LOST` fault and the last rank; the others share rank 1 (and
+    the win).  There are no scores and no decisions to count."""
+    last = players
+    detail = f"the game could not be finished: {printable(why, limit=300)}"
+    return {
+        "lost": detail,
+        "scores": [None] * players,
+        "ranks": [last if seat in charged else 1 for seat in range(players)],
+        "faults": [
+            {"seat": seat, "kind": LOST, "phase": "game", "decision": 0, "at": 0.0,
+             "detail": detail}
+            for seat in charged
+        ],
+        "seats": [
+            {"seat": seat, "decisions": 0, "fallback_decisions": 0, "time_used": 0.0}
+            for seat in range(players)
+        ],
+        "record": None,
+        "logs": [],
+    }
+
+
+def charged_seats(result: dict[str, Any]) -> set[int]:
+    """The seats a lost game is charged to (none for a game played to its end)."""
+    if not result.get("lost"):
+        return set()
+    return {f["seat"] for f in result["faults"] if f.get("kind") == LOST}
+
+
+def is_lost(game: Finished) -> bool:
+    return bool(game.result.get("lost"))
+
+
+def lost_games(games: Sequence[Finished], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The lost games among ``games``, in schedule order: number, the entrants
+    charged, and why (for ``standings.json``)."""
+    listed = []
+    for game in sorted(games, key=lambda g: g.number):
+        if is_lost(game):
+            charged = sorted(charged_seats(game.result))
+            listed.append(
+                {
+                    "game": game.number,
+                    "charged": [names[game.seating[seat]] for seat in charged],
+                    "why": game.result["lost"],
+                }
+            )
+    return listed
+
+
+def check_result(
+    game: AnyGame, store: TournamentDir, slot: Slot, result: dict[str, Any]
+) -> str | None:
+    """Why ``result`` (as a worker reported it) cannot be believed for ``slot``;
+    None when the game's record is where this tournament put it and replays to
+    it: the same seed, players, variant, scores, ranks, faults and decision
+    counts.  A record that does not match is renamed aside (``.rejected``)."""
+    path = store.record_path(slot.number)
+    problem = _mismatch(game, store.plan, path, slot, result)
+    if problem is not None and path.exists():
+        with contextlib.suppress(OSError):
+            os.replace(path, path.with_name(path.name + REJECTED_SUFFIX))
+    return problem
+
+
+def _mismatch(
+    game: AnyGame, plan: Plan, path: Path, slot: Slot, result: dict[str, Any]
+) -> str | None:
+    if not path.is_file():
+        return f"a result came, but no record {path.name} is on disk"
+    try:
+        done = replay(game, path, describe=False)
+    except RecordError as e:
+        return f"its record {path.name} does not replay: {e}"
+    header, recorded = done.header, done.result
+    bots = [plan.entrants[e].bot for e in slot.seating]
+    claimed_faults = result.get("faults")
+    expected = {
+        "seed": (header["seed"], slot.seed),
+        "bots": ([p["bot"] for p in header["players"]], bots),
+        "scores": (recorded["scores"], result.get("scores")),
+        "ranks": (recorded["ranks"], result.get("ranks")),
+        "decisions": (recorded["decisions"], result.get("decisions")),
+        "faults": (_fault_keys(recorded["faults"]), _fault_keys(claimed_faults)),
+        "seats": (_seat_counts(recorded["players"]), _seat_counts(result.get("seats"))),
+    }
+    if plan.variant is not None:
+        expected["variant"] = (header["variant"], plan.variant)
+    for what, (on_disk, reported) in expected.items():
+        if on_disk != reported:
+            return (
+                f"the reported {what} {quote(reported, 120)} are not its record's "
+                f"{quote(on_disk, 120)}"
+            )
+    return None
+
+
+def _fault_keys(faults: Any) -> Any:
+    """What the standings take from the faults: (seat, kind) pairs, sorted."""
+    if not isinstance(faults, list) or not all(isinstance(f, dict) for f in faults):
+        return faults
+    return sorted((str(f.get("seat")), str(f.get("kind"))) for f in faults)
+
+
+def _seat_counts(seats: Any) -> Any:
+    """What the standings take from each seat: decisions, fallback decisions and
+    time used (to the record's 4 decimals)."""
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        return seats
+    counts = []
+    for s in seats:
+        used = s.get("time_used")
+        used = round(used, 4) if isinstance(used, (int, float)) else used
+        counts.append((s.get("decisions"), s.get("fallback_decisions"), used))
+    return counts

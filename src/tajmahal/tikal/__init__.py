@@ -1,0 +1,102 @@
+"""Tikal (Kramer and Kiesling): a second game on the same library, protocol, referee
+and tournaments as Taj Mahal.
+
+The rules (with their ids and every decision where the sources are silent) are in
+docs/tikal-rules.md.  The same shape as Taj Mahal's engine: an immutable
+:class:`State`, pure :func:`apply` / :func:`step`, :func:`legal_actions`,
+:func:`view` without secrets and :func:`determinize`; component data in
+``tikal/data`` (:mod:`tajmahal.tikal.components`).  The arena plays it through
+:mod:`tajmahal.tikal.adapter` (``tajmahal match --game tikal ...``).
+
+>>> import random
+>>> from tajmahal.tikal import Setup, new_game, legal_actions, apply, is_over, scores
+>>> state = new_game(Setup.random(players=2, seed=3))
+>>> rng = random.Random(3)
+>>> while not is_over(state):
+...     state = apply(state, rng.choice(legal_actions(state)))
+>>> len(scores(state))
+2
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    ACTION_TYPES,
+    Action,
+    Bid,
+    BuildCamp,
+    CampMove,
+    Choose,
+    Dig,
+    EndTurn,
+    Enter,
+    Exchange,
+    Guard,
+    Move,
+    Pass,
+    Place,
+    Uncover,
+)
+from .components import (
+    DEFAULT_COMPONENTS,
+    Board,
+    ComponentError,
+    Components,
+    Tile,
+    load_components,
+)
+from .rules import (
+    IllegalAction,
+    apply,
+    is_over,
+    legal_actions,
+    new_game,
+    problem,
+    ranks,
+    scores,
+    scoring,
+    step,
+)
+from .state import AUCTION, BASIC, SCORE_SOURCES, Seat, Setup, SetupError, Space, State
+
+__all__ = [
+    "ACTION_TYPES",
+    "AUCTION",
+    "BASIC",
+    "DEFAULT_COMPONENTS",
+    "SCORE_SOURCES",
+    "Action",
+    "Bid",
+    "Board",
+    "BuildCamp",
+    "CampMove",
+    "Choose",
+    "ComponentError",
+    "Components",
+    "Dig",
+    "EndTurn",
+    "Enter",
+    "Exchange",
+    "Guard",
+    "IllegalAction",
+    "Move",
+    "Pass",
+    "Place",
+    "Seat",
+    "Setup",
+    "SetupError",
+    "Space",
+    "State",
+    "Tile",
+    "Uncover",
+    "apply",
+    "is_over",
+    "legal_actions",
+    "load_components",
+    "new_game",
+    "problem",
+    "ranks",
+    "scores",
+    "scoring",
+    "step",
+]

@@ -1,0 +1,162 @@
+"""What happens in a step of Tikal, for the record and the bots.
+
+Every event is public: the only secrets of Tikal are the order of the tiles within
+a back letter and the face-down treasure tokens, and no event shows them before
+they are revealed to all.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from attrs import frozen
+
+
+@frozen
+class TileDrawn:
+    """T17: ``seat`` draws ``tile`` from the stack."""
+
+    seat: int
+    tile: int
+
+
+@frozen
+class TilePlaced:
+    """T19-T21: ``tile`` goes on ``space`` (turned ``rotation``); a treasure tile gets
+    ``tokens`` face-down treasure tokens."""
+
+    seat: int
+    tile: int
+    space: int
+    rotation: int
+    tokens: int = 0
+
+
+@frozen
+class TurnBegan:
+    """``seat`` begins a turn of 10 AP: ``normal`` or ``scoring`` (T42-T45)."""
+
+    seat: int
+    kind: str
+
+
+@frozen
+class TurnEnded:
+    """``seat`` ends its turn with ``left`` AP unused (T18)."""
+
+    seat: int
+    left: int
+
+
+@frozen
+class LevelUncovered:
+    """T29: the temple on ``space`` now has ``value``."""
+
+    seat: int
+    space: int
+    value: int
+
+
+@frozen
+class TreasureDug:
+    """T32: ``seat`` digs up ``treasure`` (a type id) on ``space``; it lies face up."""
+
+    seat: int
+    space: int
+    treasure: int
+
+
+@frozen
+class TreasuresExchanged:
+    """T35: ``seat`` takes ``took`` from ``other`` and gives ``gave``."""
+
+    seat: int
+    other: int
+    took: int
+    gave: int
+
+
+@frozen
+class GuardPlaced:
+    """T40: ``seat`` guards the temple on ``space``; ``removed_workers`` workers and
+    (if ``removed_leader``) its leader leave the game."""
+
+    seat: int
+    space: int
+    leader: bool
+    removed_workers: int
+    removed_leader: bool
+
+
+@frozen
+class ScoringBegan:
+    """T42/T45/T56: a scoring round in the ``order`` given; ``volcano`` is the tile
+    that set it off (None: the final round)."""
+
+    order: tuple[int, ...]
+    volcano: int | None
+
+
+@frozen
+class Scored:
+    """T44: ``seat`` scores ``temples`` + ``treasures`` points, ``total`` in all now."""
+
+    seat: int
+    temples: int
+    treasures: int
+    total: int
+
+
+@frozen
+class TilesRevealed:
+    """T47: the tiles auctioned this round."""
+
+    tiles: tuple[int, ...]
+
+
+@frozen
+class AuctionWon:
+    """T49/T51/T52: ``seat`` takes the next turn for ``bid`` points."""
+
+    seat: int
+    bid: int
+
+
+@frozen
+class GameOver:
+    """T45: the final totals and ranks (1 is best; a tie shares the rank)."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+
+Event = (
+    TileDrawn
+    | TilePlaced
+    | TurnBegan
+    | TurnEnded
+    | LevelUncovered
+    | TreasureDug
+    | TreasuresExchanged
+    | GuardPlaced
+    | ScoringBegan
+    | Scored
+    | TilesRevealed
+    | AuctionWon
+    | GameOver
+)
+EVENT_TYPES: Final = (
+    TileDrawn,
+    TilePlaced,
+    TurnBegan,
+    TurnEnded,
+    LevelUncovered,
+    TreasureDug,
+    TreasuresExchanged,
+    GuardPlaced,
+    ScoringBegan,
+    Scored,
+    TilesRevealed,
+    AuctionWon,
+    GameOver,
+)
