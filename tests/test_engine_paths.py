@@ -119,8 +119,10 @@ def test_the_active_engine_is_the_one_announced() -> None:
 
 def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
     probe = (
-        "import tajmahal, tajmahal.rules, tajmahal.mcts, tajmahal.determinize as d\n"
-        "print(tajmahal.COMPILED, tajmahal.ENGINE, d.__file__.endswith('.py'))"
+        "import sys, tajmahal, tajmahal.rules, tajmahal.mcts, tajmahal.determinize\n"
+        "names = ('rules', 'mcts', 'determinize')\n"
+        "files = [sys.modules[f'tajmahal.{m}'].__file__ for m in names]\n"
+        "print(tajmahal.COMPILED, tajmahal.ENGINE, all(f.endswith('.py') for f in files))"
     )
     env = dict(os.environ, TAJMAHAL_PURE="1")
     out = subprocess.run(

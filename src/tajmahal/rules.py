@@ -90,28 +90,39 @@ def _slot_setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
     return tuple(cls.__dict__[f.name].__set__ for f in fields)
 
 
+# Final: mypyc keeps these in C statics (other module-level names cost a dict
+# lookup at every use).
 _new: Final = object.__new__
-(_P0, _P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8, _P9) = _slot_setters(PlayerState)
-(
-    _S0,
-    _S1,
-    _S2,
-    _S3,
-    _S4,
-    _S5,
-    _S6,
-    _S7,
-    _S8,
-    _S9,
-    _S10,
-    _S11,
-    _S12,
-    _S13,
-    _S14,
-    _S15,
-    _S16,
-    _S17,
-) = _slot_setters(State)
+_SCORE: Final = Score
+_PENDING: Final = Pending
+_PLAYER: Final = PlayerState
+_STATE: Final = State
+_SCORE_SET: Final = _slot_setters(Score)
+_PENDING_SET: Final = _slot_setters(Pending)
+_PLAYER_SET: Final = _slot_setters(PlayerState)
+_STATE_SET: Final = _slot_setters(State)
+
+
+def _score(palaces: int, goods: int, bonus: int, princess: int, hand: int) -> Score:
+    """``Score(...)``, every field given in order."""
+    s: Score = _new(_SCORE)
+    _SCORE_SET[0](s, palaces)
+    _SCORE_SET[1](s, goods)
+    _SCORE_SET[2](s, bonus)
+    _SCORE_SET[3](s, princess)
+    _SCORE_SET[4](s, hand)
+    return s
+
+
+def _pending(palaces: int, mogul: bool, built: bool, province_tile: bool, takes: int) -> Pending:
+    """``Pending(...)``, every field given in order."""
+    p: Pending = _new(_PENDING)
+    _PENDING_SET[0](p, palaces)
+    _PENDING_SET[1](p, mogul)
+    _PENDING_SET[2](p, built)
+    _PENDING_SET[3](p, province_tile)
+    _PENDING_SET[4](p, takes)
+    return p
 
 
 def _player(
@@ -127,17 +138,17 @@ def _player(
     revealed: tuple[int, ...],
 ) -> PlayerState:
     """``PlayerState(...)``, every field given in order."""
-    p: PlayerState = _new(PlayerState)
-    _P0(p, hand)
-    _P1(p, played)
-    _P2(p, color)
-    _P3(p, withdrawn)
-    _P4(p, palaces)
-    _P5(p, influence)
-    _P6(p, province_tiles)
-    _P7(p, bonus_tiles)
-    _P8(p, score)
-    _P9(p, revealed)
+    p: PlayerState = _new(_PLAYER)
+    _PLAYER_SET[0](p, hand)
+    _PLAYER_SET[1](p, played)
+    _PLAYER_SET[2](p, color)
+    _PLAYER_SET[3](p, withdrawn)
+    _PLAYER_SET[4](p, palaces)
+    _PLAYER_SET[5](p, influence)
+    _PLAYER_SET[6](p, province_tiles)
+    _PLAYER_SET[7](p, bonus_tiles)
+    _PLAYER_SET[8](p, score)
+    _PLAYER_SET[9](p, revealed)
     return p
 
 
@@ -162,25 +173,25 @@ def _state(
     reshuffles: int,
 ) -> State:
     """``State(...)``, every field given in order."""
-    s: State = _new(State)
-    _S0(s, setup)
-    _S1(s, visit)
-    _S2(s, province)
-    _S3(s, start_player)
-    _S4(s, to_act)
-    _S5(s, players)
-    _S6(s, deck)
-    _S7(s, discard)
-    _S8(s, display)
-    _S9(s, supply)
-    _S10(s, court)
-    _S11(s, reserve)
-    _S12(s, palaces)
-    _S13(s, moguls)
-    _S14(s, bonus)
-    _S15(s, pending)
-    _S16(s, dummy)
-    _S17(s, reshuffles)
+    s: State = _new(_STATE)
+    _STATE_SET[0](s, setup)
+    _STATE_SET[1](s, visit)
+    _STATE_SET[2](s, province)
+    _STATE_SET[3](s, start_player)
+    _STATE_SET[4](s, to_act)
+    _STATE_SET[5](s, players)
+    _STATE_SET[6](s, deck)
+    _STATE_SET[7](s, discard)
+    _STATE_SET[8](s, display)
+    _STATE_SET[9](s, supply)
+    _STATE_SET[10](s, court)
+    _STATE_SET[11](s, reserve)
+    _STATE_SET[12](s, palaces)
+    _STATE_SET[13](s, moguls)
+    _STATE_SET[14](s, bonus)
+    _STATE_SET[15](s, pending)
+    _STATE_SET[16](s, dummy)
+    _STATE_SET[17](s, reshuffles)
     return s
 
 
@@ -286,7 +297,12 @@ def breakdown(state: State) -> tuple[Score, ...]:
 
 def scores(state: State) -> tuple[int, ...]:
     """Each seat's total points."""
-    return tuple(p.score.total for p in state.players)
+    return tuple([_total(p.score) for p in state.players])
+
+
+def _total(s: Score) -> int:
+    """``Score.total`` (a property of an interpreted class: a slower call)."""
+    return s.palaces + s.goods + s.bonus + s.princess + s.hand
 
 
 def ranks(totals: tuple[int, ...]) -> tuple[int, ...]:
@@ -638,7 +654,7 @@ class _Seat:
 
 def _add_score(score: Score, source: str, points: int) -> Score:
     """``score`` with ``points`` more from ``source`` (one of SCORE_SOURCES)."""
-    return Score(
+    return _score(
         score.palaces + points * (source == "palaces"),
         score.goods + points * (source == "goods"),
         score.bonus + points * (source == "bonus"),
@@ -771,7 +787,7 @@ class _Draft:
         player.withdrawn = True
         self.emit(Withdrew, seat, won)
         characters = sum(1 for s in won if s in CHARACTERS)
-        self.pending = Pending(characters, "mogul" in won, False, "elephant" in won, 0)
+        self.pending = _pending(characters, "mogul" in won, False, "elephant" in won, 0)
         self.settle(seat)
 
     # -- W4-W6: palaces
@@ -801,7 +817,7 @@ class _Draft:
         own[city] = seat
         player = self.seat(seat)
         player.palaces -= 1
-        self.pending = Pending(
+        self.pending = _pending(
             pending.palaces - (not mogul),
             pending.mogul and not mogul,
             True,
@@ -859,16 +875,16 @@ class _Draft:
         """Place palaces that leave no choice; False when the seat must choose."""
         left = self.seat(seat).palaces
         if left == 0:  # W4: no palace left
-            self.pending = Pending(0, False, pending.built, pending.province_tile, 0)
+            self.pending = _pending(0, False, pending.built, pending.province_tile, 0)
             return True
         normal, mogul = _palace_cities(
             self.base.setup.board, self.province, self.palaces, self.moguls, seat
         )
         if pending.palaces and not normal:  # W4: no free city
-            self.pending = Pending(0, pending.mogul, pending.built, pending.province_tile, 0)
+            self.pending = _pending(0, pending.mogul, pending.built, pending.province_tile, 0)
             return True
         if pending.mogul and not mogul:
-            self.pending = Pending(pending.palaces, False, pending.built, pending.province_tile, 0)
+            self.pending = _pending(pending.palaces, False, pending.built, pending.province_tile, 0)
             return True
         options = len(normal) * (pending.palaces > 0) + len(mogul) * pending.mogul
         if options == 1:
@@ -1050,7 +1066,7 @@ class _Draft:
             if points:
                 self.score(seat, "hand", points, "final hand")
         self.to_act = None
-        totals = tuple(p.score.total for p in self.players)
+        totals = tuple([_total(p.score) for p in self.players])
         self.emit(GameOver, totals, ranks(totals))
 
 
