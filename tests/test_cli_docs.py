@@ -3,6 +3,7 @@ what the command prints (times aside; a ``...`` line stands for lines left out).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -13,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "cli.md"
-HAND_MADE = {"tampered.jsonl"}  # the doc says it is a record edited by hand
+TAMPERED = "tampered.jsonl"  # the doc says: runs/g.jsonl with line 12's seat 0 made 2
 SECONDS = re.compile(r"\d+\.\d+ ?s\b")
 
 
@@ -45,6 +46,16 @@ def missing_line(shown: list[str], printed: list[str]) -> str | None:
     return None
 
 
+def tamper(record: Path, out: Path) -> None:
+    """The doc's hand edit: line 12 (decision 11, seat 0's) claims seat 2 acted."""
+    lines = record.read_text().splitlines()
+    action = json.loads(lines[11])
+    assert (action["decision"], action["seat"]) == (11, 0)
+    action["seat"] = 2
+    lines[11] = json.dumps(action, separators=(",", ":"))
+    out.write_text("\n".join(lines) + "\n")
+
+
 def test_the_parser_and_the_comparison() -> None:
     text = "x\n```console\n$ tajmahal a\n1\n...\n3\n$ tajmahal b\n```\n"
     assert examples(text) == [("tajmahal a", ["1", "...", "3"]), ("tajmahal b", [])]
@@ -60,10 +71,10 @@ def test_every_console_example_prints_what_the_doc_shows(tmp_path: Path) -> None
     for command, shown in examples(DOC.read_text()):
         args = shlex.split(command)
         assert args[0] == "tajmahal", command
-        if HAND_MADE & set(args):
-            continue
         if shutil.which("node") is None and any(a.endswith(".js") for a in args):
             continue
+        if args[-1] == TAMPERED and (tmp_path / "runs" / "g.jsonl").exists():
+            tamper(tmp_path / "runs" / "g.jsonl", tmp_path / TAMPERED)
         if args[1] == "replay" and not (tmp_path / args[-1]).exists():
             continue  # the match that writes it needed node
         done = subprocess.run(
@@ -74,11 +85,14 @@ def test_every_console_example_prints_what_the_doc_shows(tmp_path: Path) -> None
             timeout=120,
             env=os.environ | {"COLUMNS": "200"},
         )
-        assert done.returncode == 0, (command, done.stderr)
+        assert done.returncode == (1 if "MISMATCH" in " ".join(shown) else 0), (
+            command,
+            done.stderr,
+        )
         printed = (done.stdout + done.stderr).splitlines()
         missing = missing_line(shown, printed)
         assert missing is None, f"{command}\nshown but not printed: {missing!r}\n" + "\n".join(
             printed[:40]
         )
         ran += 1
-    assert ran == (1 if shutil.which("node") is None else 4)  # the fault example needs no node
+    assert ran == (1 if shutil.which("node") is None else 5)  # the fault example needs no node

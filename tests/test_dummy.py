@@ -84,7 +84,8 @@ def test_d3_dummy_prizes_leave_the_court_province_tile_out_ring_back() -> None:
 
 
 def test_d4_d5_withdrawal_compared_with_the_dummy_and_the_visit_ends_while_it_bids() -> None:
-    t = table([RED, GREEN_CHARS], deck=[21, 3, 42])  # yellow el+el, red el+viz, green el+el
+    # yellow el+el, red el+viz, green el+el, then purple el+el: four colours, no repeat.
+    t = table([RED, GREEN_CHARS], deck=[21, 3, 42, 63])
     t.play(0, 0)  # dummy: yellow elephant+elephant
     t.play(1, 58)  # dummy: red elephant+vizier -> 3 elephants, 1 vizier
     # Seat 0: 2 elephants: more than seat 1 (0) but not than the dummy (3).
@@ -94,9 +95,33 @@ def test_d4_d5_withdrawal_compared_with_the_dummy_and_the_visit_ends_while_it_bi
     # Seat 1: vizier 1 ties the dummy's 1; general 1 beats its 0.
     assert t.withdraw(1)[0] == Withdrew(1, ("general",))
     t.build(1, 2)
-    # Seat 1 took the last display card by itself; the visit ended (D5) while the
-    # dummy was still bidding: its cards are discarded, it turns no card.
-    assert Discarded(None, (21, 3, 42)) in t.events
+    # Seat 1 took the last display card by itself, which ends its turn: the dummy
+    # turns purple 63 (D2, the last withdrawal included), a new colour, so it still
+    # bids; then the visit ends (D5) and all four of its cards are discarded.
+    assert DummyTurned(63) in t.events
+    assert Discarded(None, (21, 3, 42, 63)) in t.events
     assert t.state.visit == 2 and t.state.dummy == Dummy()
     assert 87 in t.player(1).hand
     assert len(t.player(0).hand) == 5 + 2 and len(t.player(1).hand) == 5 + 1
+
+
+def test_d2_d3_the_card_turned_after_the_last_withdrawal_can_stop_the_dummy() -> None:
+    # The Slovak text: a card is turned "at the end of every turn of every player";
+    # the last withdrawal is such a turn.  Red 4 repeats red 3: the dummy stops (D3).
+    t = table([RED, GREEN_CHARS], deck=[21, 3, 42, 4])
+    t.play(0, 0)
+    t.play(1, 58)
+    t.withdraw(0)
+    t.take(0, 85, 86)
+    t.withdraw(1)
+    t.build(1, 2)
+    # Dummy (21, 3, 42): 5 elephants, 1 vizier; nobody is still in, so both prizes
+    # still at the court are its own; general went to seat 1.
+    assert DummyWithdrew(4, ("elephant", "vizier")) in t.events
+    assert Discarded(None, (4, 21, 3, 42)) in t.events
+    assert 4 in t.state.discard and 4 not in t.state.display
+    # The province tile left the game; the vizier tile went back to the reserve and
+    # came out again with the general's for visit 2 (E3): 6-1 viziers, 5-1 generals.
+    assert t.player(0).province_tiles == () and t.player(1).province_tiles == ()
+    assert t.state.reserve == (5, 4, 5, 5)
+    assert t.state.visit == 2 and t.state.dummy == Dummy()

@@ -471,3 +471,14 @@ def test_t56_the_final_order_in_the_auction_game() -> None:
     assert final_order(state, 2) == (2, 1, 3, 0)
     basic = evolve(new_game(stacked(4)), last_placer=1)
     assert final_order(basic, 2) == (2, 3, 0, 1)  # T45: clockwise after the last placer
+
+
+def test_t20_the_stone_rule_is_waived_when_no_placement_has_access() -> None:
+    # The base camp walled in by volcanoes: every free space borders only volcanoes.
+    state = new_game(stacked())
+    for space in (TEMPLE_A, TEMPLE_B, JUNGLE, at(0, 2)):
+        state = lay(state, space, "volcano", (0,) * 6)
+    places = legal_actions(state)
+    assert places and all(state.spaces[p.space] is None for p in places)  # type: ignore[union-attr]
+    assert {p.rotation for p in places if p.space == at(2, 2)} == set(range(6))  # type: ignore[union-attr]
+    assert at(2, 2) in {p.space for p in places}  # type: ignore[union-attr]

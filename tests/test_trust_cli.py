@@ -73,3 +73,12 @@ def test_attack_8_records_game_v1_and_game_v2_keep_their_own_logs(tmp_path: Path
                    "--time", "2")
     logs = sorted(p.name for p in tmp_path.glob("*.seat1.log"))
     assert logs == ["game.v1.seat1.log", "game.v2.seat1.log"]  # not one "game.seat1.log"
+
+
+def test_attack_8_an_unwritable_tournament_directory_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    code, _, err = cli("tournament", "random", "random", "--games", "2",
+                       "--out", str(blocker / "t"))
+    assert code == 2 and "cannot write the tournament there (Not a directory)" in err
+    assert "Traceback" not in err

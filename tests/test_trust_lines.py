@@ -148,3 +148,20 @@ def test_a_second_answer_is_reported_against_the_decision_it_answered(tmp_path: 
     assert f"after its answer to decision {mine[1]['decision']}" in fault["detail"]
     _replays(record)
     assert processes_with(str(HOSTILE)) == []
+
+
+def test_a_second_answer_to_the_last_decision_is_reported_too(tmp_path: Path) -> None:
+    played = match_json("first", hostile("wire_quirks", "bom"), *FAST)  # the same choices
+    last = played["seats"][1]["decisions"]  # its acts, all answered with choice 0
+    record = tmp_path / "g.jsonl"
+    bot = hostile("wire_quirks", "second_answer", str(last))
+    result = match_json("first", bot, *FAST, "--record", str(record))
+    (fault,) = result["faults"]
+    lines: list[dict[str, Any]] = [orjson.loads(x) for x in record.read_bytes().splitlines()]
+    mine = [x for x in lines if x["type"] == "action" and x["seat"] == 1]
+    assert len(mine) == last and [x["by"] for x in mine] == ["bot"] * last
+    assert (fault["seat"], fault["kind"], fault["phase"]) == (1, "protocol", "act")
+    assert fault["decision"] == mine[-1]["decision"]
+    assert f"after its answer to decision {mine[-1]['decision']}" in fault["detail"]
+    assert result["scores"] == played["scores"]  # the game itself is the same
+    _replays(record)

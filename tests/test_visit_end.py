@@ -7,6 +7,7 @@ from attrs import evolve
 
 from tajmahal import (
     IllegalAction,
+    Play,
     Setup,
     Withdraw,
     apply,
@@ -15,6 +16,7 @@ from tajmahal import (
     new_game,
     ranks,
     scores,
+    step,
 )
 from tajmahal.events import GameOver, SpecialCardTaken, VisitBegan, VisitEnded, Withdrew
 
@@ -136,6 +138,11 @@ def test_e5_f1_last_visit_then_final_hands_score_with_a_tie_between_colours() ->
     assert [e for e in t.events if isinstance(e, GameOver)] == [GameOver((7, 8, 8), (3, 1, 1))]
     with pytest.raises(IllegalAction, match="^E5: the game is over"):
         apply(t.state, Withdraw())
+    # apply's fast path for plays must not skip the check: a Play is refused too,
+    # by apply and step alike, with the same rule.
+    for act in (apply, step):
+        with pytest.raises(IllegalAction, match="^E5: the game is over"):
+            act(t.state, Play(0))
 
 
 def test_f2_equal_totals_share_a_rank() -> None:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 from attrs import evolve
 
 from tajmahal import (
     BonusTile,
+    BuildMogulPalace,
     BuildPalace,
-    IllegalAction,
     Score,
     Setup,
-    apply,
     legal_actions,
     new_game,
 )
@@ -141,15 +139,34 @@ def test_w4_w5_mogul_palace_on_an_empty_fortress_then_a_normal_palace_there() ->
     assert t.player(2).palaces == 18
 
 
-def test_w5_both_palaces_of_one_player_never_share_a_city() -> None:
+def test_w5_a_mogul_palace_on_his_own_palace_city_and_a_palace_on_his_own_mogul() -> None:
+    # Czech text: the mogul palace goes "on another palace already standing in the
+    # province, or on a free city", and the ring shows a normal palace may still go on
+    # it; no text limits either to another player's palace.
     t = table()
-    only_seat_0_plays(t, 20)  # red vizier+mogul
+    only_seat_0_plays(t, 20)  # red vizier+mogul: seat 0 alone wins both
     t.withdraw(0)
     assert len(legal_actions(t.state)) == 8  # 4 cities for each palace
+    t.build_mogul(0, 0)  # Kabul, a fortress with +2: the tile stays (W5)
+    assert t.state.bonus[0] == BonusTile("points")
+    assert BuildPalace(0) in legal_actions(t.state)  # his own mogul palace accepts one
+    events = t.build(0, 0)
+    assert BonusTaken(0, 0, BonusTile("points")) in events
+    assert t.state.palaces[0] == 0 and t.state.moguls[0] == 0
+    # W9: the bonus tile (+2), no province tile (no elephant), palace score 1.
+    assert t.player(0).score == Score(palaces=1, bonus=2)
+    assert t.player(0).palaces == 18
+
+
+def test_w5_mogul_palace_on_his_own_normal_palace() -> None:
+    t = table()
+    only_seat_0_plays(t, 20)
+    t.withdraw(0)
+    t.build(0, 1)  # Ghazni
+    assert [a for a in legal_actions(t.state)] == [BuildMogulPalace(c) for c in range(4)]
     t.build_mogul(0, 1)
-    with pytest.raises(IllegalAction, match="W5: both of your palaces"):
-        apply(t.state, BuildPalace(1))
-    assert BuildPalace(1) not in legal_actions(t.state)
+    assert t.state.palaces[1] == 0 and t.state.moguls[1] == 0
+    assert t.player(0).score == Score(palaces=1)  # one province, however many palaces
 
 
 def test_w4_no_free_city_builds_nothing_but_takes_the_tile() -> None:

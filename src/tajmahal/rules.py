@@ -313,10 +313,15 @@ def ranks(totals: tuple[int, ...]) -> tuple[int, ...]:
 def _palace_cities(
     board: Board, province: int, palaces: Sequence[int], moguls: Sequence[int], seat: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """W4/W5: the cities where ``seat`` may place a normal and a mogul palace now."""
+    """W4/W5: the cities where ``seat`` may place a normal and a mogul palace now.
+
+    A city holds at most one normal and one mogul palace, whoever owns them: the
+    texts let a mogul palace stand on any palace (his own included) and a normal
+    palace on any mogul palace (W5, Decision).
+    """
     cities = board.province_cities[province]
-    normal = tuple(c for c in cities if palaces[c] == NOBODY and moguls[c] != seat)
-    mogul = tuple(c for c in cities if moguls[c] == NOBODY and palaces[c] != seat)
+    normal = tuple(c for c in cities if palaces[c] == NOBODY)
+    mogul = tuple(c for c in cities if moguls[c] == NOBODY)
     return normal, mogul
 
 
@@ -371,7 +376,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action`` by ``state.to_act``; raises :class:`IllegalAction`."""
-    if type(action) is Play and state.pending is None and state.dummy is None:
+    if (
+        type(action) is Play
+        and state.pending is None
+        and state.dummy is None
+        and state.to_act is not None
+    ):
         return _play(state, action, None)
     return _apply(state, action, None)
 
@@ -807,13 +817,10 @@ class _Draft:
             raise IllegalAction(
                 rule, f"{name} is not in {board.provinces[self.province]}, the current province"
             )
-        own_name, other = ("moguls", self.palaces) if mogul else ("palaces", self.moguls)
-        own = self.mutable(own_name)
+        own = self.mutable("moguls" if mogul else "palaces")
         if own[city] != NOBODY:
             what = "mogul palace" if mogul else "palace"
             raise IllegalAction(rule, f"{name} already holds a {what}")
-        if other[city] == seat:
-            raise IllegalAction("W5", f"both of your palaces may not stand in one city ({name})")
         own[city] = seat
         player = self.seat(seat)
         player.palaces -= 1
@@ -950,12 +957,12 @@ class _Draft:
 
     def end_turn(self, seat: int) -> None:
         nxt = _next_in(self.players, seat)  # type: ignore[arg-type]
+        if self.dummy is not None and self.dummy.bidding:
+            self.dummy_turn()  # D2: after every real turn, the last withdrawal included
         if nxt is None:
             self.end_visit()
             return
         self.to_act = nxt
-        if self.dummy is not None and self.dummy.bidding:
-            self.dummy_turn()
 
     # -- D2/D3: the dummy
 

@@ -12,7 +12,8 @@ tournament worker):
   writes to (through /proc: the way into the worker's pipe to the tournament,
   when it is readable), naming the game by its log file, then kills the referee.
 
-It writes ``spoiled`` on stderr before it acts (tests read its logs).
+It writes ``spoiled`` on stderr before it acts (tests read its logs).  It needs
+no other file (it runs under --sandbox too).
 """
 
 import json
@@ -22,7 +23,14 @@ import signal
 import sys
 import time
 
-from arena_bot import hello, send
+
+def send(message: dict) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def hello(name: str) -> None:
+    send({"type": "hello", "name": name, "version": "0", "protocol_version": 1})
 
 MODE = sys.argv[1]
 FROM_DECISION = 15

@@ -5,8 +5,9 @@
 - ``huge_choice``: answers its 2nd act with ``"choice": 10**23`` (an integer JSON
   decoding turns into a float).
 - ``no_version``: a hello without ``version``.
-- ``second_answer``: answers its 2nd act twice, both lines in one write (so the
-  referee has both at once and cannot take the second for a later answer).
+- ``second_answer``: answers its 2nd act (or the act argv[2] numbers) twice,
+  both lines in one write (so the referee has both at once and cannot take the
+  second for a later answer).
 """
 
 import json
@@ -15,13 +16,14 @@ import sys
 from arena_bot import run, send, write
 
 mode = sys.argv[1]
+twice_at = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 
 
 def act(n: int, message: dict) -> bool:
     if mode == "bom":
         write(b"\xef\xbb\xbf" + json.dumps({"type": "action", "choice": 0}).encode() + b"\r\n")
         return True
-    if mode == "second_answer" and n == 2:
+    if mode == "second_answer" and n == twice_at:
         write(b'{"type": "action", "choice": 0}\n{"type": "action", "choice": 0}\n')
         return True
     if mode == "huge_choice" and n == 2:

@@ -38,6 +38,7 @@ from .referee import (
 )
 from .registry import GameRegistry, UnknownGame, registry_of
 from .report import fault_text, replay_table, result_table
+from .sandbox import unavailable as sandbox_unavailable
 from .signals import terminate_as_interrupt
 from .text import printable
 
@@ -97,12 +98,25 @@ _REFEREE_OPTIONS = (
         show_default=True,
         help="Send each bot its events with its next request (faster), or at once.",
     ),
+    click.option(
+        "--sandbox",
+        is_flag=True,
+        help="Confine each bot process (Linux Landlock): no signals, tracing or TCP "
+        "outside its own processes, files read only from system, Python and its own "
+        "directories, written only in a private one (see docs/cli.md, Trust model).",
+    ),
+    click.option(
+        "--memory",
+        type=click.IntRange(min=16),
+        metavar="MB",
+        help="Cap each bot process's address space at MB megabytes (RLIMIT_AS).",
+    ),
 )
 
 
 def referee_options(command: F) -> F:
     """Add the referee's limits (time control, handshake, grace, line and log sizes,
-    event batching) to a click command."""
+    event batching, confinement) to a click command."""
     for option in reversed(_REFEREE_OPTIONS):
         command = option(command)
     return command
@@ -205,11 +219,14 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         trace: Path | None,
         preflight: bool,
         batch_events: bool,
+        sandbox: bool,
+        memory: int | None,
         as_json: bool,
         verbose: int,
         quiet: bool,
     ) -> None:
         game = load_game_option(registry, game_name)
+        check_sandbox(sandbox)
         builtins = sorted(game.builtin_players())
         players = len(bots)
         if not game.min_players <= players <= game.max_players:
@@ -274,6 +291,8 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             on_step=on_step if verbose else None,
             on_fault=on_fault if quiet or verbose else None,
             batch_events=batch_events,
+            sandbox=sandbox,
+            memory=memory,
         )
         if preflight:
             check_bots_start(game, specs, config)
@@ -335,6 +354,14 @@ def parse_bots(bots: Sequence[str], builtins: Sequence[str]) -> list[BotSpec]:
         if problem is not None:
             raise click.UsageError(problem)
     return specs
+
+
+def check_sandbox(wanted: bool) -> None:
+    """Refuse ``--sandbox`` where it cannot confine the bots."""
+    if wanted:
+        problem = sandbox_unavailable()
+        if problem is not None:
+            raise click.UsageError(problem)
 
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:

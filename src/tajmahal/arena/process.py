@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Final
 
-from . import containment
+from . import containment, sandbox
 from .connection import Connection, LineReader, Received, open_private
 from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
 from .text import printable
@@ -172,8 +172,11 @@ class ProcessConnection(Connection):
         max_log: int = 10 << 20,
         cwd: Path | None = None,
         env: dict[str, str] | None = None,
+        private_dir: str | None = None,
     ) -> None:
         self.argv = list(argv)
+        #: A directory for the bot alone (a sandbox's), removed when it is killed.
+        self.private_dir = private_dir
         self.label = label or " ".join(self.argv)
         self.log_path = log_path
         self.max_line = max_line
@@ -487,6 +490,15 @@ class ProcessConnection(Connection):
         return self.stderr.last_line() if self.stderr is not None else ""
 
     def kill(self) -> None:
+        try:
+            self._kill()
+        finally:
+            stopped = self.proc is None or self.proc.returncode is not None
+            if self.private_dir is not None and stopped:  # nothing of the bot's is left
+                sandbox.remove_private_dir(self.private_dir)
+                self.private_dir = None
+
+    def _kill(self) -> None:
         proc = self.proc
         if proc is None or proc.returncode is not None:
             return

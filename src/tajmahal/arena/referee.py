@@ -28,7 +28,7 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, field, frozen
 
-from . import containment, protocol
+from . import containment, protocol, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
@@ -257,7 +257,8 @@ class MatchConfig:
     decide learns their moves at its next turn, with the full view anyway).
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
-    progress output."""
+    progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
+    (see :mod:`~tajmahal.arena.sandbox`)."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -270,6 +271,8 @@ class MatchConfig:
     on_step: StepHook | None = field(default=None, eq=False)
     on_fault: FaultHook | None = field(default=None, eq=False)
     batch_events: bool = True
+    sandbox: bool = False
+    memory: int | None = None
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
@@ -313,13 +316,21 @@ def connect(
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
+            argv, env, home = list(spec.argv), None, None
+            if config.sandbox:
+                home = sandbox.private_dir()
+                env = sandbox.environment(home)
+            if config.sandbox or config.memory is not None:
+                argv = sandbox.command(spec.argv, config.sandbox, config.memory, home)
             out.append(
                 ProcessConnection(
-                    spec.argv,
+                    argv,
                     label=spec.text,
                     log_path=logs[seat],
                     max_line=config.max_line,
                     max_log=config.max_log,
+                    env=env,
+                    private_dir=home,
                 )
             )
     return out
@@ -721,9 +732,7 @@ class _Match:
         if problem is not None:
             kind, detail = problem
             if kind == protocol.PROTOCOL_FAULT:  # a line after its answer: a second answer
-                phase = ACT if seat.asked else HELLO
-                what = f"decision {seat.asked}" if seat.asked else "the hello"
-                self.fault(seat, kind, phase, f"after its answer to {what}: {detail}", seat.asked)
+                self.second_answer(seat, detail)
             else:
                 self.fault(seat, kind, ACT, detail)
             return None, 0.0
@@ -764,6 +773,16 @@ class _Match:
         seat.bank -= max(0.0, elapsed - seat.time.move)
         return choice, elapsed
 
+    def second_answer(self, seat: _Seat, detail: str) -> None:
+        """Fault ``seat`` for a line written after its answer, against the decision
+        (or the hello) that answer was for."""
+        phase = ACT if seat.asked else HELLO
+        what = f"decision {seat.asked}" if seat.asked else "the hello"
+        self.fault(
+            seat, protocol.PROTOCOL_FAULT, phase, f"after its answer to {what}: {detail}",
+            seat.asked,
+        )
+
     def legal_json(self, legal: Sequence[Any]) -> bytes:
         """The JSON array of the ``legal`` actions, joined from each action's text."""
         return self.action_texts.array(self.game, legal)
@@ -803,6 +822,10 @@ class _Match:
 
     def finish(self, state: Any) -> MatchResult:
         game = self.game
+        for seat in self.seats:  # a second answer to a bot's last decision
+            problem = seat.conn.unexpected() if seat.live else None
+            if problem is not None and problem[0] == protocol.PROTOCOL_FAULT:
+                self.second_answer(seat, problem[1])
         scores, ranks, breakdown = game.scores(state), game.ranks(state), game.breakdown(state)
         summary = {
             "scores": scores,

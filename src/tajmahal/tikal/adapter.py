@@ -38,12 +38,18 @@ from .actions import (
 from .components import DEFAULT_COMPONENTS, Components
 from .events import (
     AuctionWon,
+    BidMade,
+    BidPassed,
+    CampBuilt,
     Event,
+    FigureEntered,
+    FigureMoved,
     GameOver,
     GuardPlaced,
     LevelUncovered,
     Scored,
     ScoringBegan,
+    TileChosen,
     TileDrawn,
     TilePlaced,
     TilesRevealed,
@@ -244,8 +250,30 @@ class Tikal:
             elif isinstance(e, TurnEnded):
                 if e.left:
                     lines.append(f"{_who(e.seat, names)} ends the turn ({e.left} AP lost)")
+            elif isinstance(e, FigureEntered):
+                lines.append(
+                    f"{_who(e.seat, names)} brings {figure(e.leader)} into play on "
+                    f"{space_label(c, e.space)}"
+                )
+            elif isinstance(e, FigureMoved):
+                how = "camp move" if e.camp else f"{e.cost} AP"
+                lines.append(
+                    f"{_who(e.seat, names)} moves {figure(e.leader)} {space_label(c, e.origin)}"
+                    f" -> {space_label(c, e.target)} ({how})"
+                )
+            elif isinstance(e, CampBuilt):
+                lines.append(f"{_who(e.seat, names)} builds a camp on {space_label(c, e.space)}")
+            elif isinstance(e, BidMade):
+                lines.append(f"{_who(e.seat, names)} bids {e.amount}")
+            elif isinstance(e, BidPassed):
+                lines.append(f"{_who(e.seat, names)} passes")
+            elif isinstance(e, TileChosen):
+                lines.append(f"{_who(e.seat, names)} chooses {tile_text(c, e.tile)}")
             elif isinstance(e, LevelUncovered):
-                lines.append(f"the temple on {space_label(c, e.space)} is now worth {e.value}")
+                lines.append(
+                    f"{_who(e.seat, names)} uncovers the temple on {space_label(c, e.space)}: "
+                    f"now worth {e.value}"
+                )
             elif isinstance(e, TreasureDug):
                 lines.append(f"{_who(e.seat, names)} digs up {c.treasure_types[e.treasure]}")
             elif isinstance(e, TreasuresExchanged):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -138,11 +139,13 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
 
 @frozen
 class SearchConfig:
-    """Budget of :func:`mcts_choice`: iterations over determinized states, UCB1's
-    ``exploration`` constant (values are in points), and the share of random moves
-    in rollouts."""
+    """Budget of :func:`mcts_choice`: iterations over determinized states, capped at
+    ``seconds`` of wall time (None: no cap; the search then depends only on its
+    seed), UCB1's ``exploration`` constant (values are in points), and the share of
+    random moves in rollouts."""
 
     iterations: int = 120
+    seconds: float | None = 0.8
     exploration: float = 1.5
     epsilon: float = 0.3
 
@@ -181,7 +184,10 @@ def mcts_choice(
         return 0
     seat = state_view.seat
     root = _Node()
+    deadline = None if config.seconds is None else time.perf_counter() + config.seconds
     for _ in range(config.iterations):
+        if deadline is not None and root.visits and time.perf_counter() > deadline:
+            break
         state = determinize(state_view, rng)
         node, path = root, [root]
         expanded = False

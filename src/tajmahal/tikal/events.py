@@ -49,6 +49,35 @@ class TurnEnded:
 
 
 @frozen
+class FigureEntered:
+    """T23: ``seat`` brings a worker or its leader into play on ``space``."""
+
+    seat: int
+    space: int
+    leader: bool
+
+
+@frozen
+class FigureMoved:
+    """T24-T25: ``seat`` moves a figure for ``cost`` AP (``camp``: a camp move)."""
+
+    seat: int
+    origin: int
+    target: int
+    leader: bool
+    cost: int
+    camp: bool = False
+
+
+@frozen
+class CampBuilt:
+    """T38: ``seat`` builds a camp on ``space``."""
+
+    seat: int
+    space: int
+
+
+@frozen
 class LevelUncovered:
     """T29: the temple on ``space`` now has ``value``."""
 
@@ -115,6 +144,29 @@ class TilesRevealed:
 
 
 @frozen
+class BidMade:
+    """T48: ``seat`` bids ``amount``."""
+
+    seat: int
+    amount: int
+
+
+@frozen
+class BidPassed:
+    """T48: ``seat`` passes in this auction."""
+
+    seat: int
+
+
+@frozen
+class TileChosen:
+    """T49: ``seat`` takes ``tile`` from the revealed ones."""
+
+    seat: int
+    tile: int
+
+
+@frozen
 class AuctionWon:
     """T49/T51/T52: ``seat`` takes the next turn for ``bid`` points."""
 
@@ -131,32 +183,12 @@ class GameOver:
 
 
 Event = (
-    TileDrawn
-    | TilePlaced
-    | TurnBegan
-    | TurnEnded
-    | LevelUncovered
-    | TreasureDug
-    | TreasuresExchanged
-    | GuardPlaced
-    | ScoringBegan
-    | Scored
-    | TilesRevealed
-    | AuctionWon
-    | GameOver
-)
+    TileDrawn | TilePlaced | TurnBegan | TurnEnded | FigureEntered | FigureMoved | CampBuilt
+    | LevelUncovered | TreasureDug | TreasuresExchanged | GuardPlaced | ScoringBegan | Scored
+    | TilesRevealed | BidMade | BidPassed | TileChosen | AuctionWon | GameOver
+)  # fmt: skip
 EVENT_TYPES: Final = (
-    TileDrawn,
-    TilePlaced,
-    TurnBegan,
-    TurnEnded,
-    LevelUncovered,
-    TreasureDug,
-    TreasuresExchanged,
-    GuardPlaced,
-    ScoringBegan,
-    Scored,
-    TilesRevealed,
-    AuctionWon,
-    GameOver,
-)
+    TileDrawn, TilePlaced, TurnBegan, TurnEnded, FigureEntered, FigureMoved, CampBuilt,
+    LevelUncovered, TreasureDug, TreasuresExchanged, GuardPlaced, ScoringBegan, Scored,
+    TilesRevealed, BidMade, BidPassed, TileChosen, AuctionWon, GameOver,
+)  # fmt: skip

@@ -45,12 +45,18 @@ from .actions import (
 from .components import TOP_LEVEL
 from .events import (
     AuctionWon,
+    BidMade,
+    BidPassed,
+    CampBuilt,
     Event,
+    FigureEntered,
+    FigureMoved,
     GameOver,
     GuardPlaced,
     LevelUncovered,
     Scored,
     ScoringBegan,
+    TileChosen,
     TileDrawn,
     TilePlaced,
     TilesRevealed,
@@ -541,14 +547,17 @@ def _act(state: State, seat: int, action: Action, events: list[Event]) -> State:
         cost = _move_cost(state, action)
         assert isinstance(cost, int)
         state = evolve(state, ap=state.ap - cost)
+        events.append(FigureMoved(seat, action.origin, action.target, action.leader, cost))
         return _shift(state, seat, action.origin, action.target, action.leader)
     state = evolve(state, ap=state.ap - COSTS[type(action)])
     if isinstance(action, Enter):
+        events.append(FigureEntered(seat, action.space, action.leader))
         if action.leader:
             return _set_seat(state, seat, evolve(player, leader=action.space))
         state = _set_seat(state, seat, evolve(player, reserve=player.reserve - 1))
         return _add_workers(state, action.space, seat, 1)
     if isinstance(action, CampMove):
+        events.append(FigureMoved(seat, action.origin, action.target, action.leader, 1, True))
         return _shift(state, seat, action.origin, action.target, action.leader)
     if isinstance(action, Uncover):
         space = state.spaces[action.space]
@@ -583,6 +592,7 @@ def _act(state: State, seat: int, action: Action, events: list[Event]) -> State:
         space = state.spaces[action.space]
         assert space is not None
         state = _set_space(state, action.space, evolve(space, camp=seat))
+        events.append(CampBuilt(seat, action.space))
         return _set_seat(state, seat, evolve(player, camps=(*player.camps, action.space)))
     if isinstance(action, Guard):
         space = state.spaces[action.space]
@@ -773,7 +783,9 @@ def _bid(state: State, seat: int, action: Bid | Pass, events: list[Event]) -> St
     assert auction is not None
     if isinstance(action, Bid):
         auction = evolve(auction, high=action.amount, bidder=seat)
+        events.append(BidMade(seat, action.amount))
     else:
+        events.append(BidPassed(seat))
         auction = evolve(auction, passed=_replace(auction.passed, seat, True))
     state = evolve(state, auction=auction)
     n = len(state.players)
@@ -799,6 +811,7 @@ def _choose(state: State, seat: int, action: Choose, events: list[Event]) -> Sta
     assert auction is not None
     display = list(auction.display)
     display.remove(action.tile)
+    events.append(TileChosen(seat, action.tile))
     state = evolve(state, auction=evolve(auction, display=tuple(display)))
     return _took_tile(state, seat, action.tile, events)
 

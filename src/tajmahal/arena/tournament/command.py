@@ -20,6 +20,7 @@ from .. import containment
 from ..commands import (
     SEED,
     check_bots_start,
+    check_sandbox,
     game_option,
     load_game_option,
     parse_bots,
@@ -67,6 +68,8 @@ _PLAN_OPTIONS = (
     "max_line",
     "max_log",
     "batch_events",
+    "sandbox",
+    "memory",
     "seatings",
     "sprt",
 )
@@ -126,6 +129,8 @@ def _new_plan(
         max_line=options["max_line"],
         max_log=options["max_log"],
         batch_events=options["batch_events"],
+        sandbox=options["sandbox"],
+        memory=options["memory"],
         seatings=options["seatings"],
         sprt=_sprt_checked(options["sprt"], seats),
     )
@@ -466,11 +471,16 @@ def _check_entrants(
     output directory is made."""
     builtins = sorted(game.builtin_players())
     specs = parse_bots([e.bot for e in entrants], builtins)
+    source = plan.to_data() if plan is not None else options
+    check_sandbox(source["sandbox"])
     if not options["preflight"]:
         return
-    source = plan.to_data() if plan is not None else options
     config = MatchConfig(
-        handshake=source["handshake"], max_line=source["max_line"], max_log=source["max_log"]
+        handshake=source["handshake"],
+        max_line=source["max_line"],
+        max_log=source["max_log"],
+        sandbox=source["sandbox"],
+        memory=source["memory"],
     )
     check_bots_start(game, specs, config)
 

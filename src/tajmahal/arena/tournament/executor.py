@@ -43,6 +43,8 @@ class GameTask:
     batch_events: bool
     record: str
     log_dir: str
+    sandbox: bool = False
+    memory: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -58,6 +60,8 @@ class GameTask:
             "batch_events": self.batch_events,
             "record": self.record,
             "log_dir": self.log_dir,
+            "sandbox": self.sandbox,
+            "memory": self.memory,
         }
 
     @classmethod
@@ -75,6 +79,8 @@ class GameTask:
             batch_events=bool(data["batch_events"]),
             record=str(data["record"]),
             log_dir=str(data["log_dir"]),
+            sandbox=bool(data.get("sandbox", False)),
+            memory=None if data.get("memory") is None else int(data["memory"]),
         )
 
 
@@ -165,6 +171,8 @@ def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
             record=record,
             log_dir=log_dir,
             batch_events=task.batch_events,
+            sandbox=task.sandbox,
+            memory=task.memory,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         _sync_directory(record.parent)  # the record's rename is on disk before it counts

@@ -155,7 +155,17 @@ class TournamentDir:
         """Start the tournament of ``plan`` in ``root``, or resume the one there.
 
         Raises :class:`TournamentError` if ``root`` is in use, holds something
-        else, or holds a tournament with another plan (or more deals)."""
+        else, or holds a tournament with another plan (or more deals), or cannot
+        be created or written (a missing parent, no permission, a full disk)."""
+        try:
+            return cls._open(root, plan)
+        except OSError as e:
+            raise TournamentError(
+                f"{root}: cannot write the tournament there ({e.strerror or e})"
+            ) from None
+
+    @classmethod
+    def _open(cls, root: Path, plan: Plan) -> TournamentDir:
         root.mkdir(parents=True, exist_ok=True)
         lock = _lock(root)
         try:

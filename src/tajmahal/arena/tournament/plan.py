@@ -39,6 +39,8 @@ class Plan:
     batch_events: bool
     seatings: str = CYCLIC
     sprt: SprtParams | None = None
+    sandbox: bool = False
+    memory: int | None = None
 
     @property
     def seats(self) -> int:
@@ -76,6 +78,8 @@ class Plan:
             "max_line": self.max_line,
             "max_log": self.max_log,
             "batch_events": self.batch_events,
+            "sandbox": self.sandbox,
+            "memory": self.memory,
             "seatings": self.seatings,
             "seeding": SEEDING,
             "seating_rule": SEATINGS[self.seatings],
@@ -109,6 +113,8 @@ class Plan:
                 batch_events=bool(data["batch_events"]),
                 seatings=seatings,
                 sprt=None if data.get("sprt") is None else SprtParams.from_data(data["sprt"]),
+                sandbox=bool(data.get("sandbox", False)),
+                memory=None if data.get("memory") is None else int(data["memory"]),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not a tournament plan ({type(e).__name__}: {e})") from None

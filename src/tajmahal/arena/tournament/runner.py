@@ -87,6 +87,8 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         max_line=plan.max_line,
         max_log=plan.max_log,
         batch_events=plan.batch_events,
+        sandbox=plan.sandbox,
+        memory=plan.memory,
         record=str(store.record_path(slot.number).resolve()),
         log_dir=str(store.log_dir.resolve()),
     )
