@@ -120,3 +120,33 @@ def test_the_example_exchange_is_current() -> None:
     for raw in (ROOT / "protocol" / "example.jsonl").read_bytes().splitlines():
         line = orjson.loads(raw)
         check(line["dir"], line["message"])
+
+
+def test_the_hello_carries_the_card_and_tile_data_a_bot_needs(tmp_path: Path) -> None:
+    """protocol/README.md: a bot in any language needs no data file of the package.
+    The numbers are C3 and C4 of docs/rules.md."""
+    lines = traced(tmp_path, "first", "first", "first", "--seed", "1")
+    hello = next(x["message"] for x in lines if x["message"]["type"] == "hello")
+    cards = hello["setup"]["cards"]
+    assert [c["id"] for c in cards] == list(range(100))
+    assert cards[2] == {"id": 2, "color": "red", "symbols": ["elephant", "vizier"], "special": None}
+    assert cards[0]["symbols"] == ["elephant", "elephant"]  # counts two elephants
+    assert cards[95] == {"id": 95, "color": "white", "symbols": ["mogul"], "special": None}
+    assert cards[96] == {"id": 96, "color": "special", "symbols": ["mogul"], "special": "vizier"}
+    assert cards[97]["symbols"] == ["elephant"]  # the general's card: +1 elephant
+    assert cards[98]["symbols"] == [] and cards[99]["symbols"] == []  # monk's, princess's
+    colours = [c["color"] for c in cards]
+    kinds = ("red", "yellow", "green", "purple", "white", "special")
+    assert [colours.count(k) for k in kinds] == [21, 21, 21, 21, 12, 4]
+    goods = dict((tile, tuple(g)) for tile, g in hello["setup"]["province_goods"])
+    assert goods[1] == ("rice",) and goods[3] == ("spice", "jewels")
+    assert goods[12] == ("rice", "spice")
+    assert sorted(goods) == list(range(1, 13))
+
+
+def test_an_extra_of_null_is_no_extra_for_the_schema_as_for_the_referee() -> None:
+    answer = {"type": "action", "action": {"type": "play", "card": 5, "extra": None}}
+    check("from", answer)
+    check("from", {"type": "action", "action": {"type": "play", "card": 5}})
+    with pytest.raises(ValidationError):
+        check("from", {"type": "action", "action": {"type": "play", "card": 5, "extra": "x"}})

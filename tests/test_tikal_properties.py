@@ -12,11 +12,19 @@ from hypothesis import strategies as st
 
 from tajmahal.tikal import (
     DEFAULT_COMPONENTS,
+    Action,
+    BuildCamp,
+    CampMove,
+    Dig,
     EndTurn,
+    Enter,
+    Exchange,
+    Guard,
     IllegalAction,
     Move,
     Setup,
     State,
+    Uncover,
     apply,
     is_over,
     legal_actions,
@@ -139,3 +147,28 @@ def test_whole_games_score_and_end_as_the_rules_say(game: tuple[Setup, list]) ->
     assert all(n == 4 for n in scored.values()) and len(scored) == setup.players  # T45
     assert sum(s is not None for s in state.spaces) == 40  # every tile placed
     assert to_data(events[-1])["type"] == "game_over"
+
+
+def every_action(state: State) -> list[Action]:
+    """Every action of the act phase on every space (most of them illegal)."""
+    board = state.components.board
+    out: list[Action] = [EndTurn()]
+    for a in board.spaces:
+        out += [Uncover(a), Dig(a), BuildCamp(a)]
+        for leader in (False, True):
+            out += [Enter(a, leader), Guard(a, leader)]
+            out += [Move(a, b, leader) for b in board.neighbours[a] if b is not None]
+            out += [CampMove(a, b, leader) for b in board.spaces if b != a]
+    n = len(state.players)
+    out += [Exchange(s, t, g) for s in range(n) for t in range(8) for g in range(8)]
+    return out
+
+
+@SETTINGS
+@given(states())
+def test_legal_actions_miss_no_allowed_action(state: State) -> None:
+    if state.phase != ACT:
+        return
+    legal = set(legal_actions(state))
+    allowed = {a for a in every_action(state) if problem(state, a) is None}
+    assert allowed == legal

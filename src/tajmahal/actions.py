@@ -7,20 +7,34 @@ instance is accepted by :func:`~tajmahal.apply`.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from attrs import frozen
+from attrs import Attribute, field, frozen
 
 from .board import CITIES
 from .cards import CARDS
+
+
+def _an_id(instance: object, attribute: Attribute[Any], value: object) -> None:
+    """Card and city ids are ints: ``Play("0")`` fails here, not deep in the engine."""
+    if type(value) is not int:
+        kind = "city" if attribute.name == "city" else "card"
+        raise TypeError(
+            f"{type(instance).__name__}.{attribute.name} is a {kind} id (an int), not {value!r}"
+        )
+
+
+def _an_id_or_none(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if value is not None:
+        _an_id(instance, attribute, value)
 
 
 @frozen
 class Play:
     """T3: one coloured ``card``, alone or with one white or special card ``extra``."""
 
-    card: int
-    extra: int | None = None
+    card: int = field(validator=_an_id)
+    extra: int | None = field(default=None, validator=_an_id_or_none)
 
 
 @frozen
@@ -32,21 +46,21 @@ class Withdraw:
 class BuildPalace:
     """W4: place a palace for a character you won on ``city`` of the current province."""
 
-    city: int
+    city: int = field(validator=_an_id)
 
 
 @frozen
 class BuildMogulPalace:
     """W5: place your palace with the ring (the grand mogul's favour) on ``city``."""
 
-    city: int
+    city: int = field(validator=_an_id)
 
 
 @frozen
 class TakeCard:
     """W11: take ``card`` from the display into your hand."""
 
-    card: int
+    card: int = field(validator=_an_id)
 
 
 Action = Play | Withdraw | BuildPalace | BuildMogulPalace | TakeCard

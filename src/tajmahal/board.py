@@ -14,8 +14,9 @@ what is wrong.
 
 from __future__ import annotations
 
+import difflib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -87,11 +88,20 @@ class Board:
         for c in self.cities:
             if c.name == name:
                 return c
-        raise KeyError(name)
+        raise KeyError(_unknown("city", name, [c.name for c in self.cities]))
 
     def province(self, name: str) -> int:
         """The index of the province called ``name``."""
+        if name not in self.provinces:
+            raise KeyError(_unknown("province", name, self.provinces))
         return self.provinces.index(name)
+
+
+def _unknown(kind: str, name: str, names: Sequence[str]) -> str:
+    """``no city 'Agraa'; did you mean 'Agra'?``"""
+    close = difflib.get_close_matches(str(name), names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else f" among the board's {len(names)}"
+    return f"no {kind} {name!r}{hint}"
 
 
 def _connected(nodes: set[int], neighbours: tuple[tuple[int, ...], ...]) -> bool:

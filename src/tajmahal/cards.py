@@ -69,7 +69,15 @@ def card_ids(color: str, *symbols: str) -> tuple[int, ...]:
     (2, 3, 4)
     >>> card_ids("white", "mogul")
     (95,)
+
+    An unknown colour or symbol raises ValueError (a misspelling would otherwise
+    find no card at all).
     """
+    if color not in ALL_COLORS:
+        raise ValueError(f"no colour {color!r}; the colours are {', '.join(ALL_COLORS)}")
+    for symbol in symbols:
+        if symbol not in SYMBOLS:
+            raise ValueError(f"no symbol {symbol!r}; the symbols are {', '.join(SYMBOLS)}")
     want = sorted(symbols)
     return tuple(c.id for c in CARDS if c.color == color and sorted(c.symbols) == want)
 

@@ -84,12 +84,26 @@ class Setup:
     def random(
         cls,
         players: int,
-        seed: int,
+        seed: int | None = None,
         *,
         board: Board = DEFAULT_BOARD,
         bonus_tiles: tuple[BonusTile, ...] = DEFAULT_BONUS_TILES,
     ) -> Setup:
-        """Draw a setup from ``seed``: shuffled deck, tiles and start player (S1-S6)."""
+        """Draw a setup from ``seed``: shuffled deck, tiles and start player (S1-S6).
+
+        Without a seed, a fresh one is drawn (0 to 2**63-1) and kept in the setup, so
+        ``repr`` shows it and the deal can be made again.
+
+        >>> Setup.random(4, seed=7)
+        Setup.random(4, seed=7)
+        """
+        if not 2 <= players <= 5:
+            raise SetupError(
+                f"C1: Taj Mahal is for 3-5 players, or 2 with the dummy bidder (D1); "
+                f"not {players}"
+            )
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
         deck = list(REGULAR_CARDS)
         rng.shuffle(deck)
@@ -166,6 +180,19 @@ class Setup:
         )
         validate_setup(setup)
         return setup
+
+    def __repr__(self) -> str:
+        """``Setup.random(4, seed=7)`` for a dealt setup; every field otherwise."""
+        dealt = self.board == DEFAULT_BOARD and 2 <= self.players <= 5
+        if dealt and self == Setup.random(self.players, self.seed):
+            return f"Setup.random({self.players}, seed={self.seed})"
+        board = f"<board {self.board.name!r}>"
+        return (
+            f"Setup(players={self.players}, seed={self.seed}, "
+            f"start_player={self.start_player}, deck={self.deck!r}, "
+            f"province_tiles={self.province_tiles!r}, bonus_tiles={self.bonus_tiles!r}, "
+            f"board={board}, variant={self.variant!r})"
+        )
 
     @property
     def visit_provinces(self) -> tuple[int, ...]:

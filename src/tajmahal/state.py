@@ -141,6 +141,42 @@ class State:
             return PLAY
         return PLACE if pending.palaces or pending.mogul else TAKE
 
+    def __str__(self) -> str:
+        """A summary for people: the visit, the court and display, each seat's lot.
+
+        ``repr`` keeps every field; this leaves out the deck's order.
+        """
+        setup = self.setup
+        board = setup.board
+        where = board.provinces[self.province]
+        head = f"Taj Mahal, {setup.players} players ({setup.variant}), seed {setup.seed}: "
+        if self.to_act is None:
+            head += "game over"
+        else:
+            head += f"visit {self.visit} of 12 in {where}, {self.phase} phase, "
+            head += f"seat {self.to_act} to act"
+        lines = [
+            head,
+            f"  court: {', '.join(self.court) or 'empty'}",
+            f"  display: {', '.join(str(CARDS[c]) for c in self.display) or 'empty'}",
+            f"  deck: {len(self.deck)} cards; discard pile: {len(self.discard)}",
+        ]
+        if self.dummy is not None:
+            state = "bidding" if self.dummy.bidding else "out"
+            cards = ", ".join(str(CARDS[c]) for c in self.dummy.cards) or "no cards"
+            lines.append(f"  dummy ({state}): {cards}")
+        for seat, p in enumerate(self.players):
+            score = p.score
+            parts = ", ".join(f"{k} {getattr(score, k)}" for k in SCORE_SOURCES)
+            lines.append(
+                f"  seat {seat}: {score.total} points ({parts}); {p.palaces} palaces left"
+                + (", withdrawn" if p.withdrawn else "")
+            )
+            lines.append(f"    hand: {', '.join(str(CARDS[c]) for c in p.hand) or 'empty'}")
+            if p.played:
+                lines.append(f"    played: {', '.join(str(CARDS[c]) for c in p.played)}")
+        return "\n".join(lines)
+
     def holder(self, special_card: int) -> int | None:
         """The seat that owns ``special_card`` (96-99), or None if it is in the supply."""
         for seat, p in enumerate(self.players):

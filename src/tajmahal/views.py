@@ -12,15 +12,24 @@ from attrs import frozen
 
 from .actions import Action
 from .board import Board
+from .cards import CARDS, Card
 from .rules import legal_actions
 from .setups import Setup
 from .state import Dummy, Pending, PlayerState, Score, State
-from .tiles import BonusTile
+from .tiles import PROVINCE_GOODS, BonusTile
+
+#: The goods of each province tile (C4), as (tile number, goods) pairs by number.
+PROVINCE_TILE_GOODS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
+    sorted(PROVINCE_GOODS.items())
+)
 
 
 @frozen
 class PublicSetup:
-    """The public part of a :class:`~tajmahal.Setup`: all of it but the seed and deck."""
+    """The public part of a :class:`~tajmahal.Setup`: all of it but the seed and deck,
+    with the fixed game data a player needs to read it: what each card shows (C3) and
+    the goods on each province tile (C4).  The protocol's ``hello`` carries it, so a
+    bot in any language needs no data file of this package."""
 
     players: int
     variant: str
@@ -28,6 +37,8 @@ class PublicSetup:
     province_tiles: tuple[int, ...]
     bonus_tiles: tuple[tuple[int, BonusTile], ...]
     board: Board
+    cards: tuple[Card, ...] = CARDS
+    province_goods: tuple[tuple[int, tuple[str, ...]], ...] = PROVINCE_TILE_GOODS
 
     @classmethod
     def of(cls, setup: Setup) -> PublicSetup:
@@ -103,8 +114,15 @@ class PlayerView:
 
 
 def view(state: State, seat: int | None) -> PlayerView:
-    """``state`` as ``seat`` sees it: everything public, its own hand, its legal actions."""
-    own = seat is not None and 0 <= seat < len(state.players)
+    """``state`` as ``seat`` sees it: everything public, its own hand, its legal actions.
+
+    ``seat`` None is a spectator's view (no hand).  A seat the game does not have
+    raises ValueError.
+    """
+    n = len(state.players)
+    if seat is not None and not (hasattr(seat, "__index__") and 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} in a {n}-player game: seats are 0-{n - 1}")
+    own = seat is not None
     return PlayerView(
         seat=seat,
         setup=PublicSetup.of(state.setup),

@@ -443,9 +443,12 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def _candidates(state: State) -> Iterator[Action]:
+    """The actions worth asking :func:`problem` about: every one that could be legal
+    (those whose space, kind or price rules them out at a glance are skipped)."""
     seat = state.to_act
     assert seat is not None
     player = state.players[seat]
+    ap = state.ap
     camps = _camps(state, seat)
     for space in camps:
         yield Enter(space)
@@ -453,32 +456,42 @@ def _candidates(state: State) -> Iterator[Action]:
     board = state.components.board
     occupied = [s for s in board.spaces if state.workers[s][seat]]
     leader = player.leader if player.leader >= 0 else None
-    for space in sorted({*occupied, *([leader] if leader is not None else [])}):
+    mine = sorted({*occupied, *([leader] if leader is not None else [])})
+    for space in mine:
         for lead in (False, True):
             if (lead and leader != space) or (not lead and not state.workers[space][seat]):
                 continue
             for n in board.neighbours[space]:
-                if n is not None:
+                if n is not None and state.spaces[n] is not None:
                     yield Move(space, n, lead)
             if space in camps:
                 for other in camps:
                     if other != space:
                         yield CampMove(space, other, lead)
-    for space in sorted({*occupied, *([leader] if leader is not None else [])}):
-        yield Uncover(space)
-        yield Dig(space)
-        yield Guard(space)
-        yield Guard(space, leader=True)
+    for space in mine:
+        here = state.spaces[space]
+        assert here is not None
+        if here.kind == "temple" and here.guard is None:
+            if ap >= COSTS[Uncover]:
+                yield Uncover(space)
+            if ap >= COSTS[Guard]:
+                yield Guard(space)
+                yield Guard(space, leader=True)
+        if here.tokens and ap >= COSTS[Dig]:
+            yield Dig(space)
     singles = [t for t, n in enumerate(player.treasures) if n == 1]
-    if singles:
+    if singles and ap >= COSTS[Exchange]:
         for other, rival in enumerate(state.players):
             if other != seat:
                 for take, n in enumerate(rival.treasures):
                     if n == 1:
                         for give in singles:
                             yield Exchange(other, take, give)
-    for space in board.spaces:
-        yield BuildCamp(space)
+    if ap >= COSTS[BuildCamp]:
+        for space in board.spaces:
+            here = state.spaces[space]
+            if here is not None and here.kind in ("jungle", "treasure") and here.camp is None:
+                yield BuildCamp(space)
 
 
 # --------------------------------------------------------------------------- play
