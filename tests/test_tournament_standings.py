@@ -84,6 +84,12 @@ def test_standings_by_hand() -> None:
     # 52.5; sd sqrt((25 + 100 + 225) / 2) = 13.2288, SE 7.63763, half-width 32.862.
     assert a.score.mean == 52.5
     assert a.score.half == pytest.approx(32.862, abs=1e-3)
+    # 52.5 +- 32.862 = [19.64, 85.36] reaches past every score A made (30 to 70): the
+    # mean cannot lie there, so the interval is clipped to the scores seen.
+    assert (a.score.low, a.score.high) == (30.0, 70.0)
+    # B: 40, 45, 60, 35, 20, 25, deal means 42.5, 47.5, 22.5, mean 37.5, the same
+    # half-width: [4.64, 70.36], clipped to [20, 60].
+    assert b.score.mean == 37.5 and (b.score.low, b.score.high) == (20.0, 60.0)
     # A's ranks per deal: means 1, 1.5, 1; overall 7/6; sd sqrt(1/12), SE 1/6,
     # half-width 0.71711; the low end clips at rank 1.
     assert a.rank.mean == pytest.approx(7 / 6)

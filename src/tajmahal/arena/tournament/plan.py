@@ -7,14 +7,40 @@ may grow.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
-from ..referee import TimeControl
-from .schedule import CYCLIC, SEATINGS, SEEDING, Entrant, Slot, schedule, seatings_per_deal, slot
+from ..referee import (
+    DEFAULT_GRACE,
+    DEFAULT_HANDSHAKE,
+    DEFAULT_MAX_LINE,
+    DEFAULT_MAX_LOG,
+    TimeControl,
+)
+from .schedule import (
+    CYCLIC,
+    SEATINGS,
+    SEEDING,
+    Entrant,
+    Slot,
+    parse_entrants,
+    schedule,
+    seatings_per_deal,
+    slot,
+)
 from .sprt import SprtParams
+
+
+def _entrants(given: Iterable[Entrant | str]) -> tuple[Entrant, ...]:
+    """Entrants as given, or parsed from BOT texts (``greedy``, ``new=bots/x.py``)."""
+    items = list(given)
+    if all(isinstance(e, str) for e in items):
+        return tuple(parse_entrants([str(e) for e in items]))
+    if all(isinstance(e, Entrant) for e in items):
+        return tuple(e for e in items if isinstance(e, Entrant))
+    raise TypeError("entrants are all Entrant objects or all BOT texts")
 
 
 @frozen
@@ -24,23 +50,39 @@ class Plan:
     number of seats), one time control per entrant (it follows the bot from seat
     to seat), the referee's other limits, and how entrants are seated in a deal
     (``seatings``: see :data:`~.schedule.SEATINGS`), and the sequential test that
-    may stop a two-entrant tournament early (``sprt``: see :mod:`.sprt`)."""
+    may stop a two-entrant tournament early (``sprt``: see :mod:`.sprt`).
+
+    Only the game and the entrants are required: entrants may be given as the
+    command line's BOT texts, and every limit defaults to the referee's.
+
+    >>> plan = Plan("tajmahal", ["greedy", "random", "random"], seed=1, deals=4)
+    >>> [e.name for e in plan.entrants], plan.games, plan.time[2]
+    (['greedy', 'random#1', 'random#2'], 12, TimeControl(move=1.0, bank=10.0))
+    """
 
     game: str
-    entrants: tuple[Entrant, ...]
-    seed: int
-    deals: int
-    variant: str | None
-    time: tuple[TimeControl, ...]
-    handshake: float
-    grace: float
-    max_line: int
-    max_log: int
-    batch_events: bool
+    entrants: tuple[Entrant, ...] = field(converter=_entrants)
+    seed: int = 0
+    deals: int = 1
+    variant: str | None = None
+    time: tuple[TimeControl, ...] = ()
+    handshake: float = DEFAULT_HANDSHAKE
+    grace: float = DEFAULT_GRACE
+    max_line: int = DEFAULT_MAX_LINE
+    max_log: int = DEFAULT_MAX_LOG
+    batch_events: bool = True
     seatings: str = CYCLIC
     sprt: SprtParams | None = None
     sandbox: bool = False
     memory: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if not self.time:  # the referee's default for every entrant
+            object.__setattr__(self, "time", tuple(TimeControl() for _ in self.entrants))
+        elif len(self.time) != len(self.entrants):
+            raise ValueError(
+                f"{len(self.time)} time controls for {len(self.entrants)} entrants: give one each"
+            )
 
     @property
     def seats(self) -> int:
@@ -128,3 +170,4 @@ class Plan:
             for key in mine
             if key not in ("deals", "games") and mine[key] != theirs[key]
         ]
+

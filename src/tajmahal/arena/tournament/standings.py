@@ -37,7 +37,8 @@ METHOD: Final = {
     "win_share": "first places per game; a first place shared by m seats counts 1/m to each",
     "interval": f"{LEVEL:.0%} Student t interval with the deal as the unit: "
     "cluster-robust standard error over deals, deals - 1 degrees of freedom "
-    "(win shares clipped to [0, 1], ranks to [1, seats])",
+    "(win shares clipped to [0, 1], ranks to [1, seats], scores to the lowest and "
+    "highest score seen)",
     "rating": "openskill Plackett-Luce (default parameters), games rated in schedule "
     "order; interval mu +- 1.96 sigma",
     "pairwise": "share of games in which the row entrant ranked ahead of the column "
@@ -108,14 +109,24 @@ class _Sums:
 
     def __init__(self) -> None:
         self.by_deal: dict[int, list[float]] = {}
+        self.low = math.inf
+        self.high = -math.inf
 
     def add(self, deal: int, value: float) -> None:
         sums = self.by_deal.setdefault(deal, [0.0, 0])
         sums[0] += value
         sums[1] += 1
+        self.low = min(self.low, value)
+        self.high = max(self.high, value)
 
     def estimate(self, bounds: tuple[float, float] | None = None) -> Estimate:
         return clustered_mean([(s, int(n)) for s, n in self.by_deal.values()], bounds)
+
+    def observed(self) -> tuple[float, float] | None:
+        """The lowest and highest value seen: a mean cannot lie outside them, so
+        a score interval is clipped there (the arena knows no game's score range;
+        a bot that scores 0 in most games gets no interval below 0)."""
+        return (self.low, self.high) if self.by_deal else None
 
 
 def win_credits(ranks: Sequence[int]) -> list[float]:
@@ -234,7 +245,7 @@ class Standings:
                 entrant=entrant,
                 games=len(self.games),
                 win_share=self.wins[i].estimate((0.0, 1.0)),
-                score=self.scores[i].estimate(),
+                score=self.scores[i].estimate(self.scores[i].observed()),
                 rank=self.ranks[i].estimate((1.0, float(seats))),
                 rating=ratings.get(i),
                 fault_games=sum(self.faults[i].values()),
