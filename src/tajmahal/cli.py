@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__
+from . import ENGINE, __version__
 
 if TYPE_CHECKING:
     from .state import State
@@ -71,7 +71,11 @@ def score_table(state: State, names: list[str]) -> str:
 
 
 @click.group(cls=LazyGroup)
-@click.version_option(__version__, prog_name="tajmahal")
+@click.version_option(
+    __version__,
+    prog_name="tajmahal",
+    message=f"%(prog)s, version %(version)s\nengine: {ENGINE}",
+)
 def main() -> None:
     """Taj Mahal: rules engine, referee and tournaments for bots."""
 
