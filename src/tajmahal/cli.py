@@ -134,3 +134,11 @@ def _tournament() -> click.Command:
     from .games import GAMES
 
     return tournament_command(GAMES)
+
+
+@main.lazy_command("show")
+def _show() -> click.Command:
+    from .arena.show import show_command
+    from .games import GAMES
+
+    return show_command(GAMES)

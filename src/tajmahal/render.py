@@ -572,3 +572,23 @@ if __name__ == "__main__":  # python -m tajmahal.render FOLDER
 
     for written in write_pictures(sys.argv[1] if len(sys.argv) > 1 else "docs/images"):
         print(written)
+
+
+class TajMahalPictures:
+    """The layers of the pictures, as the HTML viewer and the browser game take them
+    (:class:`tajmahal.arena.viewer.Pictures`)."""
+
+    def board(self, state: State) -> str:
+        return board_layer(state.setup.board)
+
+    def public(self, state: State, names: Sequence[str]) -> str:
+        return _public_layer(_scene(state, names))
+
+    def hand(self, state: State, seat: int) -> str:
+        return _hand(_scene(state, None), seat)
+
+    def document(self, body: str) -> str:
+        return _document(body)
+
+
+PICTURES: Final = TajMahalPictures()
