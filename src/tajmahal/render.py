@@ -29,7 +29,7 @@ viewer can keep the board once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
 from attrs import frozen
@@ -367,6 +367,7 @@ def _public_layer(s: _Scene) -> str:
             f'<path id="current-province" d="{_outline(points, 22)}" fill="none" '
             f'stroke="#c0392b" stroke-width="4" stroke-linejoin="round"/>'
         )
+    labels: list[str] = []  # the Taj Mahal and the bonus tiles still on the board
     for c in board.cities:
         x, y = f(c.x, c.y)
         owner = s.palaces[c.id] if c.id < len(s.palaces) else -1
@@ -395,15 +396,18 @@ def _public_layer(s: _Scene) -> str:
                 f'stroke="{SEAT_COLORS[mogul % len(SEAT_COLORS)]}" stroke-width="3" '
                 f'stroke-dasharray="4 2"/>'
             )
+        out.append("</g>")
         if c.taj_mahal:
-            out.append(_text(x, round(y - 13, 1), "Taj", 10, text_anchor="middle", fill="#8a1c1c"))
+            labels.append(
+                _text(x, round(y - 13, 1), "Taj", 10, text_anchor="middle", fill="#8a1c1c")
+            )
         tile = s.bonus[c.id] if c.id < len(s.bonus) else None
         if tile is not None:
-            out.append(
+            labels.append(
                 f'<rect x="{x + 9}" y="{y - 20}" width="30" height="13" rx="2" fill="#fff3b0" '
                 f'stroke="#8a6d1c" stroke-width="0.8"/>'
             )
-            out.append(
+            labels.append(
                 _text(
                     round(x + 24, 1),
                     round(y - 10, 1),
@@ -413,7 +417,8 @@ def _public_layer(s: _Scene) -> str:
                     fill="#5a4510",
                 )
             )
-        out.append("</g>")
+    # over the cities, outside their (clickable) groups, and never in a click's way
+    out.append(f'<g class="labels" pointer-events="none">{"".join(labels)}</g>')
     # the head line
     if s.to_act is None:
         head = f"Game over: {s.players} players ({s.variant})"
@@ -589,6 +594,18 @@ class TajMahalPictures:
 
     def document(self, body: str) -> str:
         return _document(body)
+
+    def target(self, action: Any) -> str | None:
+        """The id of the part of the picture a person clicks for ``action`` (its
+        protocol data): the card in the hand or the display, or the city."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "play":
+            return f"hand-card-{action['card']}"
+        if kind == "take_card":
+            return f"display-card-{action['card']}"
+        if kind in ("build_palace", "build_mogul_palace"):
+            return f"city-{action['city']}"
+        return None
 
 
 PICTURES: Final = TajMahalPictures()

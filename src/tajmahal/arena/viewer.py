@@ -47,6 +47,10 @@ class Pictures(Protocol):
     def document(self, body: str) -> str:
         """Fragments joined into one SVG document."""
 
+    def target(self, action: Any) -> str | None:
+        """The id of the element of the picture a person clicks to take ``action``
+        (its protocol data), if any (else the action is a button only)."""
+
 
 def pictures_of(game: AnyGame) -> Pictures | None:
     """The game's :class:`Pictures`, or None if it does not draw itself."""
