@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,16 +27,28 @@ CLI = [sys.executable, "-c", "from tajmahal.cli import main; main()"]
 
 
 def _wall(command: list[str]) -> float:
+    return _run(command)[0]
+
+
+def _run(command: list[str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, of every process it waited for) of
+    ``command``: on a shared machine the CPU time is the steadier figure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
 
 
 def startup(rounds: int) -> list[Result]:
-    python, version = [], []
+    python, version, cpu = [], [], []
     for _ in range(rounds):  # interleaved
         python.append(_wall([sys.executable, "-c", "pass"]))
-        version.append(_wall([*CLI, "--version"]))
+        wall, used = _run([*CLI, "--version"])
+        version.append(wall)
+        cpu.append(used)
     median = statistics.median
     return [
         Result(
@@ -47,6 +60,13 @@ def startup(rounds: int) -> list[Result]:
             note=f"wall; {spread(version, '.3f')}",
         ),
         Result(
+            "tajmahal --version, CPU time",
+            median(cpu),
+            "s",
+            higher_is_better=False,
+            note=f"user + system; {spread(cpu, '.3f')}",
+        ),
+        Result(
             "python -c pass (reference)",
             median(python),
             "s",
@@ -56,35 +76,46 @@ def startup(rounds: int) -> list[Result]:
     ]
 
 
-def tournament(games: int, rounds: int, bots: tuple[str, ...]) -> float:
-    """Median games a minute of ``rounds`` tournaments of ``games`` games."""
-    rates = []
+def tournament(games: int, rounds: int, bots: tuple[str, ...]) -> tuple[float, float]:
+    """Median games a minute of ``rounds`` tournaments of ``games`` games, and the
+    median CPU time a game (the tournament process and its workers)."""
+    rates, costs = [], []
     for i in range(rounds):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp, "t")
             command = [*CLI, "tournament", *bots, "--games", str(games), "--jobs", "2"]
-            wall = _wall([*command, "--seed", str(i + 1), "--out", str(out)])
+            wall, cpu = _run([*command, "--seed", str(i + 1), "--out", str(out)])
         rates.append(games / wall * 60)
-    return statistics.median(rates)
+        costs.append(cpu / games)
+    return statistics.median(rates), statistics.median(costs)
 
 
 def tournaments(quick: bool) -> list[Result]:
-    games, rounds = (40, 1) if quick else (2_000, 3)
     out = []
-    for bots, target in (
-        (("random",) * 4, TOURNAMENT_TARGET),
-        (("greedy", "random", "random", "random"), None),
+    for bots, target, games, rounds in (
+        (("random",) * 4, TOURNAMENT_TARGET, 1_000, 3),
+        (("greedy", "random", "random", "random"), None, 400, 1),
     ):
-        rate = tournament(games, rounds, bots)
-        out.append(
+        if quick:
+            games, rounds = 40, 1
+        rate, cost = tournament(games, rounds, bots)
+        name = f"tournament {' '.join(bots)}, --jobs 2"
+        out += [
             Result(
-                f"tournament {' '.join(bots)}, --jobs 2",
+                name,
                 rate,
                 "games/min",
                 target,
                 note=f"{games} games, wall time of the whole command; median of {rounds}",
-            )
-        )
+            ),
+            Result(
+                name,
+                cost * 1e3,
+                "ms CPU/game",
+                higher_is_better=False,
+                note=f"all processes; two free cores would play {120 / cost:,.0f} games/min",
+            ),
+        ]
     return out
 
 

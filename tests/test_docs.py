@@ -9,6 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 import pytest
 
 import tajmahal
@@ -100,6 +101,11 @@ def test_every_documented_command_line_parses(
             (tmp_path / record).touch()
         if not args[1].endswith(".jsonl"):  # a tournament's folder
             (tmp_path / args[1]).mkdir(parents=True, exist_ok=True)
+    if args[0].startswith("-"):  # the group's own options: --version, --help
+        with pytest.raises(click.exceptions.Exit) as done:
+            main.make_context("tajmahal", args)
+        assert done.value.exit_code == 0, f"{where}: tajmahal {' '.join(args)}"
+        return
     context = main.make_context("tajmahal", [args[0]], resilient_parsing=True)
     command = main.get_command(context, args[0])
     assert command is not None, f"{where}: no command {args[0]!r}"

@@ -84,6 +84,8 @@ _NO_SYMBOLS: Final = (0,) * len(SYMBOLS)
 def _slot_setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
     """The ``__set__`` of each of ``cls``'s slots, in field order."""
     fields = attrs.fields(cls)
+    if hasattr(cls, "__attrs_post_init__"):
+        raise TypeError(f"{cls.__name__}: built by its slots, it must not need a post-init")
     for f in fields:
         if f.validator is not None or f.converter is not None or not f.init:
             raise TypeError(f"{cls.__name__}.{f.name}: built by its slot, it must be plain")
