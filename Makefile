@@ -6,7 +6,11 @@ BIN := $(VENV)/bin
 
 .PHONY: play test lint clean
 
-$(BIN)/.installed: pyproject.toml
+# The install compiles the engine's hot modules with mypyc (setup.py): it is
+# redone when they change.
+COMPILED_SOURCES := setup.py src/tajmahal/rules.py src/tajmahal/determinize.py src/tajmahal/mcts.py
+
+$(BIN)/.installed: pyproject.toml $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -21,10 +25,12 @@ play: $(BIN)/.installed
 	$(BIN)/tajmahal match bots/random_bot.py bots/greedy_bot.py $(NODE_BOT) greedy \
 		--seed 1 --record runs/play.jsonl
 
+# The suite runs on the compiled engine, then again on the pure-Python one.
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check src tests bots protocol benchmarks examples
+	TAJMAHAL_PURE=1 $(BIN)/python -m pytest -m "not differential"
+	$(BIN)/ruff check src tests bots protocol benchmarks examples setup.py
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info src/tajmahal/*.so src/*__mypyc*.so src/tajmahal/_compiled.json .pytest_cache .mypy_cache .ruff_cache .hypothesis

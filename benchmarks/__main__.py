@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import engine, referee, tikal
+from . import compare, engine, referee, startup, tikal
 from .measure import Result
 
 
@@ -34,14 +34,24 @@ def table(results: list[Result]) -> Table:
     return out
 
 
+def print_table(results: list[Result]) -> None:
+    console = Console() if sys.stdout.isatty() else Console(width=130)
+    console.print(table(results))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    results = engine.run_all(args.quick) + referee.run_all(args.quick) + tikal.run_all(args.quick)
-    console = Console() if sys.stdout.isatty() else Console(width=130)
-    console.print(table(results))
+    results = (
+        engine.run_all(args.quick)
+        + compare.run_all(args.quick)
+        + referee.run_all(args.quick)
+        + startup.run_all(args.quick)
+        + tikal.run_all(args.quick)
+    )
+    print_table(results)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)

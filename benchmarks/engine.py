@@ -68,37 +68,6 @@ def playouts(games: int, repeats: int) -> list[Result]:
     return results
 
 
-def chess_reference(games: int, repeats: int) -> list[Result]:
-    """python-chess's random playout in the same run, if ``chess`` is installed
-    (``pip install -e '.[bench]'``): the issue's targets were set against it."""
-    try:
-        import chess
-    except ImportError:
-        return []
-
-    def run() -> int:
-        moves = 0
-        for seed in range(games * 4):
-            rng = random.Random(seed)
-            board = chess.Board()
-            while not board.is_game_over():
-                board.push(rng.choice(list(board.legal_moves)))
-                moves += 1
-        return moves
-
-    moves = run()
-    times = timed(run, repeats, cpu_clock)
-    rates = [moves / t for t in times]
-    return [
-        Result(
-            "python-chess random playout (reference)",
-            statistics.median(rates),
-            "moves/s",
-            note=f"same run; {spread(rates, ',.0f')}",
-        )
-    ]
-
-
 def apply_and_legal(games: int, repeats: int) -> list[Result]:
     steps = recorded_steps(4, games)
     n = len(steps)
@@ -202,12 +171,6 @@ def memory(chain: int) -> list[Result]:
 def run_all(quick: bool) -> list[Result]:
     games, repeats = (3, 3) if quick else (40, 7)
     out = playouts(games, repeats)
-    chess = chess_reference(1 if quick else 5, repeats)
-    if chess:
-        ours = next(r.value for r in out if r.target == PLAYOUT_TARGET)
-        reference = chess[0]
-        note = f"{reference.note}; 4-player playout is {ours / reference.value:.1f}x it"
-        out.append(Result(reference.name, reference.value, reference.unit, note=note))
     out += apply_and_legal(2 if quick else 20, repeats)
     out += views(1 if quick else 10, repeats)
     out += memory(1_000 if quick else 10_000)

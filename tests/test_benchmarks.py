@@ -36,10 +36,20 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         "referee / raw pipe baseline",
         "4-player game over pipes, wall time",
         "one state, alone",
+        # issue 15: side by side, start-up, tournaments
+        "engine / pure engine",
+        "MCTS / pure MCTS",
+        "tajmahal --version",
+        "tournament random random random random, --jobs 2",
     }
     targets = {r["name"]: r for r in rows if r["target"] is not None}
     assert targets["random playout, 4 players"]["target"] == 50_000
     assert targets["referee / raw pipe baseline"]["target"] == 0.67
     assert targets["4-player game over pipes, wall time"]["target"] == 0.25
+    assert targets["MCTS / pure MCTS"]["target"] == 2
+    assert targets["tajmahal --version"]["target"] == 0.1
+    assert targets["tournament random random random random, --jobs 2"]["target"] == 5_000
+    if "engine / python-chess" in targets:  # with the bench extra
+        assert targets["engine / python-chess"]["target"] == 6
     assert all(r["reached"] in (True, False) for r in targets.values())
     assert all(r["value"] > 0 for r in rows)

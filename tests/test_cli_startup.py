@@ -29,7 +29,8 @@ def test_version_imports_only_the_package_root_and_the_cli() -> None:
     ).stdout
     lines = out.splitlines()
     assert lines[0].startswith("tajmahal, version ")
-    assert lines[-1].split() == ["tajmahal", "tajmahal.cli"]
+    assert lines[1].startswith("engine: ")
+    assert lines[-1].split() == ["tajmahal", "tajmahal._engine", "tajmahal.cli"]
 
 
 def test_the_package_root_still_offers_every_public_name() -> None:

@@ -9,6 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 import pytest
 
 import tajmahal
@@ -94,10 +95,17 @@ def test_every_documented_command_line_parses(
     for name in ("bots", "tests", "examples"):
         (tmp_path / name).symlink_to(ROOT / name)
     (tmp_path / "runs").mkdir()
-    if args[0] == "replay":  # the record an earlier example writes
+    if args[0] in ("replay", "show"):  # the record an earlier example writes
         for record in (a for a in args if a.endswith(".jsonl")):
             (tmp_path / record).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / record).touch()
+        if not args[1].endswith(".jsonl"):  # a tournament's folder
+            (tmp_path / args[1]).mkdir(parents=True, exist_ok=True)
+    if args[0].startswith("-"):  # the group's own options: --version, --help
+        with pytest.raises(click.exceptions.Exit) as done:
+            main.make_context("tajmahal", args)
+        assert done.value.exit_code == 0, f"{where}: tajmahal {' '.join(args)}"
+        return
     context = main.make_context("tajmahal", [args[0]], resilient_parsing=True)
     command = main.get_command(context, args[0])
     assert command is not None, f"{where}: no command {args[0]!r}"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 from attrs import evolve
-from referee_support import BOTS, NODE, cli
+from referee_support import BOTS, NODE, ROOT, cli
 from tikal_scenario import BASE, TEMPLE_A, TEMPLE_B, acting, at, lay, put, stacked
 
 from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
@@ -119,3 +119,23 @@ def test_built_in_players_answer_from_the_messages_alone() -> None:
     reply = GreedyPlayer(1).handle(message)
     assert reply is not None and 0 <= reply["choice"] < len(message["legal"])
     assert GAMES.get("tikal") is TIKAL
+
+
+def test_a_faulted_seat_is_played_by_the_fallback_and_the_record_replays(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "fault.jsonl"
+    crash = str(ROOT / "tests" / "faulty_bots" / "crash_midgame.py")
+    code, out, err = cli(
+        "match", "--game", "tikal", crash, "greedy", "--seed", "2", "--record", str(record),
+        "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    result = orjson.loads(out)
+    assert [(f["seat"], f["kind"], f["decision"]) for f in result["faults"]] == [(0, "crash", 5)]
+    # the fallback ends each turn at once: seat 0 keeps what it had before the crash
+    steps = [orjson.loads(x) for x in record.read_bytes().splitlines()[1:]]
+    fallback = [s["action"] for s in steps if s.get("by") == "fallback"]
+    assert fallback and all(a["type"] in ("end_turn", "place") for a in fallback)
+    code, out, err = cli("replay", "--verify", str(record))
+    assert code == 0 and "OK" in out, err

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import cli, hostile
+from referee_support import BOTS, cli, hostile
 from tournament_support import make_plan, result
 
 from tajmahal.adapter import TAJMAHAL
@@ -196,3 +196,27 @@ def test_a_game_lost_by_every_seat_is_won_by_nobody() -> None:
     assert game_credits(both) == [0.0, 0.0] and both["ranks"] == [2, 2]
     one = lost_result(3, [1], "the worker process ended")
     assert game_credits(one) == [0.5, 0.0, 0.5] and one["ranks"] == [1, 3, 1]
+
+
+def test_a_game_lost_by_the_executor_is_tried_again_then_charged(tmp_path: Path) -> None:
+    """A lost machine (``transient``) is not the bots' doing: the game is played
+    again, up to RETRIES more times; one that never comes back is then charged."""
+    plan = make_plan(bots=("a=random", f"b={BOTS / 'random_bot.py'}"), deals=1)
+    store = TournamentDir.open(tmp_path, plan)
+    attempts: dict[int, int] = {}
+
+    def node_lost(task: GameTask) -> GameOutcome:
+        attempts[task.number] = attempts.get(task.number, 0) + 1
+        if task.number == 0 and attempts[0] == 2:  # comes back the second time
+            return play_task(TAJMAHAL, task)
+        return GameOutcome(task.number, error="the node was lost", transient=True)
+
+    lying = Lying(node_lost)
+    report = run_tournament(store, lying, game=TAJMAHAL)
+    store.close()
+    assert lying.asked == [0, 1, 0, 1, 1] and RETRIES == 2
+    assert report.complete and report.failed == ()
+    first, second = sorted(report.standings.games, key=lambda g: g.number)
+    assert not first.result.get("lost") and first.record == "games/000000.jsonl"
+    assert second.result["lost"].endswith("the node was lost")
+    assert [f["seat"] for f in second.result["faults"]] == [second.seating.index(1)]

@@ -204,6 +204,28 @@ def test_w6_card_bonus_tile_draws_the_top_card() -> None:
     assert t.player(0).score == Score(palaces=1, goods=1)
 
 
+def test_w6_w12_the_card_tile_draws_before_the_played_cards_are_discarded() -> None:
+    # docs/rules.md, where the texts disagree: the engine draws the bonus card at once
+    # (002), so with an empty deck the reshuffled pile does not yet hold the cards the
+    # withdrawing player played (W10 comes after the scoring).
+    setup = Setup.stacked(3, [RED, YELLOW, GREEN], display=DISPLAY, deck=DECK)
+    setup = evolve(setup, bonus_tiles=swap_bonus(setup.bonus_tiles, 0, 12))  # card tile on Kabul
+    t = Table(new_game(setup))
+    only_seat_0_plays(t, 2)  # seat 0: red elephant+vizier on the table
+    rest = t.state.deck  # seats 1 and 2 drew 90 and 91: 92, 93, 94 and the others
+    t.state = evolve(t.state, deck=(), discard=rest)
+    t.withdraw(0)  # wins the province tile and the vizier
+    events = t.build(0, 0)
+    assert Reshuffled(len(rest)) in events  # the old discard pile only: not card 2
+    drawn = next(e.card for e in events if isinstance(e, CardDrawn))
+    assert drawn is not None and drawn in rest
+    assert drawn in t.player(0).hand
+    assert t.state.discard == (2,)  # discarded after the draw (W10)
+    # The visit ended: visit 2's display came from the new deck too (E4).
+    assert t.state.visit == 2
+    assert sorted((*t.state.deck, *t.state.display, drawn)) == sorted(rest)
+
+
 def test_w6_taj_mahal_scores_four() -> None:
     t = table()
     t.state = at_visit(t.state, 12)  # Agra: cities 28 (Taj Mahal) to 32

@@ -7,7 +7,8 @@
 >>> state.visit
 12
 
-See ``docs/api.md`` for a tour.
+See ``docs/api.md`` for a tour.  ``tajmahal.ENGINE`` says whether the engine runs
+compiled (mypyc) or as pure Python (``TAJMAHAL_PURE=1``; see ``docs/performance.md``).
 
 The names below are imported on first use (PEP 562), so that ``import tajmahal``
 and the command line's start-up (``tajmahal --version``) stay cheap; type checkers
@@ -21,7 +22,13 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from . import _engine
+
 __version__ = "0.1.0"
+
+#: True when the engine's hot modules run compiled by mypyc, False for pure Python
+#: (``TAJMAHAL_PURE=1``, no compiler at install time, or out-of-date extensions).
+COMPILED, ENGINE = _engine.select()
 
 if TYPE_CHECKING:
     from .actions import (

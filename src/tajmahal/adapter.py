@@ -15,7 +15,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 import orjson
@@ -49,6 +49,11 @@ from .serialize import from_data, to_data, type_tag
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, PlayerState, State
 from .views import PlayerView, PublicSetup, SeatView, view
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from .render import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
@@ -512,6 +517,18 @@ class TajMahal:
             elif isinstance(e, Discarded):
                 continue
         return lines
+
+    def pictures(self) -> TajMahalPictures:
+        """How the HTML viewer and the browser game draw the game (SVG layers)."""
+        from .render import PICTURES
+
+        return PICTURES
+
+    def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
+        """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
+        from .terminal import position
+
+        return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         from .bots import GreedyPlayer, MCTSPlayer

@@ -8,11 +8,12 @@ and command bodies import what they need.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__
+from . import ENGINE, __version__
 
 if TYPE_CHECKING:
     from .state import State
@@ -71,17 +72,98 @@ def score_table(state: State, names: list[str]) -> str:
 
 
 @click.group(cls=LazyGroup)
-@click.version_option(__version__, prog_name="tajmahal")
+@click.version_option(
+    __version__,
+    prog_name="tajmahal",
+    message=f"%(prog)s, version %(version)s\nengine: {ENGINE}",
+)
 def main() -> None:
     """Taj Mahal: rules engine, referee and tournaments for bots."""
 
 
 @main.command()
+@click.argument("seats", nargs=-1, metavar="[SEAT...]")
 @click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deal.")
+@click.option("--seed", type=int, help="Seed of the deal [default: 1; with SEATs a fresh one].")
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
-def play(players: int, seed: int, verbose: bool) -> None:
-    """Play one game between in-process random players and print the scores."""
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="With SEATs: serve here (0.0.0.0: to others on the network too).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="With SEATs: the port to serve on (0: any free one).",
+)
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With SEATs: write the game record here.",
+)
+@click.option(
+    "--browser/--no-browser",
+    default=True,
+    show_default=True,
+    help="With SEATs: open the page in the web browser.",
+)
+@click.option(
+    "--linger",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="With SEATs: stop serving this long after the game [default: at Ctrl-C].",
+)
+@click.option(
+    "--time",
+    "move",
+    type=click.FloatRange(min=0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="With SEATs: a bot's seconds per decision (people: none).",
+)
+@click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
+def play(
+    seats: tuple[str, ...],
+    players: int,
+    seed: int | None,
+    verbose: bool,
+    host: str,
+    port: int,
+    record: Path | None,
+    browser: bool,
+    linger: float | None,
+    move: float,
+    game_name: str | None,
+) -> None:
+    """Play one game between in-process random players and print the scores; or,
+    with SEATs, play in the web browser: each SEAT is `human` (a person at the
+    page; several people share it, hot seat) or a bot as `match` takes it.
+
+    \b
+    Example:
+      tajmahal play human greedy mcts
+    """
+    if seats:
+        from .arena.webplay import run_play
+        from .games import GAMES
+
+        run_play(
+            GAMES,
+            seats,
+            game_name=game_name,
+            seed=seed,
+            host=host,
+            port=port,
+            record=record,
+            open_browser=browser,
+            linger=linger,
+            move=move,
+        )
+        return
+    seed = 1 if seed is None else seed
     import random
 
     from .actions import action_text
@@ -130,3 +212,11 @@ def _tournament() -> click.Command:
     from .games import GAMES
 
     return tournament_command(GAMES)
+
+
+@main.lazy_command("show")
+def _show() -> click.Command:
+    from .arena.show import show_command
+    from .games import GAMES
+
+    return show_command(GAMES)

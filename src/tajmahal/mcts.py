@@ -29,11 +29,11 @@ from typing import Final
 
 from attrs import frozen
 
-from .actions import Action, BuildMogulPalace, Play, Withdraw
+from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
 from .determinize import determinize
 from .rules import apply, legal_actions, majorities, symbol_counts
-from .state import PLACE, PLAY, State
+from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile
 from .views import PlayerView
 
@@ -94,7 +94,8 @@ def evaluate(state: State) -> list[float]:
     raw = []
     final = state.to_act is None
     for p in state.players:
-        value = float(p.score.total)
+        score = p.score  # Score.total, inline: a property call costs more than the sum
+        value = float(score.palaces + score.goods + score.bonus + score.princess + score.hand)
         if not final:
             value += INFLUENCE * sum(p.influence) + hand_worth(p.hand)
         raw.append(value)
@@ -131,7 +132,7 @@ def _play_choice(state: State, seat: int, rng: random.Random, noise: float) -> A
     mine = symbol_counts(player.played)
     court = state.court
     now = _won(mine, rivals, court)
-    best: Action = Withdraw()
+    best: Action = WITHDRAW
     # Withdrawing banks what is won now; an empty-handed withdrawal draws a card.
     best_value = now + (0.0 if player.played else 0.8) + rng.gauss(0.0, noise)
     alone = not rivals
@@ -177,7 +178,8 @@ def rollout_action(state: State, rng: random.Random, noise: float = 0.6) -> Acti
     """
     seat = state.to_act
     assert seat is not None
-    phase = state.phase
+    pending = state.pending  # State.phase, inline
+    phase = PLAY if pending is None else PLACE if pending.palaces or pending.mogul else TAKE
     if phase == PLAY:
         return _play_choice(state, seat, rng, noise)
     actions = legal_actions(state)
@@ -281,7 +283,7 @@ def _iterate(state: State, root: _Node, rng: random.Random, config: SearchConfig
         if len(actions) == 1:
             state = apply(state, actions[0])
             continue
-        if path and state.phase != PLAY:
+        if path and state.pending is not None:  # not in the play phase
             # Below the root, where to build and which cards to take are left to
             # the policy: exploring them would only dilute the play decisions.
             state = apply(state, rollout_action(state, rng, config.noise))

@@ -177,6 +177,12 @@ class State:
                 lines.append(f"    played: {', '.join(str(CARDS[c]) for c in p.played)}")
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows (:func:`tajmahal.render.svg`: every hand)."""
+        from .render import svg
+
+        return svg(self)
+
     def holder(self, special_card: int) -> int | None:
         """The seat that owns ``special_card`` (96-99), or None if it is in the supply."""
         for seat, p in enumerate(self.players):

@@ -112,6 +112,12 @@ class PlayerView:
     dummy: Dummy | None
     legal: tuple[Action, ...]
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows (:func:`tajmahal.render.svg`: this seat's view)."""
+        from .render import svg
+
+        return svg(self)
+
 
 def view(state: State, seat: int | None) -> PlayerView:
     """``state`` as ``seat`` sees it: everything public, its own hand, its legal actions.

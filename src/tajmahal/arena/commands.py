@@ -406,19 +406,33 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
     registry = registry_of(games)
 
     @click.command(name="replay")
-    @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+    @click.argument("record", type=click.Path(exists=True, path_type=Path))
     @game_option(registry, "the one named in the record")
     @click.option(
         "--verify",
         is_flag=True,
         help="Only check the record; exit 1 at the first mismatch.",
     )
-    def replay_(record: Path, game_name: str | None, verify: bool) -> None:
+    @click.option(
+        "--html",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Write a self-contained HTML replay viewer here (RECORD may then be a "
+        "tournament's --out folder or a folder of records: one page for all its games).",
+    )
+    def replay_(record: Path, game_name: str | None, verify: bool, html: Path | None) -> None:
         """Re-play a game record, check it, and print the game step by step.
 
         Every action is re-applied to the recorded setup; the seats, actions, scores
         after each step and the final result must all match the record.
         """
+        if html is not None:
+            write_html(registry, game_name, record, html)
+            return
+        if record.is_dir():
+            raise click.BadParameter(
+                f"{record} is a folder: give a record (or --html for a folder of records)",
+                param_hint="RECORD",
+            )
         try:
             if game_name is None:
                 game = registry.by_id(read_game_id(record))
@@ -470,6 +484,30 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
         click.echo(f"{record}: OK: the replay matches the recorded result")
 
     return replay_
+
+
+def write_html(registry: GameRegistry, game_name: str | None, source: Path, out: Path) -> None:
+    """``replay --html``: the viewer of the record (or folder of records) ``source``."""
+    from .viewer import records_in, write_viewer
+
+    paths = records_in(source)
+    if not paths:
+        raise click.BadParameter(f"no game records (*.jsonl) in {source}", param_hint="RECORD")
+
+    def game_of(path: Path) -> AnyGame:
+        if game_name is not None:
+            return load_game_option(registry, game_name)
+        return registry.by_id(read_game_id(path))
+
+    try:
+        count = write_viewer(game_of, paths, out)
+    except (UnknownGame, RecordError) as e:
+        click.echo(printable(f"{source}: MISMATCH: {e}"), err=True)
+        sys.exit(1)
+    except OSError as e:
+        click.echo(f"error: {e.filename or out}: {e.strerror or e}", err=True)
+        sys.exit(1)
+    click.echo(printable(f"{out}: the viewer of {count} game{'s' * (count != 1)} from {source}"))
 
 
 def _echo_line(line: str) -> None:

@@ -198,14 +198,19 @@ class LocalExecutor:
         idle: list[_Worker] = []
         more = True
         watch = time.monotonic() + _WATCH
+
+        def refill() -> None:
+            nonlocal more
+            while more and (idle or len(workers) < self.jobs):
+                task = next(tasks, None)
+                if task is None:
+                    more = False
+                    break
+                self._assign(task, idle, workers, selector, log)
+
         try:
             while True:
-                while more and (idle or len(workers) < self.jobs):
-                    task = next(tasks, None)
-                    if task is None:
-                        more = False
-                        break
-                    self._assign(task, idle, workers, selector, log)
+                refill()
                 if not any(w.task is not None for w in workers):
                     return
                 events = selector.select(_WATCH)
@@ -220,6 +225,9 @@ class LocalExecutor:
                     outcomes, closed = worker.read()
                     if outcomes and worker.task is None and worker not in idle:
                         idle.append(worker)
+                        # Its next game first: the caller's work on the outcome (its
+                        # record replayed, the journal synced) must not leave it idle.
+                        refill()
                     yield from outcomes
                     if closed:
                         selector.unregister(worker.fd)

@@ -1,0 +1,103 @@
+"""Build hook: compile the engine's hot modules with mypyc when possible.
+
+Everything else about the package is in ``pyproject.toml``.  The modules listed in
+``COMPILED`` are compiled to C extensions by mypyc (shipped with mypy) and built
+with the platform's C compiler; their ``.py`` sources are installed too, as the
+pure-Python fallback.  The build falls back to pure Python, with a warning, when
+
+- ``TAJMAHAL_PURE=1`` is set at build time, or
+- mypyc cannot be imported, or
+- the C compiler is missing or fails.
+
+At run time ``TAJMAHAL_PURE=1`` makes the installed package import the ``.py``
+sources instead of the extensions (``tajmahal._engine``); ``tajmahal --version``
+says which engine is active.  See ``docs/performance.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).parent
+PACKAGE = ROOT / "src" / "tajmahal"
+
+#: The compiled modules: pure functions over the frozen attrs classes, which stay
+#: interpreted (``state.py``, ``actions.py`` ...: mypyc rewrites class annotations,
+#: which cattrs reads).  Keep in step with ``COMPILED`` in ``src/tajmahal/_engine.py``.
+COMPILED = ("rules", "determinize", "mcts")
+DIGESTS = "_compiled.json"
+
+
+def _warn(message: str) -> None:
+    print(f"tajmahal: {message}; installing the pure-Python engine", file=sys.stderr)
+
+
+def _pure_requested() -> bool:
+    return os.environ.get("TAJMAHAL_PURE", "") not in ("", "0")
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that leaves the pure-Python modules in place if compiling fails,
+    and records the digests of the sources it compiled (``_compiled.json``) beside
+    the extensions when it succeeds: ``tajmahal._engine`` compares them at import
+    and ignores extensions built from other sources (an editable install whose
+    sources changed since)."""
+
+    def run(self) -> None:
+        targets = [Path(self.build_lib, "tajmahal")]
+        if self.inplace or getattr(self, "editable_mode", False):
+            targets.append(PACKAGE)
+        for target in targets:  # no record, no trust in extensions left from earlier
+            (target / DIGESTS).unlink(missing_ok=True)
+        if not self.extensions:
+            return
+        try:
+            super().run()
+        except Exception as error:  # a missing compiler raises several kinds
+            _warn(f"the C extensions could not be built ({error})")
+            if len(targets) > 1:  # in place: what an earlier build left would be stale
+                for name in COMPILED:
+                    for suffix in EXTENSION_SUFFIXES:
+                        (PACKAGE / f"{name}{suffix}").unlink(missing_ok=True)
+            return
+        digests = json.dumps(_source_digests(), indent=1) + "\n"
+        for target in targets:
+            target.mkdir(parents=True, exist_ok=True)
+            (target / DIGESTS).write_text(digests)
+
+
+def _source_digests() -> dict[str, str]:
+    return {
+        name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in COMPILED
+    }
+
+
+def _ext_modules() -> list[Any]:
+    if _pure_requested():
+        _warn("TAJMAHAL_PURE is set")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _warn("mypyc is not available")
+        return []
+    paths = [str(Path("src", "tajmahal", f"{name}.py")) for name in COMPILED]
+    # separate=False: one shared C library for the group, the modules call each
+    # other directly.
+    try:
+        return list(mypycify(paths, opt_level="3", debug_level="0"))
+    except (Exception, SystemExit) as error:  # mypy's errors end in SystemExit
+        _warn(f"mypyc could not compile the engine ({error!r})")
+        return []
+
+
+setup(ext_modules=_ext_modules(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,425 @@
+"""People play in the browser: a human is a seat of the referee like any bot.
+
+:class:`HumanSeat` is an in-process :class:`~tajmahal.arena.player.Player`: it
+answers the referee's ``act`` messages with what a person clicks, so a game
+with people goes through the same referee, records and checks as any match.  A
+:class:`Table` is what the referee's thread and the web server share: the
+position (followed through the referee's ``on_step`` hook), the log, the
+decision a person must make and the answer.  :func:`play_in_browser` serves the
+page on a local address (starlette under uvicorn, the ``web`` extra) and plays
+the match.
+
+The page shows the game through the game's optional ``pictures()`` (see
+:mod:`tajmahal.arena.viewer`), with each legal action clickable on the picture
+(``Pictures.target``) and as a button; a game without pictures gets the buttons.
+Several people may share one page (hot seat): each sees only their own hand, and
+the page hides it when the turn passes to another person.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from attrs import evolve
+
+from .connection import Connection, InProcessConnection
+from .game import AnyGame
+from .player import Player
+from .protocol import Message
+from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
+from .viewer import Pictures, asset, pictures_of
+
+#: The name a seat gives for a person (``tajmahal play human greedy``).
+HUMAN: Final = "human"
+#: A person's time per decision: a week (no limit, in effect); no bank.
+HUMAN_TIME: Final = TimeControl(move=7 * 24 * 3600.0, bank=0.0)
+
+
+class GameClosed(Exception):
+    """The table closed while a person had a decision to make."""
+
+
+class Table:
+    """The game as the page shows it, shared by the referee's thread and the server.
+
+    Every change bumps :attr:`version`; the page asks for a new :meth:`snapshot`
+    when the version it has is old.
+    """
+
+    def __init__(
+        self, game: AnyGame, setup: Any, names: Sequence[str], humans: Sequence[int]
+    ) -> None:
+        self.game = game
+        self.names = list(names)
+        self.humans = list(humans)
+        self.pictures: Pictures | None = pictures_of(game)
+        self.state = game.new_game(setup)
+        self.board = self.pictures.board(self.state) if self.pictures is not None else None
+        self.log: list[dict[str, Any]] = []
+        self.pending: dict[str, Any] | None = None
+        self.answer: int | None = None
+        self.result: dict[str, Any] | None = None
+        self.closed = False
+        self.version = 1
+        self.changed = threading.Condition()
+        self._cache: dict[tuple[int, int | None], str] = {}
+
+    # -- the referee's side
+
+    def on_step(
+        self, decision: int, seat: int, before: Any, action: Any, events: Sequence[Any], by: str
+    ) -> None:
+        """The referee's ``on_step`` hook: follow the game, log the action (public)."""
+        after, _ = self.game.step(before, action)
+        text = self.game.describe_action(before, action)
+        with self.changed:
+            self.state = after
+            self.log.append({"decision": decision, "seat": seat, "text": text, "by": by})
+            self._bump()
+
+    def ask(self, seat: int, message: Message) -> int:
+        """Wait for a person's choice among ``message["legal"]`` (an index)."""
+        game = self.game
+        with self.changed:
+            options = []
+            for data in message["legal"]:
+                action = game.action_from_data(data)
+                target = self.pictures.target(data) if self.pictures is not None else None
+                options.append(
+                    {"label": game.describe_action(self.state, action), "target": target}
+                )
+            self.pending = {"seat": seat, "decision": message["decision"], "options": options}
+            self.answer = None
+            self._bump()
+            while self.answer is None:
+                if self.closed:
+                    raise GameClosed("the table was closed during a person's decision")
+                self.changed.wait(0.5)
+            choice, self.answer, self.pending = self.answer, None, None
+            self._bump()
+            return choice
+
+    def finish(self, result: MatchResult) -> None:
+        """The end of the game: the final table."""
+        with self.changed:
+            self.result = {
+                "scores": [s.score for s in result.seats],
+                "ranks": [s.rank for s in result.seats],
+                "breakdown": [s.breakdown for s in result.seats],
+                "faults": [
+                    {"seat": s.seat, "kind": s.fault.kind, "detail": s.fault.detail}
+                    for s in result.seats
+                    if s.fault is not None
+                ],
+            }
+            self._bump()
+
+    def close(self) -> None:
+        with self.changed:
+            self.closed = True
+            self._bump()
+
+    # -- the page's side
+
+    def choose(self, seat: int, decision: int, choice: int) -> str | None:
+        """A person's click; None if taken, else why not."""
+        with self.changed:
+            pending = self.pending
+            if pending is None or self.answer is not None:
+                return "no decision is waiting"
+            if (pending["seat"], pending["decision"]) != (seat, decision):
+                return f"decision {decision} of seat {seat} is not the one waiting"
+            if not (type(choice) is int and 0 <= choice < len(pending["options"])):
+                return (
+                    f"choice {choice!r} is not one of the {len(pending['options'])} legal actions"
+                )
+            self.answer = choice
+            self.changed.notify_all()
+            return None
+
+    def snapshot(self, since: int) -> dict[str, Any]:
+        """What the page shows; only the version if the page is up to date."""
+        with self.changed:
+            if since == self.version:
+                return {"version": self.version}
+            game = self.game
+            pending = self.pending
+            if pending is not None:
+                seat: int | None = pending["seat"]
+            elif self.result is None and len(self.humans) == 1:
+                seat = self.humans[0]  # one person: their hand stays in view
+            else:
+                seat = None
+            return {
+                "version": self.version,
+                "title": game.title,
+                "names": self.names,
+                "humans": self.humans,
+                "sources": list(game.score_sources),
+                "scores": game.scores(self.state),
+                "to_act": game.to_act(self.state),
+                "seat": seat,
+                "picture": self._picture(seat),
+                "log": self.log[-300:],
+                "pending": pending,
+                "result": self.result,
+                "closed": self.closed,
+            }
+
+    def _picture(self, seat: int | None) -> str | None:
+        if self.pictures is None:
+            return None
+        key = (self.version, seat)
+        if key not in self._cache:
+            self._cache.clear()
+            p = self.pictures
+            hand = p.hand(self.state, seat) if seat is not None else ""
+            self._cache[key] = p.document(
+                (self.board or "") + p.public(self.state, self.names) + hand
+            )
+        return self._cache[key]
+
+    def _bump(self) -> None:
+        self.version += 1
+        self.changed.notify_all()
+
+
+class HumanSeat(Player):
+    """A person at the table: answers each ``act`` with their click."""
+
+    name = HUMAN
+
+    def __init__(self, table: Table, seat: int, name: str = HUMAN) -> None:
+        self.table = table
+        self.seat = seat
+        self.name = name  # the name of its hello: the record's name of the seat
+
+    def choose(self, message: Message) -> int:
+        return self.table.ask(self.seat, message)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>@@TITLE@@</title><style>@@CSS@@</style></head>
+<body>
+<header><h1 id="title">@@TITLE@@</h1><span id="status"></span></header>
+<div id="cover" hidden><p id="cover-text"></p><button id="reveal">show my hand</button></div>
+<main><div id="picture"></div>
+<aside><h2 id="prompt"></h2><div id="moves"></div>
+<table id="scores"></table><ol id="log"></ol></aside></main>
+<section id="final" hidden><h2>Final result</h2><table id="final-table"></table>
+<ul id="faults"></ul></section>
+<script>@@JS@@</script>
+</body></html>
+"""
+
+
+def page(title: str) -> str:
+    """The page (self-contained: its CSS and script inline)."""
+    import html
+
+    return (
+        _PAGE.replace("@@TITLE@@", html.escape(title))
+        .replace("@@CSS@@", asset("play.css"))
+        .replace("@@JS@@", asset("play.js"))
+    )
+
+
+def make_app(table: Table) -> Any:
+    """The starlette application of ``table``: the page, ``GET /api/state?since=V``
+    and ``POST /api/act`` with ``{"seat", "decision", "choice"}``."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+
+    text = page(table.game.title)
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+
+    async def state(request: Request) -> Response:
+        try:
+            since = int(request.query_params.get("since", "0"))
+        except ValueError:
+            since = 0
+        return JSONResponse(table.snapshot(since), headers={"Cache-Control": "no-store"})
+
+    async def act(request: Request) -> Response:
+        try:
+            data = await request.json()
+            why = table.choose(int(data["seat"]), int(data["decision"]), data["choice"])
+        except (ValueError, KeyError, TypeError):
+            why = 'expected {"seat": int, "decision": int, "choice": int}'
+        if why is not None:
+            return JSONResponse({"error": why}, status_code=409)
+        return JSONResponse({"ok": True})
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/state", state),
+            Route("/api/act", act, methods=["POST"]),
+        ]
+    )
+
+
+class Server:
+    """uvicorn serving ``app`` on ``host:port`` in a thread (port 0: a free one)."""
+
+    def __init__(self, app: Any, host: str, port: int) -> None:
+        import uvicorn
+
+        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.host = host
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and self.thread.is_alive():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the web server did not start within 10 s")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+def play_in_browser(
+    game: AnyGame,
+    setup: Any,
+    specs: Sequence[BotSpec | None],
+    config: MatchConfig,
+    seed: int,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    open_browser: bool = True,
+    linger: float | None = None,
+    say: Callable[[str], None] = print,
+) -> MatchResult:
+    """Play ``setup`` with a person at each seat whose spec is None, the bots of the
+    other specs, through the referee; serve the page on ``host:port`` meanwhile.
+
+    After the game the page stays up ``linger`` seconds (None: until Ctrl-C)."""
+    humans = [seat for seat, spec in enumerate(specs) if spec is None]
+    names = [
+        s.text if s is not None else (f"{HUMAN} {k}" if len(humans) > 1 else HUMAN)
+        for k, s in enumerate(specs)
+    ]
+    table = Table(game, setup, names, humans)
+    filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
+    connections: list[Connection] = connect(
+        game, [filler if s is None else s for s in specs], config, seed
+    )
+    for seat in humans:
+        connections[seat] = InProcessConnection(HumanSeat(table, seat, names[seat]), names[seat])
+    times = [config.seat_time(s) for s in range(len(specs))]
+    for seat in humans:
+        times[seat] = HUMAN_TIME
+    config = evolve(config, time=tuple(times), on_step=table.on_step)
+    server = Server(make_app(table), host, port)
+    server.start()
+    try:
+        say(f"the game is at {server.url} (Ctrl-C stops it)")
+        if open_browser:
+            webbrowser.open(server.url)
+        result = play_match(game, setup, connections, config, seed=seed)
+        table.finish(result)
+        if linger is None:
+            with contextlib.suppress(KeyboardInterrupt):
+                while True:
+                    time.sleep(3600)
+        else:
+            time.sleep(linger)
+        return result
+    finally:
+        table.close()
+        server.stop()
+
+
+def run_play(
+    games: Any,
+    seats: Sequence[str],
+    *,
+    game_name: str | None,
+    seed: int | None,
+    host: str,
+    port: int,
+    record: Any,
+    open_browser: bool,
+    linger: float | None,
+    move: float,
+) -> None:
+    """``tajmahal play SEAT...``: each SEAT ``human`` or a bot as ``match`` takes it."""
+    import secrets
+
+    import click
+
+    from .commands import check_writable, load_game_option, parse_bots
+    from .registry import registry_of
+    from .report import result_table
+
+    registry = registry_of(games)
+    game = load_game_option(registry, game_name)
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise click.UsageError(
+            f"{game.title} is for {game.min_players}-{game.max_players} players: give that "
+            f"many SEATs (human or a bot), not {len(seats)}"
+        )
+    if HUMAN not in seats:
+        raise click.UsageError("no human seat: `tajmahal match` plays bots against each other")
+    builtins = sorted(game.builtin_players())
+    bots = iter(parse_bots([s for s in seats if s != HUMAN], builtins))
+    specs = [None if s == HUMAN else next(bots) for s in seats]
+    if record is not None:
+        check_writable(record, "--record")
+    seed = secrets.randbits(63) if seed is None else seed
+    try:
+        setup = game.random_setup(len(seats), seed)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    config = MatchConfig(time=TimeControl(move=move), record=record)
+    try:
+        result = play_in_browser(
+            game,
+            setup,
+            specs,
+            config,
+            seed,
+            host=host,
+            port=port,
+            open_browser=open_browser,
+            linger=linger,
+            say=lambda line: click.echo(line, err=True),
+        )
+    except OSError as e:
+        raise click.UsageError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: the game was stopped; no record was written", err=True)
+        sys.exit(130)
+    click.echo(f"{game.title}, {len(seats)} players, seed {seed}: {result.decisions} decisions")
+    result_table(result, game.score_sources)

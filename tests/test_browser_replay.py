@@ -1,0 +1,90 @@
+"""The HTML replay viewer in a real browser (Chromium, driven by playwright)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from browser_support import browser, page
+from click.testing import CliRunner
+
+from tajmahal.cli import main
+from tajmahal.rules import new_game
+from tajmahal.setups import Setup
+
+__all__ = ["browser", "page"]
+
+
+def test_step_through_a_replay_with_the_keys_slider_and_views(page: Any, tmp_path: Path) -> None:
+    record = tmp_path / "g.jsonl"
+    runner = CliRunner()
+    args = ["match", "greedy", "first", "random", "--seed", "9", "--record", str(record), "-q"]
+    assert runner.invoke(main, args).exit_code == 0
+    assert (
+        runner.invoke(main, ["replay", str(record), "--html", str(tmp_path / "g.html")]).exit_code
+        == 0
+    )
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    actions = [x for x in lines if x["type"] == "action"]
+    result = lines[-1]
+    page.route(
+        "**/*",
+        lambda route: (
+            route.abort() if not route.request.url.startswith("file:") else route.continue_()
+        ),
+    )
+    page.goto((tmp_path / "g.html").as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.inner_text("#step-label") == f"decision 0 of {len(actions)}"
+    # the start: the display of the deal, every hand (the default view)
+    state = new_game(Setup.random(3, seed=9))
+    shown = {
+        int(x)
+        for x in page.eval_on_selector_all(
+            "#picture [id^=display-card-]", "es => es.map(e => e.dataset.card)"
+        )
+    }
+    assert shown == set(state.display)
+    hands = page.eval_on_selector_all(
+        "#picture [id^=hand-card-]", "es => es.map(e => +e.dataset.card)"
+    )
+    assert sorted(hands) == sorted(c for p in state.players for c in p.hand)
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#step-label") == f"decision 5 of {len(actions)}"
+    fifth = actions[4]
+    assert page.inner_text("#now").endswith(f"scores {', '.join(map(str, fifth['scores']))}")
+    assert page.locator("#log li.current").get_attribute("data-step") == "5"
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step-label") == f"decision 4 of {len(actions)}"
+    # a seat's view: only its own hand
+    page.select_option("#view", "1")
+    seat_hand = page.eval_on_selector_all("#picture [id^=hand-card-]", "es => es.length")
+    assert seat_hand and page.locator("#picture #hand-1").count() == 1
+    assert page.locator("#picture #hand-0").count() == 0
+    page.select_option("#view", "none")
+    assert page.locator("#picture [id^=hand-card-]").count() == 0
+    # the slider, then the end key; the final table is the record's result
+    page.fill("#slider", "20")
+    page.dispatch_event("#slider", "input")
+    assert page.inner_text("#step-label") == f"decision 20 of {len(actions)}"
+    page.locator("body").press("End")
+    assert page.inner_text("#step-label") == f"decision {len(actions)} of {len(actions)}"
+    rows = page.eval_on_selector_all(
+        "#final-table tr[data-seat]",
+        "rs => rs.map(r => ['.total', '.rank'].map(c => r.querySelector(c).textContent))",
+    )
+    assert rows == [
+        [str(s), str(r)] for s, r in zip(result["scores"], result["ranks"], strict=True)
+    ]
+    # play runs by itself; pause stops it
+    page.locator("body").press("Home")
+    page.select_option("#speed", "25")
+    page.click("#play")
+    page.wait_for_function("+document.getElementById('slider').value >= 10", timeout=30_000)
+    page.click("#play")
+    assert page.inner_text("#play") == "play"
+    stopped = page.inner_text("#step-label")
+    page.wait_for_timeout(200)
+    assert page.inner_text("#step-label") == stopped != f"decision 0 of {len(actions)}"

@@ -1,0 +1,159 @@
+"""The compiled and the pure-Python engine (issue 15): the same games, state for state.
+
+The package runs the mypyc-compiled modules when they are installed and up to date,
+the ``.py`` sources with ``TAJMAHAL_PURE=1`` (``tajmahal._engine``).  The
+differential test plays the same random games in this process and in a subprocess
+running the other engine, and compares what each saw: every legal list, every
+choice, every final state, and every state and event of one game in eight.  It
+also compares the search bot's choices (determinized MCTS, compiled too).
+
+``make test`` runs the suite once per engine; the differential test runs in the
+first (compiled) pass only.  ``.ci/run`` sets ``TAJMAHAL_REQUIRE_COMPILED=1``, so
+CI fails if the compiled engine was not built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tajmahal
+from tajmahal import Setup, State, legal_actions, new_game, step, view
+from tajmahal import rules as rules_module
+from tajmahal.mcts import SearchConfig, mcts_choice
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = 2_000
+SEARCHES = 12
+
+
+def _position(state: State) -> str:
+    """Everything in a state but its setup (the same object for a whole game)."""
+    s = state
+    return repr(
+        (
+            s.visit,
+            s.province,
+            s.start_player,
+            s.to_act,
+            s.players,
+            s.deck,
+            s.discard,
+            s.display,
+            s.supply,
+            s.court,
+            s.reserve,
+            s.palaces,
+            s.moguls,
+            s.bonus,
+            s.pending,
+            s.dummy,
+            s.reshuffles,
+        )
+    )
+
+
+def game_digests(games: int, searches: int) -> list[str]:
+    """One SHA-256 a game: 2-5 players, seeded deals, uniformly random choices."""
+    out = []
+    for g in range(games):
+        digest = hashlib.sha256()
+        state = new_game(Setup.random(2 + g % 4, seed=g))
+        rng = random.Random(g)
+        detailed = g % 8 == 0
+        while state.to_act is not None:
+            legal = legal_actions(state)
+            action = rng.choice(legal)
+            state, events = step(state, action)
+            digest.update(f"{len(legal)} {legal.index(action)};".encode())
+            if detailed:
+                digest.update(_position(state).encode() + repr(events).encode())
+        digest.update(_position(state).encode())
+        out.append(digest.hexdigest())
+    for g in range(searches):  # the search bot, from a few positions of random games
+        state = new_game(Setup.random(2 + g % 4, seed=10_000 + g))
+        rng = random.Random(g)
+        for _ in range(10 + 7 * g):
+            state, _ = step(state, rng.choice(legal_actions(state)))
+        seat = state.to_act
+        assert seat is not None
+        choice = mcts_choice(view(state, seat), random.Random(g), SearchConfig(iterations=40))
+        out.append(f"search {g}: {choice}")
+    return out
+
+
+def _other_engine_env() -> dict[str, str]:
+    env = dict(os.environ)
+    if tajmahal.COMPILED:
+        env["TAJMAHAL_PURE"] = "1"
+    else:
+        env.pop("TAJMAHAL_PURE", None)
+    return env
+
+
+def _compiled_installed() -> bool:
+    probe = "import tajmahal; print(tajmahal.COMPILED)"
+    env = _other_engine_env()
+    env.pop("TAJMAHAL_PURE", None)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    return out.stdout.strip() == "True"
+
+
+def test_the_active_engine_is_the_one_announced() -> None:
+    compiled = rules_module.__file__ is not None and not rules_module.__file__.endswith(".py")
+    assert compiled == tajmahal.COMPILED
+    pure_asked = os.environ.get("TAJMAHAL_PURE", "") not in ("", "0")
+    if pure_asked:
+        assert not tajmahal.COMPILED and "TAJMAHAL_PURE" in tajmahal.ENGINE
+    if os.environ.get("TAJMAHAL_REQUIRE_COMPILED") and not pure_asked:
+        assert tajmahal.COMPILED, tajmahal.ENGINE
+
+
+def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
+    probe = (
+        "import sys, tajmahal, tajmahal.rules, tajmahal.mcts, tajmahal.determinize\n"
+        "names = ('rules', 'mcts', 'determinize')\n"
+        "files = [sys.modules[f'tajmahal.{m}'].__file__ for m in names]\n"
+        "print(tajmahal.COMPILED, tajmahal.ENGINE, all(f.endswith('.py') for f in files))"
+    )
+    env = dict(os.environ, TAJMAHAL_PURE="1")
+    out = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split()[0] == "False"
+    assert out.stdout.split()[-1] == "True"
+    assert "TAJMAHAL_PURE" in out.stdout
+
+
+@pytest.mark.differential
+def test_both_engines_play_the_same_games() -> None:
+    if not _compiled_installed():
+        pytest.skip("no compiled engine installed (no C compiler at install time)")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import test_engine_paths as t\n"
+        "import tajmahal; print(tajmahal.COMPILED)\n"
+        f"print('\\n'.join(t.game_digests({GAMES}, {SEARCHES})))"
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", code, str(Path(__file__).parent)],
+        env=_other_engine_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    mine = game_digests(GAMES, SEARCHES)
+    theirs, _ = other.communicate(timeout=600)
+    assert other.returncode == 0
+    their_compiled, *theirs_lines = theirs.splitlines()
+    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    assert len(theirs_lines) == len(mine) == GAMES + SEARCHES
+    differing = [i for i, (a, b) in enumerate(zip(mine, theirs_lines, strict=True)) if a != b]
+    assert differing == [], f"games that differ between the engines: {differing[:10]}"

@@ -1,0 +1,122 @@
+"""`tajmahal replay RECORD --html FILE`: the self-contained HTML replay viewer
+(its data; tests/test_browser.py drives it in Chromium)."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tajmahal.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CRASH = f"{sys.executable} {ROOT / 'tests' / 'faulty_bots' / 'crash_midgame.py'}"
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def record_of(path: Path, *args: str) -> dict[str, Any]:
+    """Play a match into ``path``; its result line."""
+    result = run("match", *args, "--record", str(path), "-q")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert lines[-1]["type"] == "result"
+    return lines[-1]
+
+
+def page_data(page: Path) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+    text = page.read_text("utf-8")
+    raw = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
+    assert raw is not None
+    data = json.loads(raw.group(1))
+    games = [json.loads(gzip.decompress(base64.b64decode(p))) for p in data["packed"]]
+    return text, data, games
+
+
+def test_one_self_contained_file_with_every_step_and_the_result(tmp_path: Path) -> None:
+    result = record_of(tmp_path / "g.jsonl", "greedy", "random", "first", "--seed", "5")
+    out = run("replay", str(tmp_path / "g.jsonl"), "--html", str(tmp_path / "g.html"))
+    assert out.exit_code == 0, out.output
+    text, data, [game] = page_data(tmp_path / "g.html")
+    # nothing from the network: no external scripts, styles, images or fonts
+    assert not re.search(r"<(script|link|img|iframe)[^>]*(src|href)=", text)
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text + json.dumps(game))
+    steps = game["steps"]
+    assert len(steps) == result["decisions"] + 1  # the start, then one per decision
+    assert steps[-1]["scores"] == result["scores"]
+    assert game["result"]["ranks"] == result["ranks"]
+    assert [s["decision"] for s in steps] == list(range(len(steps)))
+    assert data["index"][0]["names"] == ["greedy", "random", "first"]
+    # the pictures: the board once, then per step the public part and each hand
+    assert game["board"].startswith('<g class="board">')
+    assert all(len(s["hands"]) == 3 for s in steps)
+    assert "hand-card-" not in steps[10]["public"]
+
+
+def test_a_fault_is_marked_at_its_step(tmp_path: Path) -> None:
+    result = record_of(tmp_path / "f.jsonl", "first", CRASH, "--seed", "2")
+    [fault] = result["faults"]
+    assert (
+        run("replay", str(tmp_path / "f.jsonl"), "--html", str(tmp_path / "f.html")).exit_code == 0
+    )
+    _, _, [game] = page_data(tmp_path / "f.html")
+    marked = [s for s in game["steps"] if s.get("fault")]
+    assert [s["fault"]["seat"] for s in marked] == [1]
+    assert marked[0]["fault"]["kind"] == fault["kind"] == "crash"
+    later = [
+        s for s in game["steps"] if s.get("seat") == 1 and s["decision"] > marked[0]["decision"]
+    ]
+    assert later and all(s["by"] == "fallback" for s in later)
+
+
+def test_a_folder_of_records_makes_one_page_of_all_games(tmp_path: Path) -> None:
+    games = tmp_path / "tour" / "games"
+    games.mkdir(parents=True)
+    record_of(games / "000001.jsonl", "first", "random", "--seed", "1")
+    record_of(games / "000002.jsonl", "random", "first", "--seed", "2")
+    (tmp_path / "tour" / "journal.jsonl").write_text("")
+    out = run("replay", str(tmp_path / "tour"), "--html", str(tmp_path / "t.html"))
+    assert out.exit_code == 0, out.output
+    assert "2 games" in out.output
+    _, data, games_data = page_data(tmp_path / "t.html")
+    assert [g["record"] for g in data["index"]] == ["000001.jsonl", "000002.jsonl"]
+    assert [g["names"] for g in games_data] == [["first", "random"], ["random", "first"]]
+
+
+def test_a_game_that_draws_nothing_gets_the_log_and_tables(tmp_path: Path) -> None:
+    record_of(tmp_path / "t.jsonl", "--game", "tikal", "first", "random", "--seed", "3")
+    assert (
+        run("replay", str(tmp_path / "t.jsonl"), "--html", str(tmp_path / "t.html")).exit_code == 0
+    )
+    _, _, [game] = page_data(tmp_path / "t.html")
+    assert game["board"] is None and game["document"] is None
+    assert game["sources"] == ["temples", "treasures", "capital"]
+    assert all(s["lines"] or s["text"] for s in game["steps"])
+
+
+def test_a_record_that_does_not_replay_writes_no_page(tmp_path: Path) -> None:
+    record_of(tmp_path / "g.jsonl", "first", "first", "--seed", "4")
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["scores"][0] += 1
+    (tmp_path / "g.jsonl").write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    out = CliRunner().invoke(main, ["replay", str(tmp_path / "g.jsonl"), "--html", "x.html"])
+    assert out.exit_code == 1
+    assert "MISMATCH" in out.output
+    assert not Path("x.html").exists()
+
+
+@pytest.mark.parametrize("args", [[], ["--verify"]])
+def test_a_folder_needs_html(tmp_path: Path, args: list[str]) -> None:
+    out = CliRunner().invoke(main, ["replay", str(tmp_path), *args])
+    assert out.exit_code == 2
+    assert "is a folder" in out.output
