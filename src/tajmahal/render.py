@@ -251,9 +251,10 @@ def _text(x: float, y: float, text: str, size: int = 13, **attrs: str) -> str:
     return f'<text x="{x}" y="{y}" font-size="{size}"{extra}>{escape(text)}</text>'
 
 
-def _card(card: Card, x: float, y: float, element_id: str | None = None, w: int = 28) -> str:
+def _card(
+    card: Card, x: float, y: float, element_id: str | None = None, w: int = 28, h: int = 40
+) -> str:
     """A card: its colour, its symbols as letters (the title names them)."""
-    h = 40
     fill = CARD_COLORS[card.color]
     ink = "#222" if card.color in ("yellow", "white") else "#fff"
     ident = f' id="{element_id}"' if element_id else ""
@@ -264,12 +265,14 @@ def _card(card: Card, x: float, y: float, element_id: str | None = None, w: int 
     ]
     if card.special:
         parts.append(
-            f'<text x="{w / 2}" y="15" font-size="11" text-anchor="middle" fill="#f5d76e" '
+            f'<text x="{w / 2}" y="{round(h * 0.37)}" font-size="11" text-anchor="middle" '
+            f'fill="#f5d76e" '
             f'font-weight="bold">{SYMBOL_MARKS[card.special]}*</text>'
         )
+    first, step = (round(h * 0.77), 0) if card.special else (round(h * 0.42), round(h * 0.37))
     for i, symbol in enumerate(card.symbols):
         parts.append(
-            f'<text x="{w / 2}" y="{(30 if card.special else 17) + i * 15}" font-size="13" '
+            f'<text x="{w / 2}" y="{first + i * step}" font-size="13" '
             f'text-anchor="middle" font-weight="bold" fill="{ink}">{SYMBOL_MARKS[symbol]}</text>'
         )
     parts.append("</g>")
@@ -277,10 +280,15 @@ def _card(card: Card, x: float, y: float, element_id: str | None = None, w: int 
 
 
 def _cards(
-    cards: Sequence[int], x: float, y: float, prefix: str | None = None, step: int = 31
+    cards: Sequence[int],
+    x: float,
+    y: float,
+    prefix: str | None = None,
+    step: int = 31,
+    h: int = 40,
 ) -> str:
     return "".join(
-        _card(CARDS[c], x + i * step, y, f"{prefix}-{c}" if prefix else None)
+        _card(CARDS[c], x + i * step, y, f"{prefix}-{c}" if prefix else None, h=h)
         for i, c in enumerate(cards)
     )
 
@@ -477,11 +485,11 @@ def _seat_row(s: _Scene, seat: int, p: _Seat, x: float, y: float) -> str:
     out.append(_text(x + 130, y + 38, "goods:", 11, fill="#444"))
     out.append(_goods(goods, x + 170, y + 28))
     out.append(_text(x, y + 62, "table:", 11, fill="#444"))
-    out.append(_cards(p.played, x + 40, y + 44, None, 30))
+    out.append(_cards(p.played, x + 40, y + 42, None, 30, h=34))
     hidden = p.hand_size if p.hand is None else 0
     if hidden:
         seen = f" (seen: {', '.join(str(CARDS[c]) for c in p.revealed)})" if p.revealed else ""
-        out.append(_text(x, y + 104, f"hand: {hidden} cards{seen}", 11, fill="#444"))
+        out.append(_text(x, y + 100, f"hand: {hidden} cards{seen}", 11, fill="#444"))
     out.append("</g>")
     return "".join(out)
 
@@ -501,8 +509,8 @@ def _hand(s: _Scene, seat: int) -> str:
     y = top + seat * row
     return (
         f'<g class="hand" id="hand-{seat}">'
-        + _text(PANEL_X, y + 104, "hand:", 11, fill="#444")
-        + _cards(p.hand, PANEL_X + 40, y + 76 if row >= 122 else y + 70, "hand-card", 25)
+        + _text(PANEL_X, y + 100, "hand:", 11, fill="#444")
+        + _cards(p.hand, PANEL_X + 40, y + 79, "hand-card", min(30, 440 // max(len(p.hand), 1)), 34)
         + "</g>"
     )
 

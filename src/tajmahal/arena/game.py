@@ -4,6 +4,12 @@ The arena (protocol, referee, records, replay) knows games only through
 :class:`Game`.  A game plugs in by implementing it in one adapter module; the
 Taj Mahal one is :mod:`tajmahal.adapter`.  JSON data is plain dicts, lists,
 strings, numbers, booleans and None.
+
+Two methods are optional, looked up when present: ``pictures()`` returns a
+:class:`~tajmahal.arena.viewer.Pictures` (SVG layers: the HTML replay viewer and
+the browser game draw the game and make its moves clickable), and
+``terminal(state, names, seat)`` a rich renderable for ``tajmahal show``.  A game
+without them gets the log, buttons and score tables.
 """
 
 from __future__ import annotations

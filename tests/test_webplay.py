@@ -1,0 +1,58 @@
+"""The human seat and its table, without a browser: any game of the registry (Tikal
+draws no pictures: its people get a button per legal action)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from tajmahal.arena.connection import InProcessConnection
+from tajmahal.arena.player import FirstPlayer
+from tajmahal.arena.referee import MatchConfig, MatchResult, play_match
+from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Table
+from tajmahal.games import GAMES
+
+
+def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
+    game = GAMES.get("tikal")
+    setup = game.random_setup(2, 7)
+    table = Table(game, setup, ["human", "first"], [0])
+    connections = [
+        InProcessConnection(HumanSeat(table, 0), "human"),
+        InProcessConnection(FirstPlayer(), "first"),
+    ]
+    config = MatchConfig(time=(HUMAN_TIME, MatchConfig().seat_time(1)), on_step=table.on_step)
+    results: list[MatchResult] = []
+    referee = threading.Thread(
+        target=lambda: results.append(play_match(game, setup, connections, config, seed=7))
+    )
+    referee.start()
+    answered = 0
+    seen: dict[str, Any] = {}
+    deadline = time.monotonic() + 60
+    while referee.is_alive() and time.monotonic() < deadline:
+        snap = table.snapshot(0)
+        pending = snap["pending"]
+        if pending is None:
+            time.sleep(0.001)
+            continue
+        seen = snap
+        options = pending["options"]
+        assert snap["picture"] is None and all(o["target"] is None for o in options)
+        assert all(isinstance(o["label"], str) and o["label"] for o in options)
+        assert table.choose(1, pending["decision"], 0) is not None  # not seat 1's turn
+        assert table.choose(0, pending["decision"], len(options)) is not None  # no such action
+        assert table.choose(0, pending["decision"], len(options) - 1) is None
+        answered += 1
+        while table.pending is pending:
+            time.sleep(0.001)
+    referee.join(timeout=10)
+    [result] = results
+    assert seen["title"] == "Tikal" and seen["humans"] == [0]
+    assert result.seats[0].decisions == answered > 5
+    assert result.seats[0].fault is None  # a person has no time limit
+    assert table.snapshot(0)["log"][-1]["decision"] == result.decisions
+    table.finish(result)
+    assert table.snapshot(0)["result"]["scores"] == [s.score for s in result.seats]
+    assert table.snapshot(table.version) == {"version": table.version}  # nothing new
