@@ -58,8 +58,10 @@ def test_one_self_contained_file_with_every_step_and_the_result(tmp_path: Path) 
     assert data["index"][0]["names"] == ["greedy", "random", "first"]
     # the pictures: the board once, then per step the public part and each hand
     assert game["board"].startswith('<g class="board">')
-    assert all(len(s["hands"]) == 3 for s in steps)
-    assert "hand-card-" not in steps[10]["public"]
+    assert len(game["publics"]) == len(steps)
+    assert [len(h) for h in game["hands"]] == [len(steps)] * 3  # by seat, then step
+    assert "hand-card-" not in game["publics"][10]
+    assert all('id="hand-1"' in h for h in game["hands"][1] if h)
 
 
 def test_a_fault_is_marked_at_its_step(tmp_path: Path) -> None:

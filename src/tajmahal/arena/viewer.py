@@ -68,13 +68,17 @@ def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str
     pictures = pictures_of(game)
     players = len(names)
 
-    def frame(state: Any) -> dict[str, Any]:
-        if pictures is None:
-            return {}
-        return {
-            "public": pictures.public(state, names),
-            "hands": [pictures.hand(state, seat) for seat in range(players)],
-        }
+    # The pictures of a step, kept apart from the steps' other data: each layer's
+    # pictures one after another compress far better (consecutive steps differ
+    # little, and gzip only looks 32 KB back): 7 times smaller for a 4-player game.
+    publics: list[str] = []
+    hands: list[list[str]] = [[] for _ in range(players)]
+
+    def frame(state: Any) -> None:
+        if pictures is not None:
+            publics.append(pictures.public(state, names))
+            for seat in range(players):
+                hands[seat].append(pictures.hand(state, seat))
 
     steps: list[dict[str, Any]] = [
         {
@@ -83,9 +87,9 @@ def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str
             "text": "start",
             "lines": game.describe_start(state, names),
             "scores": game.scores(state),
-            **frame(state),
         }
     ]
+    frame(state)
     board = pictures.board(state) if pictures is not None else None
     actions = [data for _, data in read_lines(path) if data.get("type") == "action"]
     for step, data in zip(done.steps, actions, strict=True):
@@ -104,9 +108,9 @@ def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str
                 "lines": list(step.lines),
                 "fault": step.fault,
                 "scores": game.scores(state),
-                **frame(state),
             }
         )
+        frame(state)
     result = done.result
     return {
         "title": f"{game.title}, {players} players ({header.get('variant')}), seed "
@@ -123,6 +127,8 @@ def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str
         "board": board,
         "document": pictures.document("@@BODY@@") if pictures is not None else None,
         "steps": steps,
+        "publics": publics,  # by step
+        "hands": hands,  # by seat, then step
     }
 
 

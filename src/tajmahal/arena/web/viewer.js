@@ -82,13 +82,13 @@ function viewOptions(g) {
   view.value = [...view.options].some((o) => o.value === keep) ? keep : "all";
 }
 
-function picture(s) {
+function picture(i) {
   if (!game.document) return "";
   const v = el("view").value;
   let hands = "";
-  if (v === "all") hands = s.hands.join("");
-  else if (v !== "none") hands = s.hands[Number(v)];
-  return game.document.replace("@@BODY@@", () => game.board + s.public + hands);
+  if (v === "all") hands = game.hands.map((h) => h[i]).join("");
+  else if (v !== "none") hands = game.hands[Number(v)][i];
+  return game.document.replace("@@BODY@@", () => game.board + game.publics[i] + hands);
 }
 
 function show(i) {
@@ -97,7 +97,7 @@ function show(i) {
   const s = game.steps[step];
   el("slider").value = step;
   el("step-label").textContent = `decision ${s.decision} of ${game.steps.length - 1}`;
-  el("picture").innerHTML = picture(s);
+  el("picture").innerHTML = picture(step);
   const now = el("now");
   const who = s.seat === null ? "" : `seat ${s.seat} (${game.names[s.seat]}): `;
   now.textContent = `${who}${s.text} — scores ${s.scores.join(", ")}`;
