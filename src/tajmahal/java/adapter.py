@@ -14,7 +14,7 @@ passively and needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from attrs import evolve
@@ -62,6 +62,9 @@ from .rules import legal_actions, new_game, ranks, scores, step
 from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
 from .state import SCORE_SOURCES, START, VARIANTS, Setup, SetupError, State
 from .views import view
+
+if TYPE_CHECKING:
+    from .render import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
 
@@ -302,6 +305,12 @@ class Java:
             elif isinstance(e, GameOver):
                 lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
         return lines
+
+    def pictures(self) -> JavaPictures:
+        """How the HTML viewer and the browser game draw the game (SVG layers)."""
+        from .render import JavaPictures
+
+        return JavaPictures(self.components)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         from .bots import GreedyPlayer, MCTSPlayer
