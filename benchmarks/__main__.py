@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import compare, engine, referee, startup, tikal
+from . import compare, engine, java, referee, startup, tikal
 from .measure import Result
 
 
@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         + referee.run_all(args.quick)
         + startup.run_all(args.quick)
         + tikal.run_all(args.quick)
+        + java.run_all(args.quick)
     )
     print_table(results)
     if args.json:

@@ -25,6 +25,8 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     for players in (2, 3, 4, 5):  # 1. playouts
         assert (f"random playout, {players} players", "actions/s") in names
         assert (f"random playout, {players} players", "games/s") in names
+    assert ("Java random playout, 2 players", "actions/s") in names  # benchmarks/java.py
+    assert ("Java greedy decision", "ms") in names
     assert {n for n, _ in names} >= {  # 2., 3., 4. and 5.
         "apply alone (4 players)",
         "legal_actions alone (4 players)",
