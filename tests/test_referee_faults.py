@@ -49,6 +49,12 @@ CASES = [
     (faulty("ignore_end"), "timeout", "end"),
 ]
 
+# The rule an illegal action object breaks, as the fault names it (docs/rules.md):
+# the bot withdraws at its first act (withdrawing is the last legal action of a play
+# turn) having played nothing, so at its third act it still owes a card from the
+# display (W11), whatever it sends instead.
+RULES = {faulty("illegal", "not_in_hand"): "W11", faulty("illegal", "wrong_phase"): "W11"}
+
 
 @pytest.mark.parametrize(("bot", "kind", "phase"), CASES, ids=[c[0].split("/")[-1] for c in CASES])
 def test_fault_is_named_and_the_game_finishes(
@@ -62,6 +68,8 @@ def test_fault_is_named_and_the_game_finishes(
     faults = result["faults"]
     assert [(f["seat"], f["kind"], f["phase"]) for f in faults] == [(1, kind, phase)], faults
     assert faults[0]["detail"]
+    if bot in RULES:
+        assert f" is not a legal action now: {RULES[bot]}: " in faults[0]["detail"]
     seats = result["seats"]
     assert sum(s["decisions"] for s in seats) == result["decisions"] > 150  # the game finished
     assert all(s["fault"] is None for i, s in enumerate(seats) if i != 1)

@@ -44,7 +44,7 @@ from .events import (
     Withdrew,
     event_for,
 )
-from .rules import breakdown, legal_actions, new_game, ranks, scores, step
+from .rules import IllegalAction, apply, breakdown, legal_actions, new_game, ranks, scores, step
 from .serialize import from_data, to_data, type_tag
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, PlayerState, State
@@ -397,6 +397,19 @@ class TajMahal:
 
     def step(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
         return step(state, action)
+
+    def why_illegal(self, state: State, action: Action) -> str | None:
+        """The rule the engine cites when it refuses ``action`` in ``state``, id
+        first: ``"W5: Srinagar is not in Kabul, the current province"``.
+        None if the engine takes the action, or fails on it otherwise (the action
+        came from a bot)."""
+        try:
+            apply(state, action)
+        except IllegalAction as e:
+            return str(e)
+        except Exception:
+            return None
+        return None
 
     def view_data(self, state: State, seat: int) -> Any:
         return view_data(view(state, seat), self._views)

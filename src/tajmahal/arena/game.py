@@ -5,19 +5,23 @@ The arena (protocol, referee, records, replay) knows games only through
 Taj Mahal one is :mod:`tajmahal.adapter`.  JSON data is plain dicts, lists,
 strings, numbers, booleans and None.
 
-Two methods are optional, looked up when present: ``pictures()`` returns a
+Three methods are optional, looked up when present: ``pictures()`` returns a
 :class:`~tajmahal.arena.viewer.Pictures` (SVG layers: the HTML replay viewer and
-the browser game draw the game and make its moves clickable), and
-``terminal(state, names, seat)`` a rich renderable for ``tajmahal show``.  A game
-without them gets the log, buttons and score tables.
+the browser game draw the game and make its moves clickable),
+``terminal(state, names, seat)`` a rich renderable for ``tajmahal show``, and
+``why_illegal(state, action)`` the rule an action that is not among the legal ones
+breaks, as the game's engine cites it (``"W5: ..."``), or None: the referee adds it
+to an ``illegal`` fault's detail (:func:`illegal_reason`).  A game without them
+gets the log, buttons and score tables, and the plain fault detail.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from .player import Player
+from .text import printable
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -130,3 +134,25 @@ class Game(Protocol[SetupT, StateT, ActionT, EventT]):
 
 
 AnyGame = Game[Any, Any, Any, Any]
+
+
+#: How many characters of a game's reason an ``illegal`` fault's detail quotes.
+REASON_LIMIT: Final = 300
+
+
+def illegal_reason(game: AnyGame, state: Any, action: Any) -> str | None:
+    """Why ``action`` (not among the legal actions of ``state``) is illegal, by the
+    game's optional ``why_illegal``: printable, at most :data:`REASON_LIMIT`
+    characters.  None for a game without the method, or when it gives no reason or
+    fails (the action came from a bot: whatever the game does with it, the referee
+    goes on)."""
+    method = getattr(game, "why_illegal", None)
+    if not callable(method):
+        return None
+    try:
+        reason = method(state, action)
+    except Exception:
+        return None
+    if not isinstance(reason, str) or not reason:
+        return None
+    return printable(printable(reason), limit=REASON_LIMIT)  # escapes lengthen it

@@ -30,7 +30,7 @@ from attrs import evolve, field, frozen
 
 from . import containment, protocol, sandbox
 from .connection import Connection, InProcessConnection
-from .game import AnyGame
+from .game import AnyGame, illegal_reason
 from .process import ProcessConnection
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
 from .record import DEALT, FORMAT, FORMAT_VERSION, GIVEN, RecordWriter, dealt_data
@@ -753,7 +753,7 @@ class _Match:
                 raise BadReply(TIMEOUT, f"answered after {elapsed:.3f} s, allowed {limit:.3f} s")
             choice = protocol.read_action_reply(reply, len(legal), line)
             if not isinstance(choice, int):
-                choice = self.match_action(choice, legal)
+                choice = self.match_action(choice, state, legal)
         except Exception as error:  # whatever the line held, it is the bot's fault
             e = (
                 error
@@ -787,7 +787,10 @@ class _Match:
         """The JSON array of the ``legal`` actions, joined from each action's text."""
         return self.action_texts.array(self.game, legal)
 
-    def match_action(self, data: Any, legal: Sequence[Any]) -> int:
+    def match_action(self, data: Any, state: Any, legal: Sequence[Any]) -> int:
+        """The index among ``legal`` of the action ``data`` a bot sent in ``state``;
+        raises an ``illegal`` :class:`BadReply` naming the rule it breaks, if the
+        game can tell (:func:`~tajmahal.arena.game.illegal_reason`)."""
         try:
             action = self.game.action_from_data(data)
         except Exception as e:  # ValueError, or anything hostile data makes a game raise
@@ -795,7 +798,9 @@ class _Match:
         for i, candidate in enumerate(legal):
             if candidate == action:
                 return i
-        raise BadReply(ILLEGAL, f"{quote(data, 100)} is not a legal action now")
+        detail = f"{quote(data, 100)} is not a legal action now"
+        reason = illegal_reason(self.game, state, action)
+        raise BadReply(ILLEGAL, detail if reason is None else f"{detail}: {reason}")
 
     def broadcast(self, events: Sequence[Any]) -> None:
         if not events:

@@ -58,7 +58,7 @@ from .events import (
     TurnBegan,
     TurnEnded,
 )
-from .rules import legal_actions, new_game, ranks, scores, step
+from .rules import IllegalAction, apply, legal_actions, new_game, ranks, scores, step
 from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
 from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, SetupError, State
 from .views import view
@@ -177,6 +177,19 @@ class Tikal:
 
     def step(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
         return step(state, action)
+
+    def why_illegal(self, state: State, action: Action) -> str | None:
+        """The rule the engine cites when it refuses ``action`` in ``state``, id
+        first: ``"T17: first place the tile you drew"``.
+        None if the engine takes the action, or fails on it otherwise (the action
+        came from a bot)."""
+        try:
+            apply(state, action)
+        except IllegalAction as e:
+            return str(e)
+        except Exception:
+            return None
+        return None
 
     def view_data(self, state: State, seat: int) -> Any:
         return to_data(view(state, seat))
