@@ -22,6 +22,7 @@ import sys
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -739,7 +740,7 @@ class _Match:
         limit = seat.time.move + seat.bank
         message = protocol.act_outgoing(
             self.decision,
-            game.view_json(state, seat.seat),
+            partial(game.view_json, state, seat.seat),  # encoded if it is read
             self.legal_json(legal),
             seat.time.move,
             seat.bank,
@@ -805,14 +806,17 @@ class _Match:
     def broadcast(self, events: Sequence[Any]) -> None:
         if not events:
             return
+        # Only to the bots that read events: not to in-process players that ignore
+        # them (then nothing is encoded), unless the trace shows every message.
+        listeners = [s for s in self.seats if s.live and (s.conn.reads_events or self.trace)]
+        if not listeners:
+            return
         game = self.game
         public = [game.event_json(e, None) for e in events]
         secret = [i for i, e in enumerate(events) if not game.is_public(e)]
         hold = self.config.batch_events
         shared: Outgoing | None = None
-        for seat in self.seats:
-            if not seat.live:
-                continue
+        for seat in listeners:
             mine = public
             if secret:
                 mine = list(public)
