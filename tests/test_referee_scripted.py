@@ -57,6 +57,26 @@ def test_message_flow_of_a_correct_game() -> None:
     assert sorted(decisions) == list(range(1, result.decisions + 1))
 
 
+def test_every_bot_gets_every_decisions_events_in_order_before_its_next_act() -> None:
+    # Each bot sees one events message per decision that had events, in decision
+    # order, each before any later act (held events go out with the next request).
+    result, conns = play([[], [], [], []], seed=6)
+    seen = [
+        [m["decision"] for m in c.received if m["type"] == "events"] for c in conns
+    ]
+    assert seen[0] == seen[1] == seen[2] == seen[3]
+    assert seen[0] == sorted(set(seen[0])) and len(seen[0]) > result.decisions // 2
+    for conn in conns:
+        latest = 0  # the last decision whose events this bot has
+        for m in conn.received:
+            if m["type"] == "events":
+                latest = m["decision"]
+            elif m["type"] == "act":
+                # the events of every earlier decision with events came first
+                earlier = [d for d in seen[0] if d < m["decision"]]
+                assert latest == (earlier[-1] if earlier else 0)
+
+
 def test_no_seat_learns_a_card_another_seat_drew() -> None:
     _, conns = play([[], [], []], seed=11)
     own_draws = 0

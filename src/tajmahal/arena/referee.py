@@ -502,6 +502,10 @@ class _Match:
         self.config = config
         self.seed = seed
         self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
+        #: The seats sent events: the bots that read them (every pipe; not an
+        #: in-process player that ignores them, so nothing is encoded for it),
+        #: every seat when the trace shows every message.
+        self.audience = [s for s in self.seats if config.trace or s.conn.reads_events]
         self.trace = config.trace
         self.start = time.perf_counter()
         self.decision = 0
@@ -738,13 +742,22 @@ class _Match:
                 self.fault(seat, kind, ACT, detail)
             return None, 0.0
         limit = seat.time.move + seat.bank
-        message = protocol.act_outgoing(
-            self.decision,
-            partial(game.view_json, state, seat.seat),  # encoded if it is read
-            self.legal_json(legal),
-            seat.time.move,
-            seat.bank,
-        )
+        if seat.conn.reads_view:
+            message: Outgoing = protocol.act_outgoing(
+                self.decision,
+                game.view_json(state, seat.seat),
+                self.legal_json(legal),
+                seat.time.move,
+                seat.bank,
+            )
+        else:  # the view is encoded only if the trace shows the line
+            message = protocol.ActOutgoing(
+                self.decision,
+                partial(game.view_json, state, seat.seat),
+                self.legal_json(legal),
+                seat.time.move,
+                seat.bank,
+            )
         self.send(seat, message, request=True)
         seat.asked = self.decision
         self.log_step()
@@ -799,19 +812,16 @@ class _Match:
         raise BadReply(ILLEGAL, f"{quote(data, 100)} is not a legal action now")
 
     def broadcast(self, events: Sequence[Any]) -> None:
-        if not events:
-            return
-        # Only to the bots that read events: not to in-process players that ignore
-        # them (then nothing is encoded), unless the trace shows every message.
-        listeners = [s for s in self.seats if s.live and (s.conn.reads_events or self.trace)]
-        if not listeners:
+        if not events or not self.audience:
             return
         game = self.game
         public = [game.event_json(e, None) for e in events]
         secret = [i for i, e in enumerate(events) if not game.is_public(e)]
         hold = self.config.batch_events
         shared: Outgoing | None = None
-        for seat in listeners:
+        for seat in self.audience:
+            if not seat.live:
+                continue
             mine = public
             if secret:
                 mine = list(public)
