@@ -66,6 +66,8 @@ from .views import view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from .render import TikalPictures
+
 __all__ = ["TIKAL", "Tikal", "space_label"]
 
 
@@ -307,6 +309,12 @@ class Tikal:
             elif isinstance(e, GameOver):
                 lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
         return lines
+
+    def pictures(self) -> TikalPictures:
+        """How the HTML viewer and the browser game draw the game (SVG layers)."""
+        from .render import TikalPictures
+
+        return TikalPictures(self.components)
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         """The position for ``tajmahal show`` (rich)."""
