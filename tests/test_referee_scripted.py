@@ -15,6 +15,7 @@ from tajmahal.arena import (
     InProcessConnection,
     MatchConfig,
     Player,
+    RandomPlayer,
     TimeControl,
     play_match,
     replay,
@@ -54,6 +55,27 @@ def test_message_flow_of_a_correct_game() -> None:
         assert conn.received[-1]["ranks"] == result.ranks
     decisions = [m["decision"] for c in conns for m in c.received if m["type"] == "act"]
     assert sorted(decisions) == list(range(1, result.decisions + 1))
+
+
+def test_every_bot_gets_every_decisions_events_in_order_before_its_next_act() -> None:
+    # The next seat to act gets the last step's events before its request; the
+    # others get them while it thinks.  Each bot still sees one events message per
+    # decision that had events, in decision order, each before any later act.
+    result, conns = play([[], [], [], []], seed=6)
+    seen = [
+        [m["decision"] for m in c.received if m["type"] == "events"] for c in conns
+    ]
+    assert seen[0] == seen[1] == seen[2] == seen[3]
+    assert seen[0] == sorted(set(seen[0])) and len(seen[0]) > result.decisions // 2
+    for conn in conns:
+        latest = 0  # the last decision whose events this bot has
+        for m in conn.received:
+            if m["type"] == "events":
+                latest = m["decision"]
+            elif m["type"] == "act":
+                # the events of every earlier decision with events came first
+                earlier = [d for d in seen[0] if d < m["decision"]]
+                assert latest == (earlier[-1] if earlier else 0)
 
 
 def test_no_seat_learns_a_card_another_seat_drew() -> None:
@@ -297,3 +319,109 @@ def test_legal_actions_are_encoded_once_as_the_game_says() -> None:
 
     first.game = Unhashable()  # type: ignore[assignment]
     assert first.legal_json([{"x": 1}, {"y": [2]}]) == b'[{"x":1},{"y":[2]}]'
+
+
+# ------------------------------------------------- what in-process players are sent
+
+
+class _Counting:
+    """The Taj Mahal game, counting the views and events the referee encodes."""
+
+    def __init__(self) -> None:
+        self.views = 0
+        self.events = 0
+
+    def view_json(self, state: Any, seat: int) -> bytes:
+        self.views += 1
+        return TAJMAHAL.view_json(state, seat)
+
+    def event_json(self, event: Any, seat: int | None) -> bytes:
+        self.events += 1
+        return TAJMAHAL.event_json(event, seat)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(TAJMAHAL, name)
+
+
+class _Recorder(Player):
+    """Keeps every message; plays the first legal action."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    def handle(self, message: Message) -> Message | None:
+        self.messages.append(message)
+        return super().handle(message)
+
+    def choose(self, message: Message) -> int:
+        return 0
+
+    def of_type(self, kind: str) -> list[Message]:
+        return [m for m in self.messages if m["type"] == kind]
+
+
+class _Blind(_Recorder):
+    reads_view = False
+
+
+class _Listener(Player):
+    """Reads events through the hook, not by overriding handle."""
+
+    def __init__(self) -> None:
+        self.events: list[Message] = []
+        self.acts = 0
+
+    def on_events(self, message: Message) -> None:
+        self.events.append(message)
+
+    def choose(self, message: Message) -> int:
+        self.acts += 1
+        return 0
+
+
+def _play_in_process(players: list[Player], game: Any = TAJMAHAL) -> Any:
+    conns = [InProcessConnection(p, p.name, None) for p in players]
+    return play_match(game, Setup.random(len(players), 4), conns, MatchConfig(), seed=4)
+
+
+def test_players_that_ignore_views_and_events_cost_no_encoding() -> None:
+    # Built-in random players keep the default on_events and do not read views:
+    # the referee encodes neither for them (the tournament's cost per game).
+    counting = _Counting()
+    result = _play_in_process([RandomPlayer(s) for s in range(4)], counting)
+    assert result.faults == [] and result.decisions > 100
+    assert (counting.views, counting.events) == (0, 0)
+    # A player that listens through on_events gets them, and reads its views: the
+    # referee encodes events, and the views of its own decisions only.
+    counting = _Counting()
+    listener = _Listener()
+    _play_in_process([listener, RandomPlayer(1), RandomPlayer(2)], counting)
+    assert counting.views == listener.acts > 0 and counting.events > 0
+    assert listener.events and all(m["type"] == "events" for m in listener.events)
+
+
+def test_an_act_without_its_view_is_the_act_but_for_the_view() -> None:
+    blind, seeing = _Blind(), _Recorder()
+    result = _play_in_process([blind, seeing, RandomPlayer(2)])
+    assert result.faults == []
+    for act in blind.of_type("act"):
+        assert set(act) == {"type", "decision", "legal", "time"}
+        assert act["legal"]
+    for act in seeing.of_type("act"):
+        assert set(act) == {"type", "decision", "view", "legal", "time"}
+        assert act["view"]["seat"] == 1
+    # _Recorder overrides handle, so it is sent the events too; the blind one as well.
+    assert seeing.of_type("events") and blind.of_type("events")
+
+
+def test_leaving_out_views_and_events_does_not_change_the_game() -> None:
+    class Seeing(RandomPlayer):
+        reads_view = True
+
+        def on_events(self, message: Message) -> None:
+            self.events = getattr(self, "events", 0) + 1
+
+    blind = _play_in_process([RandomPlayer(s) for s in range(3)])
+    seeing = _play_in_process([Seeing(s) for s in range(3)])
+    assert blind.to_data()["scores"] == seeing.to_data()["scores"]
+    assert blind.decisions == seeing.decisions

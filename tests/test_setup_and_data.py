@@ -105,6 +105,21 @@ def test_c8_bad_board_files_get_clear_errors(change, message: str) -> None:  # t
         board_from_dict(raw)
 
 
+def test_c8_a_board_built_again_from_changed_data_is_checked_again() -> None:
+    # The last board built is kept (every record of a tournament carries the same
+    # one); data changed after the first build must not get the kept board.
+    raw = _raw()
+    first = board_from_dict(raw)
+    assert board_from_dict(_raw()) is first  # the same data: the kept board
+    raw["cities"][1]["fortress"] = True  # the caller changes its dict ...
+    with pytest.raises(BoardError, match="16 fortresses, this one has 17"):
+        board_from_dict(raw)  # ... and the changed board is validated (C8)
+    raw["cities"][1]["fortress"] = False
+    raw["cities"][0]["x"] += 1  # Kabul drawn a point further right
+    moved = board_from_dict(raw)
+    assert moved.cities[0].x == first.cities[0].x + 1 and moved != first
+
+
 def test_c8_load_board_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "board.json"
     path.write_text(json.dumps(_raw()))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from .player import Player
-from .protocol import CRASH, TIMEOUT, Message, Outgoing
+from .protocol import CRASH, TIMEOUT, ActOutgoing, Message, Outgoing
 
 
 class Received(NamedTuple):
@@ -43,6 +43,8 @@ class Connection(ABC):
     #: A signal the bot did not raise itself that stopped or ended it
     #: (``"SIGSTOP"``, ``"SIGKILL"``), once a fault was found because of it.
     signal: str | None = None
+    #: Whether the bot is sent ``events`` messages (every bot over a pipe is).
+    reads_events: bool = True
 
     @abstractmethod
     def start(self) -> str | None:
@@ -148,6 +150,13 @@ class InProcessConnection(Connection):
         self.log_path = log_path
         self.reply: Received | None = None
         self.stopped = False
+        # A player that keeps the default hooks ignores events: none are encoded
+        # for it.  One that does not read views gets its acts without them.
+        kind = type(player)
+        self.reads_events = (
+            kind.handle is not Player.handle or kind.on_events is not Player.on_events
+        )
+        self.reads_view = player.reads_view
 
     def start(self) -> str | None:
         if self.log_path is not None:
@@ -157,9 +166,13 @@ class InProcessConnection(Connection):
     def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
         if self.stopped:
             return
+        if isinstance(message, ActOutgoing) and not self.reads_view:
+            data = message.without_view()
+        else:
+            data = message.data  # encoded and decoded before the bot's time starts
         start = time.perf_counter()
         try:
-            answer = self.player.handle(message.data)
+            answer = self.player.handle(data)
         except Exception as e:
             elapsed = time.perf_counter() - start
             self._log(traceback.format_exc())

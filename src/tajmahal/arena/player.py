@@ -4,6 +4,11 @@ A :class:`Player` gets exactly the messages a subprocess bot gets, as data (the
 dicts a subprocess bot would decode from its stdin), and answers the same way.
 So a built-in bot sees no more than a bot in another language, and the referee
 treats both alike.  Do not change the dicts you are given: they may be shared.
+
+Two things are left out for a player that would not read them, so the referee
+does not encode them: ``events`` messages, when the class keeps the default
+:meth:`Player.on_events` (and :meth:`Player.handle`), and the ``view`` of each
+``act``, when the class sets :attr:`Player.reads_view` to False.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ class Player(ABC):
 
     name = "player"
     version = "1.0"
+    #: False for a player that never reads ``message["view"]`` in :meth:`choose`:
+    #: its ``act`` messages then come without ``view``, which the referee does not
+    #: encode (a tenth of a tournament of such players).
+    reads_view: bool = True
 
     def handle(self, message: Message) -> Message | None:
         """Answer one message from the referee (a reply for ``hello`` and ``act``)."""
@@ -65,6 +74,7 @@ class RandomPlayer(Player):
     """Picks a legal action uniformly at random (seeded: reproducible)."""
 
     name = "random"
+    reads_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -77,6 +87,7 @@ class FirstPlayer(Player):
     """Always picks the first legal action: the smallest correct bot."""
 
     name = "first"
+    reads_view = False
 
     def __init__(self, seed: int = 0) -> None:
         del seed

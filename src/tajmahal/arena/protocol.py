@@ -8,7 +8,7 @@ for bot authors is ``protocol/README.md``; this module is its implementation.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import orjson
@@ -51,10 +51,13 @@ class Outgoing:
     the same as ``data`` (what an in-process bot gets).  It is encoded once, and
     decoded from the line only if an in-process bot asks for the data."""
 
-    __slots__ = ("_data", "line")
+    __slots__ = ("_data", "_line")
+
+    #: The message's ``type``, when the referee needs to know it without decoding.
+    kind: str = ""
 
     def __init__(self, line: bytes, data: Message | None = None) -> None:
-        self.line = line
+        self._line = line
         self._data = data
 
     @classmethod
@@ -62,10 +65,63 @@ class Outgoing:
         return cls(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), data)
 
     @property
+    def line(self) -> bytes:
+        return self._line
+
+    @property
     def data(self) -> Message:
         if self._data is None:
             self._data = orjson.loads(self.line)
         return self._data
+
+
+class ActOutgoing(Outgoing):
+    """An ``act`` request whose view is encoded only when someone reads it: the
+    line for a subprocess bot (or the trace), the data for an in-process bot that
+    reads views.  :meth:`without_view` is the data for one that does not
+    (:attr:`~tajmahal.arena.player.Player.reads_view`)."""
+
+    __slots__ = ("_bank", "_decision", "_legal", "_move", "_view")
+
+    kind = "act"
+
+    def __init__(
+        self,
+        decision: int,
+        view_json: Callable[[], bytes],
+        legal_json: bytes,
+        move: float,
+        bank: float,
+    ) -> None:
+        self._decision = decision
+        self._view = view_json
+        self._legal = legal_json
+        self._move = move
+        self._bank = bank
+        self._data = None
+
+    @property
+    def line(self) -> bytes:
+        line: bytes | None = getattr(self, "_line", None)
+        if line is None:
+            view, legal = orjson.Fragment(self._view()), orjson.Fragment(self._legal)
+            message = act(self._decision, view, legal, self._move, self._bank)
+            line = self._line = orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+        return line
+
+    def without_view(self) -> Message:
+        """The message's data but its ``view``; the view is never encoded for it."""
+        message = act(self._decision, None, orjson.loads(self._legal), self._move, self._bank)
+        del message["view"]
+        return message
+
+
+class EventsOutgoing(Outgoing):
+    """An ``events`` message (see :func:`events_outgoing`)."""
+
+    __slots__ = ()
+
+    kind = "events"
 
 
 @frozen
@@ -266,12 +322,15 @@ def act(decision: int, view: Any, legal: Sequence[Any], move: float, bank: float
 
 
 def act_outgoing(
-    decision: int, view_json: bytes, legal_json: bytes, move: float, bank: float
-) -> Outgoing:
-    """The :func:`act` message, ready to send, for a view and legal actions already
-    encoded (JSON text)."""
-    message = act(decision, orjson.Fragment(view_json), orjson.Fragment(legal_json), move, bank)
-    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
+    decision: int,
+    view_json: Callable[[], bytes],
+    legal_json: bytes,
+    move: float,
+    bank: float,
+) -> ActOutgoing:
+    """The :func:`act` message, ready to send, for legal actions already encoded
+    (JSON text) and a function that encodes the view when it is needed."""
+    return ActOutgoing(decision, view_json, legal_json, move, bank)
 
 
 def events(decision: int, items: Sequence[Any]) -> Message:
@@ -282,7 +341,7 @@ def events(decision: int, items: Sequence[Any]) -> Message:
 def events_outgoing(decision: int, items_json: Sequence[bytes]) -> Outgoing:
     """The :func:`events` message, ready to send, for events already encoded."""
     message = events(decision, [orjson.Fragment(x) for x in items_json])
-    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
+    return EventsOutgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def end(result: Message) -> Message:
