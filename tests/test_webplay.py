@@ -27,7 +27,8 @@ def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
     config = MatchConfig(time=(HUMAN_TIME, MatchConfig().seat_time(1)), on_step=table.on_step)
     results: list[MatchResult] = []
     referee = threading.Thread(
-        target=lambda: results.append(play_match(game, setup, connections, config, seed=7))
+        target=lambda: results.append(play_match(game, setup, connections, config, seed=7)),
+        daemon=True,  # a failed assertion must not leave pytest waiting on a person's week
     )
     referee.start()
     answered = clickable = 0
