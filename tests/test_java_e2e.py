@@ -7,14 +7,31 @@ import random
 from pathlib import Path
 
 import orjson
+from attrs import evolve
 from java_scenario import acting, at, fresh, palace, put, tiles
 from referee_support import BOTS, cli
 
 from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
 from tajmahal.games import GAMES
-from tajmahal.java import BuildPalace, legal_actions, new_game
+from tajmahal.java import (
+    BuildPalace,
+    EndTurn,
+    Move,
+    State,
+    TakeCard,
+    apply,
+    legal_actions,
+    new_game,
+)
 from tajmahal.java.adapter import JAVA
-from tajmahal.java.bots import GreedyPlayer, SearchConfig, greedy_choice, mcts_choice
+from tajmahal.java.bots import (
+    GreedyPlayer,
+    SearchConfig,
+    greedy_choice,
+    mcts_choice,
+    rollout_value,
+    worth,
+)
 from tajmahal.java.events import CardTaken
 from tajmahal.java.views import view
 
@@ -84,6 +101,48 @@ def test_the_bots_build_the_palace_they_may_build() -> None:
     assert legal[greedy_choice(state, legal, rng)] == BuildPalace(at(5, 4), 4)
     config = SearchConfig(iterations=20, seconds=None)
     assert legal[mcts_choice(view(state, 0), legal, rng, config)] == BuildPalace(at(5, 4), 4)
+
+
+def _alone_in_a_city(ap: int, cards: int) -> State:
+    """Seat 0's only figure in a city of 2 (red palace of 6 on (5, 6), so no
+    festival, J71) ringed by rice; no land tile left to lay (J33) and none owed
+    (J20: it lies), no water; every walk leaves the city (J48: the palace's
+    space is not free)."""
+    state = tiles(fresh(), "village", at(5, 5), at(5, 6))
+    state = tiles(state, "rice", at(5, 4), at(4, 5), at(4, 6), at(6, 5), at(6, 6))
+    state = put(palace(state, at(5, 6), 6), at(5, 5))
+    players = tuple(evolve(p, twos=0, rice=0, villages=0) for p in state.players)
+    state = evolve(state, players=players, threes=0, water_left=0, red=(at(5, 6),))
+    return acting(state, ap=ap, land=True, acted=True, cards=cards)
+
+
+def test_a_rollout_is_worth_at_least_ending_the_turn_at_once() -> None:
+    # 1 AP and both cards taken (J61): walk out of the city (J48) or end the turn.
+    state = _alone_in_a_city(ap=1, cards=2)
+    legal = legal_actions(state)
+    assert legal[-1] == EndTurn() and all(isinstance(a, Move) for a in legal[:-1])
+    stop = worth(apply(state, EndTurn()), 0)
+    # the city's first place (J80) is lost by any walk out of it
+    assert all(worth(apply(state, a), 0) < stop - 3 for a in legal[:-1])
+    config = SearchConfig()
+    # the seat may stop at once (J18), so no random walk counts against the line
+    for seed in range(20):
+        assert rollout_value(state, 0, random.Random(seed), config) == stop
+
+
+def test_mcts_takes_the_card_its_ap_buy_rather_than_ending_the_turn() -> None:
+    # 2 AP, one card may still be taken (J61): taking it gains a card and then
+    # the turn can end; a rollout that walks out of the city afterwards must not
+    # make ending the turn now look better.
+    state = _alone_in_a_city(ap=2, cards=1)
+    legal = legal_actions(state)
+    assert TakeCard(True) in legal and EndTurn() in legal
+    rng = random.Random(0)
+    assert isinstance(legal[greedy_choice(state, legal, rng)], TakeCard)
+    config = SearchConfig(iterations=30, seconds=None)
+    for seed in range(5):
+        choice = mcts_choice(view(state, 0), legal, random.Random(seed), config)
+        assert isinstance(legal[choice], TakeCard)
 
 
 def test_a_drawn_card_is_seen_by_its_taker_only() -> None:

@@ -1,6 +1,6 @@
 """Built-in Java bots: ``greedy`` (one-step lookahead on a heuristic) and ``mcts``
-(determinized flat UCB over the greedy's best candidates, with rollouts to the end
-of the seat's turn).
+(determinized flat UCB over the greedy's best candidates, with random rollouts of
+the rest of the seat's turn, each valued at its best point).
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
@@ -175,28 +175,38 @@ class SearchConfig:
     stop: float = 0.3
 
 
-def _rollout(state: State, seat: int, rng: random.Random, config: SearchConfig) -> State:
-    """Random play of the rest of the seat's turn (bids: :func:`bid_choice`)."""
+def rollout_value(state: State, seat: int, rng: random.Random, config: SearchConfig) -> float:
+    """Random play of the rest of the seat's turn (bids: :func:`bid_choice`), valued
+    by the best :func:`worth` at a point where the seat could have ended its turn.
+
+    The seat alone decides when its turn ends (J18, J20-J21: any time once its land
+    tile lies), so every such prefix of the rollout is a line it can play; random
+    actions after the best point (a figure walked out of its city, say) do not count
+    against the action searched, as they would if the rollout were valued at its end
+    while ending the turn at once is valued exactly."""
+    best = -math.inf
     for _ in range(20):
         if state.to_act != seat or state.phase == OVER:
             break
         legal = legal_actions(state)
         if state.phase == FESTIVAL:
-            action = legal[bid_choice(state, legal)]
-        elif isinstance(legal[-1], EndTurn) and rng.random() < config.stop:
-            action = legal[-1]
-        else:
-            action = legal[rng.choice(candidates(state, legal, rng))]
-        state = apply(state, action)
-    return state
+            state = apply(state, legal[bid_choice(state, legal)])
+            continue
+        if isinstance(legal[-1], EndTurn):
+            best = max(best, worth(apply(state, legal[-1]), seat))
+            if rng.random() < config.stop:
+                return best
+        state = apply(state, legal[rng.choice(candidates(state, legal, rng))])
+    return max(best, worth(state, seat))
 
 
 def mcts_choice(
     state_view: JavaView, legal: Sequence[Action], rng: random.Random, config: SearchConfig
 ) -> int:
     """Flat UCB1 over the ``width`` best actions by :func:`worth`: each iteration
-    plays one of them on a new determinization, rolls the turn out at random and
-    values the result with :func:`worth`; the most visited action is chosen."""
+    plays one of them on a new determinization and rolls the turn out at random
+    (:func:`rollout_value`: the best point of the rollout counts); the most visited
+    action is chosen."""
     if len(legal) == 1:
         return 0
     seat = state_view.seat
@@ -225,9 +235,7 @@ def mcts_choice(
                 ),
             )
         state = apply(determinize(state_view, rng), legal[arm])
-        if state.to_act == seat and state.phase == ACT:
-            state = _rollout(state, seat, rng, config)
-        value = worth(state, seat)
+        value = rollout_value(state, seat, rng, config)
         if isinstance(legal[arm], HoldFestival):
             value += festival_value(base, legal[arm])  # type: ignore[arg-type]
         visits[arm] += 1
@@ -283,5 +291,6 @@ __all__ = [
     "SearchConfig",
     "greedy_choice",
     "mcts_choice",
+    "rollout_value",
     "worth",
 ]
