@@ -8,6 +8,7 @@ import pytest
 from tajmahal.arena.connection import LineReader
 from tajmahal.arena.protocol import (
     FAULT_KINDS,
+    ActOutgoing,
     BadReply,
     Outgoing,
     act,
@@ -58,24 +59,27 @@ def test_outgoing_is_encoded_once_as_one_line() -> None:
 def test_messages_from_encoded_parts_are_the_same_lines_and_data() -> None:
     view = {"seat": 1, "hand": [3, 84], "players": [{"score": {"palaces": 2}}], "dummy": None}
     legal = [{"type": "play", "card": 3}, {"type": "withdraw"}]
+    out = act_outgoing(7, orjson.dumps(view), orjson.dumps(legal), 1.0, 9.87654)
+    expected = Outgoing.of(act(7, view, legal, 1.0, 9.87654))
+    assert out.line == expected.line
+    assert out.data == expected.data == orjson.loads(out.line)  # decoded when asked
+    assert out.data is out.data
+
+    # For an in-process bot that reads no views: the act but for its view, which is
+    # encoded only if something (the trace) reads the line.
     encoded: list[dict[str, object]] = []
 
     def view_json() -> bytes:
         encoded.append(view)
         return orjson.dumps(view)
 
-    out = act_outgoing(7, view_json, orjson.dumps(legal), 1.0, 9.87654)
-    expected = Outgoing.of(act(7, view, legal, 1.0, 9.87654))
-    # Without its view, the act is what a bot gets but for "view": the view is
-    # never encoded for a bot that does not read it.
+    blind = ActOutgoing(7, view_json, orjson.dumps(legal), 1.0, 9.87654)
     brief = dict(expected.data)
     del brief["view"]
-    assert out.without_view() == brief
+    assert blind.without_view() == brief
     assert encoded == []
-    assert out.line == expected.line
-    assert out.line is out.line and len(encoded) == 1  # encoded once, when first asked
-    assert out.data == expected.data == orjson.loads(out.line)  # decoded when asked
-    assert out.data is out.data
+    assert blind.line == expected.line and blind.data == expected.data
+    assert blind.line is blind.line and len(encoded) == 1  # encoded once
     items = [{"type": "played", "seat": 0, "card": 3, "extra": None}, {"type": "visit_ended"}]
     out = events_outgoing(12, [orjson.dumps(x) for x in items])
     assert out.line == Outgoing.of(events(12, items)).line

@@ -58,9 +58,8 @@ def test_message_flow_of_a_correct_game() -> None:
 
 
 def test_every_bot_gets_every_decisions_events_in_order_before_its_next_act() -> None:
-    # The next seat to act gets the last step's events before its request; the
-    # others get them while it thinks.  Each bot still sees one events message per
-    # decision that had events, in decision order, each before any later act.
+    # Each bot sees one events message per decision that had events, in decision
+    # order, each before any later act (held events go out with the next request).
     result, conns = play([[], [], [], []], seed=6)
     seen = [
         [m["decision"] for m in c.received if m["type"] == "events"] for c in conns

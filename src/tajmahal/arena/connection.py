@@ -45,6 +45,8 @@ class Connection(ABC):
     signal: str | None = None
     #: Whether the bot is sent ``events`` messages (every bot over a pipe is).
     reads_events: bool = True
+    #: Whether the bot's ``act`` messages carry its view (every bot over a pipe's do).
+    reads_view: bool = True
 
     @abstractmethod
     def start(self) -> str | None:

@@ -51,22 +51,15 @@ class Outgoing:
     the same as ``data`` (what an in-process bot gets).  It is encoded once, and
     decoded from the line only if an in-process bot asks for the data."""
 
-    __slots__ = ("_data", "_line")
-
-    #: The message's ``type``, when the referee needs to know it without decoding.
-    kind: str = ""
+    __slots__ = ("_data", "line")
 
     def __init__(self, line: bytes, data: Message | None = None) -> None:
-        self._line = line
+        self.line = line
         self._data = data
 
     @classmethod
     def of(cls, data: Message) -> Outgoing:
         return cls(orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE), data)
-
-    @property
-    def line(self) -> bytes:
-        return self._line
 
     @property
     def data(self) -> Message:
@@ -76,14 +69,11 @@ class Outgoing:
 
 
 class ActOutgoing(Outgoing):
-    """An ``act`` request whose view is encoded only when someone reads it: the
-    line for a subprocess bot (or the trace), the data for an in-process bot that
-    reads views.  :meth:`without_view` is the data for one that does not
-    (:attr:`~tajmahal.arena.player.Player.reads_view`)."""
+    """An ``act`` request for an in-process bot that does not read views
+    (:attr:`~tajmahal.arena.player.Player.reads_view`): :meth:`without_view` is what
+    it gets; the view is encoded only if something reads the ``line`` (the trace)."""
 
-    __slots__ = ("_bank", "_decision", "_legal", "_move", "_view")
-
-    kind = "act"
+    __slots__ = ("_parts", "_text")
 
     def __init__(
         self,
@@ -93,35 +83,25 @@ class ActOutgoing(Outgoing):
         move: float,
         bank: float,
     ) -> None:
-        self._decision = decision
-        self._view = view_json
-        self._legal = legal_json
-        self._move = move
-        self._bank = bank
+        self._parts = (decision, view_json, legal_json, move, bank)
+        self._text: bytes | None = None
         self._data = None
 
     @property
-    def line(self) -> bytes:
-        line: bytes | None = getattr(self, "_line", None)
-        if line is None:
-            view, legal = orjson.Fragment(self._view()), orjson.Fragment(self._legal)
-            message = act(self._decision, view, legal, self._move, self._bank)
-            line = self._line = orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
-        return line
+    def line(self) -> bytes:  # type: ignore[override]
+        if self._text is None:
+            decision, view_json, legal_json, move, bank = self._parts
+            view, legal = orjson.Fragment(view_json()), orjson.Fragment(legal_json)
+            message = act(decision, view, legal, move, bank)
+            self._text = orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+        return self._text
 
     def without_view(self) -> Message:
-        """The message's data but its ``view``; the view is never encoded for it."""
-        message = act(self._decision, None, orjson.loads(self._legal), self._move, self._bank)
+        """The message's data but its ``view`` (which is not encoded for it)."""
+        decision, _, legal_json, move, bank = self._parts
+        message = act(decision, None, orjson.loads(legal_json), move, bank)
         del message["view"]
         return message
-
-
-class EventsOutgoing(Outgoing):
-    """An ``events`` message (see :func:`events_outgoing`)."""
-
-    __slots__ = ()
-
-    kind = "events"
 
 
 @frozen
@@ -322,15 +302,12 @@ def act(decision: int, view: Any, legal: Sequence[Any], move: float, bank: float
 
 
 def act_outgoing(
-    decision: int,
-    view_json: Callable[[], bytes],
-    legal_json: bytes,
-    move: float,
-    bank: float,
-) -> ActOutgoing:
-    """The :func:`act` message, ready to send, for legal actions already encoded
-    (JSON text) and a function that encodes the view when it is needed."""
-    return ActOutgoing(decision, view_json, legal_json, move, bank)
+    decision: int, view_json: bytes, legal_json: bytes, move: float, bank: float
+) -> Outgoing:
+    """The :func:`act` message, ready to send, for a view and legal actions already
+    encoded (JSON text)."""
+    message = act(decision, orjson.Fragment(view_json), orjson.Fragment(legal_json), move, bank)
+    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def events(decision: int, items: Sequence[Any]) -> Message:
@@ -341,7 +318,7 @@ def events(decision: int, items: Sequence[Any]) -> Message:
 def events_outgoing(decision: int, items_json: Sequence[bytes]) -> Outgoing:
     """The :func:`events` message, ready to send, for events already encoded."""
     message = events(decision, [orjson.Fragment(x) for x in items_json])
-    return EventsOutgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
+    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def end(result: Message) -> Message:

@@ -502,6 +502,10 @@ class _Match:
         self.config = config
         self.seed = seed
         self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
+        #: The seats sent events: the bots that read them (every pipe; not an
+        #: in-process player that ignores them, so nothing is encoded for it),
+        #: every seat when the trace shows every message.
+        self.audience = [s for s in self.seats if config.trace or s.conn.reads_events]
         self.trace = config.trace
         self.start = time.perf_counter()
         self.decision = 0
@@ -510,12 +514,6 @@ class _Match:
         self.action_texts = _action_texts(game)
         #: The last step, until :meth:`log_step` records it.
         self.last_step: tuple[Any, ...] | None = None
-        #: The last step's events for the seats that have not been sent them yet
-        #: (see :meth:`broadcast`): the decision, the events, the seats.
-        self.unsent: tuple[int, Sequence[Any], list[_Seat]] | None = None
-        #: The public JSON of those events, which of them are secret, and the
-        #: message of the public ones (sent to every seat that sees no secret).
-        self.encoded: tuple[list[bytes], list[int], Outgoing | None] | None = None
 
     def run(self) -> MatchResult:
         with containment.guarded():  # whatever the bots start stays in reach
@@ -685,13 +683,11 @@ class _Match:
         while (seat_no := game.to_act(state)) is not None:
             self.decision += 1
             seat = self.seats[seat_no]
-            self.broadcast_to(seat)  # the last step's events come before its request
             legal = game.legal_actions(state)
             index: int | None = None
             elapsed = 0.0
             if seat.live:
                 index, elapsed = self.ask(seat, state, legal)
-            self.broadcast_rest()  # if the bot was not asked (else done while it thought)
             by = "bot"
             if index is None:
                 index = game.fallback(state, legal)
@@ -707,7 +703,6 @@ class _Match:
             if self.config.on_step is not None:
                 self.config.on_step(self.decision, seat_no, before, action, events, by)
             self.broadcast(events)
-        self.broadcast_rest()
         self.log_step()
         return state
 
@@ -747,16 +742,24 @@ class _Match:
                 self.fault(seat, kind, ACT, detail)
             return None, 0.0
         limit = seat.time.move + seat.bank
-        message = protocol.act_outgoing(
-            self.decision,
-            partial(game.view_json, state, seat.seat),  # encoded if it is read
-            self.legal_json(legal),
-            seat.time.move,
-            seat.bank,
-        )
+        if seat.conn.reads_view:
+            message: Outgoing = protocol.act_outgoing(
+                self.decision,
+                game.view_json(state, seat.seat),
+                self.legal_json(legal),
+                seat.time.move,
+                seat.bank,
+            )
+        else:  # the view is encoded only if the trace shows the line
+            message = protocol.ActOutgoing(
+                self.decision,
+                partial(game.view_json, state, seat.seat),
+                self.legal_json(legal),
+                seat.time.move,
+                seat.bank,
+            )
         self.send(seat, message, request=True)
         seat.asked = self.decision
-        self.broadcast_rest()  # the others' events and the record line: while it thinks
         self.log_step()
         try:
             reply, elapsed, line = self.receive(seat, limit)
@@ -809,58 +812,27 @@ class _Match:
         raise BadReply(ILLEGAL, f"{quote(data, 100)} is not a legal action now")
 
     def broadcast(self, events: Sequence[Any]) -> None:
-        """Send the ``events`` of the step just taken to every bot that reads events
-        (every pipe; not in-process players that ignore them, unless the trace shows
-        every message): to the next seat to act at once (:meth:`broadcast_to`,
-        before its request), to the others while that seat thinks
-        (:meth:`broadcast_rest`).  Each bot gets them in the same order as ever."""
-        if not events:
+        if not events or not self.audience:
             return
-        listeners = [s for s in self.seats if s.live and (s.conn.reads_events or self.trace)]
-        if listeners:
-            self.unsent = (self.decision, events, listeners)
-            self.encoded = None
-
-    def broadcast_to(self, seat: _Seat) -> None:
-        """The unsent events to ``seat`` alone, if it is owed them."""
-        if self.unsent is None or seat not in self.unsent[2]:
-            return
-        decision, events, waiting = self.unsent
-        self.unsent = (decision, events, [s for s in waiting if s is not seat])
-        if seat.live:
-            self.send_events(seat, decision, events)
-
-    def broadcast_rest(self) -> None:
-        """The unsent events to every seat still owed them."""
-        if self.unsent is None:
-            return
-        decision, events, waiting = self.unsent
-        self.unsent = None
-        for seat in waiting:
-            if seat.live:
-                self.send_events(seat, decision, events)
-
-    def send_events(self, seat: _Seat, decision: int, events: Sequence[Any]) -> None:
-        """Send ``seat`` its view of ``events`` (each encoded once for all seats)."""
         game = self.game
-        if self.encoded is None:
-            public = [game.event_json(e, None) for e in events]
-            secret = [i for i, e in enumerate(events) if not game.is_public(e)]
-            self.encoded = public, secret, None
-        public, secret, shared = self.encoded
-        mine = public
-        if secret:
-            mine = list(public)
-            for i in secret:
-                mine[i] = game.event_json(events[i], seat.seat)
+        public = [game.event_json(e, None) for e in events]
+        secret = [i for i, e in enumerate(events) if not game.is_public(e)]
         hold = self.config.batch_events
-        if mine == public:
-            if shared is None:
-                shared = protocol.events_outgoing(decision, public)
-                self.encoded = public, secret, shared
-            self.send(seat, shared, hold=hold)
-        else:
-            self.send(seat, protocol.events_outgoing(decision, mine), hold=hold)
+        shared: Outgoing | None = None
+        for seat in self.audience:
+            if not seat.live:
+                continue
+            mine = public
+            if secret:
+                mine = list(public)
+                for i in secret:
+                    mine[i] = game.event_json(events[i], seat.seat)
+            if mine == public:
+                if shared is None:
+                    shared = protocol.events_outgoing(self.decision, public)
+                self.send(seat, shared, hold=hold)
+            else:
+                self.send(seat, protocol.events_outgoing(self.decision, mine), hold=hold)
 
     def finish(self, state: Any) -> MatchResult:
         game = self.game
