@@ -62,3 +62,15 @@ def processes_with(marker: str) -> list[str]:
 
 
 PYTHON = sys.executable
+
+
+class Undrawn:
+    """A game as it is without the optional ``pictures()`` and ``terminal()``."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("pictures", "terminal"):
+            raise AttributeError(name)
+        return getattr(self.game, name)

@@ -88,3 +88,19 @@ def test_step_through_a_replay_with_the_keys_slider_and_views(page: Any, tmp_pat
     stopped = page.inner_text("#step-label")
     page.wait_for_timeout(200)
     assert page.inner_text("#step-label") == stopped != f"decision 0 of {len(actions)}"
+
+
+def test_a_tikal_replay_draws_the_board_step_by_step(page: Any, tmp_path: Path) -> None:
+    record, html = tmp_path / "t.jsonl", tmp_path / "t.html"
+    runner = CliRunner()
+    args = ["match", "--game", "tikal", "random", "random", "--seed", "1", "-q"]
+    assert runner.invoke(main, [*args, "--record", str(record)]).exit_code == 0
+    assert runner.invoke(main, ["replay", str(record), "--html", str(html)]).exit_code == 0
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#picture svg").count() == 1
+    assert page.locator("#picture .space").count() == 63  # the reconstructed board
+    assert page.locator("#picture .tile").count() == 4  # T4: the start spaces
+    page.keyboard.press("ArrowRight")  # T17: the first decision places the drawn tile
+    assert page.inner_text("#step-label").startswith("decision 1 of ")
+    assert page.locator("#picture .tile").count() == 5

@@ -85,3 +85,22 @@ def test_the_match_table_fits_80_columns(tmp_path: Path) -> None:
     assert f"seat 2: {sys.executable} {RANDOM_BOT}" in lines
     wide = CliRunner().invoke(main, ["match", *bots, "--seed", "1"], env={"COLUMNS": "300"})
     assert wide.output.splitlines()[1].split()[2] == "bot"  # room enough: a column
+
+
+def test_a_game_without_a_terminal_view_gets_the_scores(tmp_path: Path) -> None:
+    from referee_support import Undrawn
+
+    from tajmahal.arena.show import show_command
+    from tajmahal.tikal.adapter import TIKAL
+
+    path = tmp_path / "t.jsonl"
+    args = ["match", "--game", "tikal", "first", "random", "--seed", "3", "--record", str(path)]
+    assert CliRunner().invoke(main, [*args, "-q"]).exit_code == 0
+    result = json.loads(path.read_text().splitlines()[-1])
+    done = CliRunner().invoke(show_command(Undrawn(TIKAL)), [str(path)])
+    assert done.exit_code == 0, done.output
+    rows = [line.split() for line in done.output.splitlines()[-2:]]
+    assert rows == [
+        ["0", "first", str(result["scores"][0])],
+        ["1", "random", str(result["scores"][1])],
+    ]

@@ -95,12 +95,16 @@ def test_a_folder_of_records_makes_one_page_of_all_games(tmp_path: Path) -> None
 
 
 def test_a_game_that_draws_nothing_gets_the_log_and_tables(tmp_path: Path) -> None:
+    from referee_support import Undrawn
+
+    from tajmahal.arena.viewer import write_viewer
+    from tajmahal.tikal.adapter import TIKAL
+
     record_of(tmp_path / "t.jsonl", "--game", "tikal", "first", "random", "--seed", "3")
-    assert (
-        run("replay", str(tmp_path / "t.jsonl"), "--html", str(tmp_path / "t.html")).exit_code == 0
-    )
+    assert write_viewer(lambda _: Undrawn(TIKAL), [tmp_path / "t.jsonl"], tmp_path / "t.html")
     _, _, [game] = page_data(tmp_path / "t.html")
     assert game["board"] is None and game["document"] is None
+    assert game["publics"] == [] and game["hands"] == [[], []]
     assert game["sources"] == ["temples", "treasures", "capital"]
     assert all(s["lines"] or s["text"] for s in game["steps"])
 

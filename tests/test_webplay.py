@@ -1,11 +1,13 @@
-"""The human seat and its table, without a browser: any game of the registry (Tikal
-draws no pictures: its people get a button per legal action)."""
+"""The human seat and its table, without a browser: any game of the registry (a
+Tikal table: its picture, clickable spaces, and a button per legal action)."""
 
 from __future__ import annotations
 
 import threading
 import time
 from typing import Any
+
+from referee_support import Undrawn
 
 from tajmahal.arena.connection import InProcessConnection
 from tajmahal.arena.player import FirstPlayer
@@ -25,10 +27,11 @@ def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
     config = MatchConfig(time=(HUMAN_TIME, MatchConfig().seat_time(1)), on_step=table.on_step)
     results: list[MatchResult] = []
     referee = threading.Thread(
-        target=lambda: results.append(play_match(game, setup, connections, config, seed=7))
+        target=lambda: results.append(play_match(game, setup, connections, config, seed=7)),
+        daemon=True,  # a failed assertion must not leave pytest waiting on a person's week
     )
     referee.start()
-    answered = 0
+    answered = clickable = 0
     seen: dict[str, Any] = {}
     deadline = time.monotonic() + 60
     while referee.is_alive() and time.monotonic() < deadline:
@@ -39,7 +42,13 @@ def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
             continue
         seen = snap
         options = pending["options"]
-        assert snap["picture"] is None and all(o["target"] is None for o in options)
+        picture = snap["picture"]
+        assert picture.startswith("<svg")
+        for o in options:  # a space to click is in the picture; ending the turn is a button
+            assert o["target"] is None or f'id="{o["target"]}"' in picture
+            button = o["label"] == "end the turn" or o["label"].startswith("exchange")
+            assert (o["target"] is None) == button
+            clickable += o["target"] is not None
         assert all(isinstance(o["label"], str) and o["label"] for o in options)
         assert table.choose(1, pending["decision"], 0) is not None  # not seat 1's turn
         assert table.choose(0, pending["decision"], len(options)) is not None  # no such action
@@ -50,9 +59,15 @@ def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
     referee.join(timeout=10)
     [result] = results
     assert seen["title"] == "Tikal" and seen["humans"] == [0]
-    assert result.seats[0].decisions == answered > 5
+    assert result.seats[0].decisions == answered > 5 and clickable > answered
     assert result.seats[0].fault is None  # a person has no time limit
     assert table.snapshot(0)["log"][-1]["decision"] == result.decisions
     table.finish(result)
     assert table.snapshot(0)["result"]["scores"] == [s.score for s in result.seats]
     assert table.snapshot(table.version) == {"version": table.version}  # nothing new
+
+
+def test_a_game_that_draws_nothing_gets_buttons_only() -> None:
+    game = Undrawn(GAMES.get("tikal"))
+    table = Table(game, game.random_setup(2, 7), ["human", "first"], [0])
+    assert table.snapshot(0)["picture"] is None

@@ -64,6 +64,8 @@ from .state import SCORE_SOURCES, START, VARIANTS, Setup, SetupError, State
 from .views import view
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from .render import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
@@ -324,6 +326,12 @@ class Java:
         from .render import JavaPictures
 
         return JavaPictures(self.components)
+
+    def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
+        """The position for ``tajmahal show`` (rich); ``seat``: only the hand it sees."""
+        from .terminal import position
+
+        return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         from .bots import GreedyPlayer, MCTSPlayer

@@ -13,7 +13,7 @@ needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -62,6 +62,11 @@ from .rules import IllegalAction, apply, legal_actions, new_game, ranks, scores,
 from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
 from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, SetupError, State
 from .views import view
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from .render import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
 
@@ -317,6 +322,18 @@ class Tikal:
             elif isinstance(e, GameOver):
                 lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
         return lines
+
+    def pictures(self) -> TikalPictures:
+        """How the HTML viewer and the browser game draw the game (SVG layers)."""
+        from .render import TikalPictures
+
+        return TikalPictures(self.components)
+
+    def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
+        """The position for ``tajmahal show`` (rich)."""
+        from .terminal import position
+
+        return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         from .bots import GreedyPlayer, MCTSPlayer

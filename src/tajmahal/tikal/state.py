@@ -202,6 +202,12 @@ class State:
     def components(self) -> Components:
         return self.setup.components
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows (:func:`tajmahal.tikal.render.svg`)."""
+        from .render import svg
+
+        return svg(self)
+
     def figures(self, space: int, seat: int) -> int:
         """How many figures (workers and leader) ``seat`` has on ``space``."""
         return self.workers[space][seat] + (self.players[seat].leader == space)

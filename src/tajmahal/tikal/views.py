@@ -65,6 +65,12 @@ class TikalView:
     auction: Auction | None
     last_placer: int | None
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows (:func:`tajmahal.tikal.render.svg`)."""
+        from .render import svg
+
+        return svg(self)
+
 
 def _space_view(space: Space | None) -> SpaceView | None:
     if space is None:
