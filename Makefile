@@ -8,7 +8,8 @@ BIN := $(VENV)/bin
 
 # The install compiles the engine's hot modules with mypyc (setup.py): it is
 # redone when they change.
-COMPILED_SOURCES := setup.py src/tajmahal/rules.py src/tajmahal/determinize.py src/tajmahal/mcts.py
+COMPILED_SOURCES := setup.py src/tajmahal/rules.py src/tajmahal/determinize.py src/tajmahal/mcts.py \
+	src/tajmahal/jsontext.py
 
 $(BIN)/.installed: pyproject.toml $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)

@@ -33,7 +33,7 @@ PACKAGE = ROOT / "src" / "tajmahal"
 #: The compiled modules: pure functions over the frozen attrs classes, which stay
 #: interpreted (``state.py``, ``actions.py`` ...: mypyc rewrites class annotations,
 #: which cattrs reads).  Keep in step with ``COMPILED`` in ``src/tajmahal/_engine.py``.
-COMPILED = ("rules", "determinize", "mcts")
+COMPILED = ("rules", "determinize", "mcts", "jsontext")
 DIGESTS = "_compiled.json"
 
 

@@ -72,7 +72,7 @@ def test_view_json_is_the_converters_view_along_whole_games(players: int, seed: 
 
 
 def test_view_json_with_tiny_caches_and_the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(adapter._ViewJson, "LIMIT", 3)
+    monkeypatch.setattr(adapter, "_VIEW_CACHE_LIMIT", 3)
     game = adapter.TajMahal()
     rng = random.Random(3)
     state = new_game(Setup.random(2, 3))

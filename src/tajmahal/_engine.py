@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Final
 
 #: The modules mypyc compiles (the same list as ``setup.py``'s).
-COMPILED: Final = ("rules", "determinize", "mcts")
+COMPILED: Final = ("rules", "determinize", "mcts", "jsontext")
 
 _PACKAGE: Final = "tajmahal"
 _HERE: Final = os.path.dirname(__file__)

@@ -45,6 +45,7 @@ from .events import (
     Withdrew,
     event_for,
 )
+from .jsontext import ViewJson, field_names
 from .rules import IllegalAction, apply, breakdown, legal_actions, new_game, ranks, scores, step
 from .serialize import from_data, to_data, type_tag
 from .setups import VARIANTS, Setup
@@ -100,20 +101,15 @@ class _DataCache:
             items = [self.data(x) for x in value]
             self.tuples[id(value)] = (value, items)
             return items
-        fields = _ATTRS_FIELDS.get(kind)
-        if fields is None:
-            if not attrs.has(kind):
-                return to_data(value)
-            fields = _ATTRS_FIELDS[kind] = tuple(f.name for f in attrs.fields(kind))
+        if not attrs.has(kind):
+            return to_data(value)
+        fields = field_names(kind)
         data = self.values.get(value)
         if data is None:
             if len(self.values) > 4096:
                 self.values.clear()
             data = self.values[value] = {f: self.data(getattr(value, f)) for f in fields}
         return data
-
-
-_ATTRS_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _data(value: Any) -> Any:
@@ -142,24 +138,6 @@ def view_data(v: PlayerView, cache: _DataCache | None = None) -> dict[str, Any]:
     if cache is None:
         return {name: to_data(getattr(v, name)) for name in _VIEW_FIELDS}
     return {name: cache.data(getattr(v, name)) for name in _VIEW_FIELDS}
-
-
-def _plain(value: Any) -> Any:
-    """What orjson needs to encode an engine value as the converter's data does:
-    attrs values become dicts (fields in order); tuples of scalars stay as they are."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is tuple:
-        if not value or (type(value[0]) in _SCALARS and value[0] is not None):
-            return value
-        return [_plain(x) for x in value]
-    fields = _ATTRS_FIELDS.get(kind)
-    if fields is None:
-        if not attrs.has(kind):
-            return to_data(value)
-        fields = _ATTRS_FIELDS[kind] = tuple(f.name for f in attrs.fields(kind))
-    return {f: _plain(getattr(value, f)) for f in fields}
 
 
 def _is_scalar_type(hint: Any) -> bool:
@@ -210,9 +188,9 @@ _EVENT_DICT: Final[dict[type, Any]] = {
 }
 
 
-#: The view's fields that :class:`_ViewJson` takes by hand (the seat, its own hand,
-#: the seats' public records, the deck's size); every other one is the state's
-#: attribute of the same name, as :func:`~tajmahal.views.view` makes it.  Should the
+#: The view's fields that the view encoder (:func:`_view_json`) takes by hand (the
+#: seat, its own hand, the seats' public records, the deck's size); every other one
+#: is the state's attribute of the same name, as :func:`~tajmahal.views.view` makes it.  Should the
 #: engine's view change shape, ``_DIRECT`` turns false and views take the long way.
 _BY_HAND: Final = ("seat", "hand", "players", "deck_size")
 _DIRECT: Final = set(_BY_HAND) <= set(_VIEW_FIELDS) and all(
@@ -228,99 +206,38 @@ _SEAT_DIRECT: Final = "hand_size" in _SEAT_FIELDS and all(
 )
 
 
-class _ViewJson:
-    """The JSON text of views, built straight from states: the referee's
-    per-decision path (a view is a few kB, and most of it is unchanged from one
-    decision to the next).
+#: How many JSON parts the view encoder keeps of each kind (by identity, by value).
+_VIEW_CACHE_LIMIT: Final = 4096
 
-    The engine shares unchanged parts between successive states: a seat's
-    :class:`~tajmahal.state.PlayerState`, the tuple of them, the tuple of bonus
-    tiles.  Their JSON is kept by identity (an entry holds its object, so the id
-    cannot be reused while the entry lives) and spliced in as an
-    :class:`orjson.Fragment`; small attrs values (a score, a pending withdrawal) are
-    kept by value; numbers, strings and tuples of them go to orjson as they are.
-    Each cache is emptied when it reaches :attr:`LIMIT` entries.  Tests check the
-    text against the converter's view, for every seat of every state of random
-    games.
-    """
 
-    LIMIT: Final = 4096
-
-    def __init__(self) -> None:
-        self.shared: dict[int, tuple[Any, bytes]] = {}
-        self.values: dict[Any, bytes] = {}
-        by_hand = {
-            "seat": "seat",
-            "hand": "state.players[seat].hand",
-            "players": "players",
-            "deck_size": "len(state.deck)",
-        }
-        self.view_dict = _dict_function(
-            "view_dict",
-            "state, seat, players, part",
-            [
-                (name, by_hand.get(name, expression))
-                for name, expression in _fields_of("state", PlayerView, _VIEW_FIELDS)
-            ],
-        )
-        seat_fields = _fields_of("p", SeatView, _SEAT_FIELDS)
-        if _SEAT_DIRECT:  # from the PlayerState itself; else from its SeatView
-            seat_fields = [(n, "len(p.hand)" if n == "hand_size" else e) for n, e in seat_fields]
-        self.seat_dict = _dict_function("seat_dict", "p, part", seat_fields)
-
-    def encode(self, state: State, seat: int) -> bytes:
-        players = orjson.Fragment(self.players(state.players))
-        return orjson.dumps(self.view_dict(state, seat, players, self.part))
-
-    def players(self, players: tuple[PlayerState, ...]) -> bytes:
-        shared = self.shared
-        entry = shared.get(id(players))
-        if entry is not None and entry[0] is players:
-            return entry[1]
-        texts = []
-        for player in players:  # most are unchanged: look them up here, not in seat()
-            entry = shared.get(id(player))
-            if entry is not None and entry[0] is player:
-                texts.append(entry[1])
-            else:
-                texts.append(self.seat(player))
-        text = b"[" + b",".join(texts) + b"]"
-        self.keep(players, text)
-        return text
-
-    def seat(self, player: PlayerState) -> bytes:
-        entry = self.shared.get(id(player))
-        if entry is not None and entry[0] is player:
-            return entry[1]
-        record = player if _SEAT_DIRECT else SeatView.of(player)
-        text = orjson.dumps(self.seat_dict(record, self.part))
-        self.keep(player, text)
-        return text
-
-    def keep(self, value: Any, text: bytes) -> None:
-        if len(self.shared) >= self.LIMIT:
-            self.shared.clear()
-        self.shared[id(value)] = (value, text)
-
-    def part(self, value: Any) -> Any:
-        """A compound ``value`` (a tuple of attrs values, an attrs value, or None) as a
-        fragment of JSON: kept by identity, and attrs values also by value."""
-        if value is None:
-            return None
-        entry = self.shared.get(id(value))
-        if entry is not None and entry[0] is value:
-            return orjson.Fragment(entry[1])
-        if type(value) is tuple:
-            text = orjson.dumps(_plain(value))
-        else:
-            found = self.values.get(value)
-            if found is None:
-                if len(self.values) >= self.LIMIT:
-                    self.values.clear()
-                found = self.values[value] = orjson.dumps(_plain(value))
-            text = found
-        self.keep(value, text)
-        return orjson.Fragment(text)
+def _view_json() -> ViewJson:
+    """The referee's per-decision view encoder (:class:`tajmahal.jsontext.ViewJson`)
+    for Taj Mahal: each act's view made straight from the state, the view's dict and
+    a seat's record built by functions compiled from their fields.  A view is a few
+    kB, and most of it is unchanged from one decision to the next: each seat's
+    :class:`~tajmahal.state.PlayerState`, the tuple of them and the bonus tiles are
+    shared between successive states, so their JSON is kept.  Tests check the text
+    against the converter's view, for every seat of every state of random games."""
+    by_hand = {
+        "seat": "seat",
+        "hand": "state.players[seat].hand",
+        "players": "players",
+        "deck_size": "len(state.deck)",
+    }
+    view_dict = _dict_function(
+        "view_dict",
+        "state, seat, players, part",
+        [
+            (name, by_hand.get(name, expression))
+            for name, expression in _fields_of("state", PlayerView, _VIEW_FIELDS)
+        ],
+    )
+    seat_fields = _fields_of("p", SeatView, _SEAT_FIELDS)
+    if _SEAT_DIRECT:  # from the PlayerState itself; else from its SeatView
+        seat_fields = [(n, "len(p.hand)" if n == "hand_size" else e) for n, e in seat_fields]
+    seat_dict = _dict_function("seat_dict", "p, part", seat_fields)
+    record = None if _SEAT_DIRECT else SeatView.of
+    return ViewJson(view_dict, seat_dict, record, to_data, _VIEW_CACHE_LIMIT)
 
 
 _VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
@@ -351,7 +268,7 @@ class TajMahal:
     def __init__(self) -> None:
         self._action_data: dict[Action, Any] = {}
         self._views = _DataCache()
-        self._json = _ViewJson()
+        self._json = _view_json()
 
     # -- setups
 

@@ -29,6 +29,7 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, field, frozen
 
+from ..jsontext import ArrayTexts
 from . import containment, protocol, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame, illegal_reason
@@ -404,53 +405,22 @@ def preflight(
     return faults
 
 
-class _ActionTexts:
-    """The JSON text of a game's actions, kept for all its matches (a game has
-    hundreds of actions, and every decision lists several).  An action is found by
-    identity first, then by value: the engine reuses most action objects, and
-    hashing one is a Python call."""
-
-    LIMIT: Final = 100_000
-
-    def __init__(self) -> None:
-        self.by_value: dict[Any, bytes] = {}
-        self.by_id: dict[int, tuple[Any, bytes]] = {}
-
-    def array(self, game: AnyGame, actions: Sequence[Any]) -> bytes:
-        """The JSON array of ``actions``."""
-        by_id = self.by_id
-        parts = []
-        for action in actions:
-            entry = by_id.get(id(action))
-            if entry is None or entry[0] is not action:
-                try:
-                    text = self.by_value.get(action)
-                except TypeError:  # actions that cannot be dict keys: nothing is kept
-                    return protocol.encode([game.action_to_data(a) for a in actions])
-                if text is None:
-                    text = protocol.encode(game.action_to_data(action))
-                    if len(self.by_value) >= self.LIMIT:
-                        self.by_value.clear()
-                    self.by_value[action] = text
-                if len(by_id) >= self.LIMIT:
-                    by_id.clear()
-                entry = by_id[id(action)] = (action, text)  # holds the action: its id stays
-            parts.append(entry[1])
-        return b"[" + b",".join(parts) + b"]"
+#: How many actions' JSON texts a game's :class:`~tajmahal.jsontext.ArrayTexts` keeps.
+_ACTION_TEXTS_LIMIT: Final = 100_000
 
 
-_ACTION_TEXTS: weakref.WeakKeyDictionary[Any, _ActionTexts] = weakref.WeakKeyDictionary()
+_ACTION_TEXTS: weakref.WeakKeyDictionary[Any, ArrayTexts] = weakref.WeakKeyDictionary()
 
 
-def _action_texts(game: AnyGame) -> _ActionTexts:
-    """The :class:`_ActionTexts` of ``game`` (a new one per match for a game object
-    that cannot be a weak key)."""
+def _action_texts(game: AnyGame) -> ArrayTexts:
+    """The JSON texts of ``game``'s actions, kept for all its matches (a new cache
+    per match for a game object that cannot be a weak key)."""
     try:
         texts = _ACTION_TEXTS.get(game)
         if texts is None:
-            texts = _ACTION_TEXTS[game] = _ActionTexts()
+            texts = _ACTION_TEXTS[game] = ArrayTexts(_ACTION_TEXTS_LIMIT)
     except TypeError:
-        return _ActionTexts()
+        return ArrayTexts(_ACTION_TEXTS_LIMIT)
     return texts
 
 
@@ -799,7 +769,7 @@ class _Match:
 
     def legal_json(self, legal: Sequence[Any]) -> bytes:
         """The JSON array of the ``legal`` actions, joined from each action's text."""
-        return self.action_texts.array(self.game, legal)
+        return self.action_texts.array(self.game.action_to_data, legal)
 
     def match_action(self, data: Any, state: Any, legal: Sequence[Any]) -> int:
         """The index among ``legal`` of the action ``data`` a bot sent in ``state``;
