@@ -72,7 +72,7 @@ class PlayerState:
     @property
     def special_cards(self) -> tuple[int, ...]:
         """The special cards this player holds, in hand or on the table."""
-        return tuple(c for c in (*self.hand, *self.played) if c >= 96)
+        return tuple([c for c in (*self.hand, *self.played) if c >= 96])  # no generator: 2x
 
 
 @frozen
