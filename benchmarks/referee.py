@@ -13,6 +13,14 @@ with the *same act lines* that game sent (those of its seed, taken beforehand):
 - the **referee alone**, with four instant in-process bots: its CPU time per
   decision without pipes (engine, encoding, bookkeeping).
 
+Every round then measures the referee and the one-child baseline again with the
+whole benchmark -- this process and every child it starts -- confined to **one
+CPU**.  On a virtual machine, a process woken on another virtual CPU than the one
+that woke it waits for that CPU to be woken (a trip through the hypervisor),
+several times the cost of the referee's work; where the scheduler puts five
+processes on two CPUs changes from run to run.  On one CPU both sides pay the same
+wake-ups, so the ratio measures what the referee adds.
+
 Decisions/s of the referee count the game loop only (first to last decision; bot
 start-up and the handshake are in the wall time instead), as the baselines count
 only their loops (their children are started before the clock).  The measurements
@@ -28,6 +36,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tajmahal.adapter import TAJMAHAL
@@ -144,11 +154,27 @@ def referee_alone(seeds: range) -> float:
     return (time.process_time() - start) / decisions
 
 
+@contextmanager
+def one_cpu() -> Iterator[bool]:
+    """Confine this process, and the children it starts meanwhile (they inherit it),
+    to one CPU of those it may use; False where the platform cannot."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield False
+        return
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    try:
+        yield True
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
 def run_all(quick: bool) -> list[Result]:
     seeds = range(1 if quick else 5)
     rounds = 3 if quick else 20
     acts = {seed: acts_of(seed) for seed in seeds}  # also warms everything up
     walls, rates, bases, turns, ratios, turn_ratios, alone = [], [], [], [], [], [], []
+    pinned_rates, pinned_bases, pinned_ratios = [], [], []
     for i in range(rounds):
         seed = seeds[i % len(seeds)]
         # Each measurement in turn, the order reversed every other round (drift).
@@ -167,7 +193,39 @@ def run_all(quick: bool) -> list[Result]:
         bases.append(base)
         ratios.append(rate / base)
         turn_ratios.append(rate / turns[-1])
+        with one_cpu() as pinned:
+            if pinned:  # the two again, on one CPU, in the round's order
+                if i % 2 == 0:
+                    rate1 = referee_game(seed)[1]
+                    base1 = raw_pipe(acts[seed])
+                else:
+                    base1 = raw_pipe(acts[seed])
+                    rate1 = referee_game(seed)[1]
+                pinned_rates.append(rate1)
+                pinned_bases.append(base1)
+                pinned_ratios.append(rate1 / base1)
     median = statistics.median
+    pinned_rows = [
+        Result(
+            "referee over pipes, all on one CPU",
+            median(pinned_rates),
+            "decisions/s",
+            note=f"the same game, bots and referee on one CPU; {spread(pinned_rates, ',.0f')}",
+        ),
+        Result(
+            "raw pipe baseline, all on one CPU",
+            median(pinned_bases),
+            "decisions/s",
+            note=f"its child on the same CPU; {spread(pinned_bases, ',.0f')}",
+        ),
+        Result(
+            "referee / raw pipe baseline, one CPU",
+            median(pinned_ratios),
+            "ratio",
+            RATIO_TARGET,
+            note=f"the same wake-ups on both sides; {spread(pinned_ratios, '.2f')}",
+        ),
+    ] if pinned_ratios else []
     return [
         Result(
             "referee alone, instant in-process bots",
@@ -215,6 +273,7 @@ def run_all(quick: bool) -> list[Result]:
             higher_is_better=False,
             note=f"start to exit of the bots; {spread(walls, '.3f')}",
         ),
+        *pinned_rows,
     ]
 
 
