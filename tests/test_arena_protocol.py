@@ -83,6 +83,19 @@ def test_messages_from_encoded_parts_are_the_same_lines_and_data() -> None:
     items = [{"type": "played", "seat": 0, "card": 3, "extra": None}, {"type": "visit_ended"}]
     out = events_outgoing(12, [orjson.dumps(x) for x in items])
     assert out.line == Outgoing.of(events(12, items)).line
+    assert events_outgoing(13, []).line == Outgoing.of(events(13, [])).line
+
+
+@pytest.mark.parametrize(
+    ("move", "bank"),
+    [(1.0, 59.5), (1, 0), (0.1, 1e-05), (2.5, -0.0001), (1e16, 123456.7891), (3.0, -0.0)],
+)
+def test_an_act_line_is_the_encoded_act_whatever_the_clock_says(move: float, bank: float) -> None:
+    """The act line is joined from its parts; its numbers must read as orjson writes
+    them (1e-05 and -0.0 are where Python's own formatting differs)."""
+    view, legal = {"hand": [3, 84], "name": "é"}, [{"type": "withdraw"}]
+    out = act_outgoing(3, orjson.dumps(view), orjson.dumps(legal), move, bank)
+    assert out.line == Outgoing.of(act(3, view, legal, move, bank)).line
 
 
 @pytest.mark.parametrize(

@@ -91,9 +91,7 @@ class ActOutgoing(Outgoing):
     def line(self) -> bytes:  # type: ignore[override]
         if self._text is None:
             decision, view_json, legal_json, move, bank = self._parts
-            view, legal = orjson.Fragment(view_json()), orjson.Fragment(legal_json)
-            message = act(decision, view, legal, move, bank)
-            self._text = orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+            self._text = _act_line(decision, view_json(), legal_json, move, bank)
         return self._text
 
     def without_view(self) -> Message:
@@ -306,8 +304,27 @@ def act_outgoing(
 ) -> Outgoing:
     """The :func:`act` message, ready to send, for a view and legal actions already
     encoded (JSON text)."""
-    message = act(decision, orjson.Fragment(view_json), orjson.Fragment(legal_json), move, bank)
-    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
+    return Outgoing(_act_line(decision, view_json, legal_json, move, bank))
+
+
+def _act_line(
+    decision: int, view_json: bytes, legal_json: bytes, move: float, bank: float
+) -> bytes:
+    """The line of :func:`act`, joined from its parts: the referee's per-decision
+    path (three times cheaper than encoding the dict with fragments); a test checks
+    it against the encoded :func:`act` message."""
+    return _ACT_LINE % (
+        decision,
+        view_json,
+        legal_json,
+        orjson.dumps(move),
+        orjson.dumps(round(bank, 3)),
+    )
+
+
+_ACT_LINE: Final = (
+    b'{"type":"act","decision":%d,"view":%b,"legal":%b,"time":{"move":%b,"bank":%b}}\n'
+)
 
 
 def events(decision: int, items: Sequence[Any]) -> Message:
@@ -317,8 +334,9 @@ def events(decision: int, items: Sequence[Any]) -> Message:
 
 def events_outgoing(decision: int, items_json: Sequence[bytes]) -> Outgoing:
     """The :func:`events` message, ready to send, for events already encoded."""
-    message = events(decision, [orjson.Fragment(x) for x in items_json])
-    return Outgoing(orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE))
+    return Outgoing(
+        b'{"type":"events","decision":%d,"events":[%b]}\n' % (decision, b",".join(items_json))
+    )  # joined, not encoded: a test checks it against the encoded events() message
 
 
 def end(result: Message) -> Message:
