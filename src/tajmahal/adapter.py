@@ -21,6 +21,7 @@ import attrs
 import orjson
 
 from .actions import Action, Withdraw, action_text
+from .arena.game import refusal
 from .arena.player import FirstPlayer, Player, RandomPlayer
 from .cards import CARDS
 from .events import (
@@ -403,13 +404,7 @@ class TajMahal:
         first: ``"W5: Srinagar is not in Kabul, the current province"``.
         None if the engine takes the action, or fails on it otherwise (the action
         came from a bot)."""
-        try:
-            apply(state, action)
-        except IllegalAction as e:
-            return str(e)
-        except Exception:
-            return None
-        return None
+        return refusal(apply, IllegalAction, state, action)
 
     def view_data(self, state: State, seat: int) -> Any:
         return view_data(view(state, seat), self._views)

@@ -140,6 +140,22 @@ AnyGame = Game[Any, Any, Any, Any]
 REASON_LIMIT: Final = 300
 
 
+def refusal(
+    apply: Callable[[Any, Any], Any], refused: type[Exception], state: Any, action: Any
+) -> str | None:
+    """What a game's ``why_illegal`` returns, for an engine whose ``apply`` raises
+    ``refused`` (its ``IllegalAction``, the rule id first) on an illegal action:
+    that text, or None if ``apply`` takes the action or fails on it otherwise (the
+    action came from a bot)."""
+    try:
+        apply(state, action)
+    except refused as e:
+        return str(e)
+    except Exception:
+        return None
+    return None
+
+
 def illegal_reason(game: AnyGame, state: Any, action: Any) -> str | None:
     """Why ``action`` (not among the legal actions of ``state``) is illegal, by the
     game's optional ``why_illegal``: printable, at most :data:`REASON_LIMIT`

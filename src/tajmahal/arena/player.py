@@ -28,7 +28,7 @@ class Player(ABC):
     version = "1.0"
     #: False for a player that never reads ``message["view"]`` in :meth:`choose`:
     #: its ``act`` messages then come without ``view``, which the referee does not
-    #: encode (a tenth of a tournament of such players).
+    #: encode (views and events were almost half of a tournament of random players).
     reads_view: bool = True
 
     def handle(self, message: Message) -> Message | None:

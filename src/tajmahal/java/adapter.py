@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 from attrs import evolve
 
+from ..arena.game import refusal
 from ..arena.player import FirstPlayer, Player, RandomPlayer
 from .actions import (
     Action,
@@ -192,13 +193,7 @@ class Java:
         first: ``"J20: place a land tile before the turn ends"``.
         None if the engine takes the action, or fails on it otherwise (the action
         came from a bot)."""
-        try:
-            apply(state, action)
-        except IllegalAction as e:
-            return str(e)
-        except Exception:
-            return None
-        return None
+        return refusal(apply, IllegalAction, state, action)
 
     def view_data(self, state: State, seat: int) -> Any:
         return to_data(view(state, seat))

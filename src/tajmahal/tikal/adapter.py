@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from ..arena.game import refusal
 from ..arena.player import FirstPlayer, Player, RandomPlayer
 from .actions import (
     Action,
@@ -188,13 +189,7 @@ class Tikal:
         first: ``"T17: first place the tile you drew"``.
         None if the engine takes the action, or fails on it otherwise (the action
         came from a bot)."""
-        try:
-            apply(state, action)
-        except IllegalAction as e:
-            return str(e)
-        except Exception:
-            return None
-        return None
+        return refusal(apply, IllegalAction, state, action)
 
     def view_data(self, state: State, seat: int) -> Any:
         return to_data(view(state, seat))
