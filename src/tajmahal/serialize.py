@@ -21,17 +21,16 @@ tajmahal.serialize.DataError: bad Action: invalid value for type, expected int @
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Final, TypeVar
 
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
-from cattrs.preconf.json import make_converter
-from cattrs.strategies import configure_tagged_union
 
-from .actions import ACTION_TYPES, Action, Play
+from .actions import Action, Play
 from .board import Board, BoardError, board_from_dict, board_to_dict
-from .events import EVENT_TYPES, Event
+from .events import Event
+from .tagged import TaggedConverter
+from .tagged import type_tag as type_tag
 
 T = TypeVar("T")
 
@@ -40,13 +39,8 @@ class DataError(ValueError):
     """Data that does not describe a value of the requested type."""
 
 
-def type_tag(cls: type) -> str:
-    """The ``"type"`` tag of a class: ``BuildMogulPalace`` -> ``build_mogul_palace``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-
-
-def _make() -> cattrs.Converter:
-    conv = make_converter(forbid_extra_keys=True)
+def _hooks(conv: cattrs.Converter) -> None:
+    """The board as its own data format; a play without an extra card leaves it out."""
 
     def structure_board(raw: Any, _: type) -> Board:
         try:
@@ -60,27 +54,14 @@ def _make() -> cattrs.Converter:
         Play, make_dict_unstructure_fn(Play, conv, extra=override(omit_if_default=True))
     )
     conv.register_structure_hook(Play, make_dict_structure_fn(Play, conv))
-    for union in (Action, Event):
-        configure_tagged_union(union, conv, tag_generator=type_tag, tag_name="type")
-        tagged = conv.get_unstructure_hook(union)
-
-        def type_first(value: Any, tagged: Any = tagged) -> dict[str, Any]:
-            data = tagged(value)
-            return {"type": data.pop("type"), **data}
-
-        conv.register_unstructure_hook(union, type_first)
-    return conv
 
 
-_CONVERTER: Final = _make()
-_UNIONS: Final[dict[type, Any]] = {t: Action for t in ACTION_TYPES} | {
-    t: Event for t in EVENT_TYPES
-}
+_CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event}, DataError, _hooks)
 
 
 def to_data(value: Any) -> Any:
     """Plain JSON-compatible data for ``value`` (actions and events carry a ``"type"``)."""
-    return _CONVERTER.unstructure(value, unstructure_as=_UNIONS.get(type(value), type(value)))
+    return _CONVERTER.to_data(value)
 
 
 def from_data(data: Any, cls: Any) -> Any:
@@ -89,20 +70,7 @@ def from_data(data: Any, cls: Any) -> Any:
     ``cls`` may be a class or the unions :data:`~tajmahal.actions.Action` and
     :data:`~tajmahal.events.Event`.
     """
-    if cls in (Action, Event) and not (isinstance(data, dict) and "type" in data):
-        name = "Action" if cls is Action else "Event"
-        raise DataError(f'bad {name}: expected a JSON object with a "type"')
-    try:
-        return _CONVERTER.structure(data, cls)
-    except Exception as e:  # cattrs raises several kinds; all mean "bad data"
-        name = getattr(cls, "__name__", None) or ("Action" if cls is Action else "Event")
-        if isinstance(e, cattrs.BaseValidationError):
-            detail = "; ".join(cattrs.transform_error(e))
-        elif isinstance(e, KeyError) and cls in (Action, Event):
-            detail = f'unknown or missing "type" ({e})'
-        else:
-            detail = str(e) or type(e).__name__
-        raise DataError(f"bad {name}: {detail}") from None
+    return _CONVERTER.from_data(data, cls)
 
 
 def dumps(value: Any) -> str:

@@ -16,16 +16,13 @@ tajmahal.java.serialize.DataError: bad Action: ...
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
-import cattrs
-from cattrs.preconf.json import make_converter
-from cattrs.strategies import configure_tagged_union
-
-from .actions import ACTION_TYPES, Action
+from ..tagged import TaggedConverter
+from ..tagged import type_tag as type_tag
+from .actions import Action
 from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
-from .events import EVENT_TYPES, Event
+from .events import Event
 from .state import Setup
 
 
@@ -33,51 +30,17 @@ class DataError(ValueError):
     """Data that does not describe a value of the requested type."""
 
 
-def type_tag(cls: type) -> str:
-    """``HoldFestival`` -> ``hold_festival``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-
-
-def _make() -> cattrs.Converter:
-    conv = make_converter(forbid_extra_keys=True)
-    for union in (Action, Event):
-        configure_tagged_union(union, conv, tag_generator=type_tag, tag_name="type")
-        tagged = conv.get_unstructure_hook(union)
-
-        def type_first(value: Any, tagged: Any = tagged) -> dict[str, Any]:
-            data = tagged(value)
-            return {"type": data.pop("type"), **data}
-
-        conv.register_unstructure_hook(union, type_first)
-    return conv
-
-
-_CONVERTER: Final = _make()
-_UNIONS: Final[dict[type, Any]] = {t: Action for t in ACTION_TYPES} | {
-    t: Event for t in EVENT_TYPES
-}
+_CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event}, DataError)
 
 
 def to_data(value: Any) -> Any:
     """Plain JSON data for ``value`` (actions and events carry a ``"type"``)."""
-    return _CONVERTER.unstructure(value, unstructure_as=_UNIONS.get(type(value), type(value)))
+    return _CONVERTER.to_data(value)
 
 
 def from_data(data: Any, cls: Any) -> Any:
     """The value of type ``cls`` described by ``data``; raises :class:`DataError`."""
-    name = "Action" if cls is Action else "Event" if cls is Event else cls.__name__
-    if cls in (Action, Event) and not (isinstance(data, dict) and "type" in data):
-        raise DataError(f'bad {name}: expected a JSON object with a "type"')
-    try:
-        return _CONVERTER.structure(data, cls)
-    except Exception as e:  # cattrs raises several kinds; all mean "bad data"
-        if isinstance(e, cattrs.BaseValidationError):
-            detail = "; ".join(cattrs.transform_error(e))
-        elif isinstance(e, KeyError) and cls in (Action, Event):
-            detail = f'unknown or missing "type" ({e})'
-        else:
-            detail = str(e) or type(e).__name__
-        raise DataError(f"bad {name}: {detail}") from None
+    return _CONVERTER.from_data(data, cls)
 
 
 def setup_to_data(setup: Setup) -> dict[str, Any]:
