@@ -89,6 +89,25 @@ def referee_game(seed: int) -> tuple[float, float, int]:
     return wall, (len(steps) - 1) / (steps[-1] - steps[0]), result.decisions
 
 
+def referee_share(seed: int) -> float:
+    """Median microseconds from a bot's answer to the next request over pipes (wall
+    time, seen through the trace): the referee's own work on the critical path."""
+    gaps: list[float] = []
+    answered: list[float] = []
+
+    def trace(seat: int, direction: str, line: bytes) -> None:
+        now = time.perf_counter()
+        if direction == "from":
+            answered[:] = [now] if line.startswith(b'{"type":"action"') else []
+        elif answered and line.startswith(b'{"type":"act"'):
+            gaps.append(now - answered.pop())
+
+    setup = TAJMAHAL.random_setup(PLAYERS, seed)
+    result = run_match(TAJMAHAL, setup, _specs(), MatchConfig(trace=trace), seed)
+    assert not result.faults, result.faults
+    return statistics.median(gaps) * 1e6
+
+
 def _child() -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
@@ -175,6 +194,7 @@ def run_all(quick: bool) -> list[Result]:
     acts = {seed: acts_of(seed) for seed in seeds}  # also warms everything up
     walls, rates, bases, turns, ratios, turn_ratios, alone = [], [], [], [], [], [], []
     pinned_rates, pinned_bases, pinned_ratios = [], [], []
+    shares, pinned_shares = [], []
     for i in range(rounds):
         seed = seeds[i % len(seeds)]
         # Each measurement in turn, the order reversed every other round (drift).
@@ -193,6 +213,7 @@ def run_all(quick: bool) -> list[Result]:
         bases.append(base)
         ratios.append(rate / base)
         turn_ratios.append(rate / turns[-1])
+        shares.append(referee_share(seed))
         with one_cpu() as pinned:
             if pinned:  # the two again, on one CPU, in the round's order
                 if i % 2 == 0:
@@ -204,29 +225,9 @@ def run_all(quick: bool) -> list[Result]:
                 pinned_rates.append(rate1)
                 pinned_bases.append(base1)
                 pinned_ratios.append(rate1 / base1)
+                pinned_shares.append(referee_share(seed))
     median = statistics.median
-    pinned_rows = [
-        Result(
-            "referee over pipes, all on one CPU",
-            median(pinned_rates),
-            "decisions/s",
-            note=f"the same game, bots and referee on one CPU; {spread(pinned_rates, ',.0f')}",
-        ),
-        Result(
-            "raw pipe baseline, all on one CPU",
-            median(pinned_bases),
-            "decisions/s",
-            note=f"its child on the same CPU; {spread(pinned_bases, ',.0f')}",
-        ),
-        Result(
-            "referee / raw pipe baseline, one CPU",
-            median(pinned_ratios),
-            "ratio",
-            RATIO_TARGET,
-            note=f"the same wake-ups on both sides; {spread(pinned_ratios, '.2f')}",
-        ),
-    ] if pinned_ratios else []
-    return [
+    rows = [
         Result(
             "referee alone, instant in-process bots",
             median(alone),
@@ -239,6 +240,13 @@ def run_all(quick: bool) -> list[Result]:
             median(rates),
             "decisions/s",
             note=f"game loop; {spread(rates, ',.0f')}",
+        ),
+        Result(
+            "referee's work a decision over pipes",
+            median(shares),
+            "µs",
+            higher_is_better=False,
+            note=f"wall, answer to next request (trace); {spread(shares, '.0f')}",
         ),
         Result(
             "raw pipe baseline, 1 child",
@@ -273,8 +281,37 @@ def run_all(quick: bool) -> list[Result]:
             higher_is_better=False,
             note=f"start to exit of the bots; {spread(walls, '.3f')}",
         ),
-        *pinned_rows,
     ]
+    if pinned_ratios:
+        rows += [
+            Result(
+                "referee over pipes, all on one CPU",
+                median(pinned_rates),
+                "decisions/s",
+                note=f"the same game, bots and referee on one CPU; {spread(pinned_rates, ',.0f')}",
+            ),
+            Result(
+                "raw pipe baseline, all on one CPU",
+                median(pinned_bases),
+                "decisions/s",
+                note=f"its child on the same CPU; {spread(pinned_bases, ',.0f')}",
+            ),
+            Result(
+                "referee / raw pipe baseline, one CPU",
+                median(pinned_ratios),
+                "ratio",
+                RATIO_TARGET,
+                note=f"the same wake-ups on both sides; {spread(pinned_ratios, '.2f')}",
+            ),
+            Result(
+                "referee's work a decision, one CPU",
+                median(pinned_shares),
+                "µs",
+                higher_is_better=False,
+                note=f"the same, all on one CPU; {spread(pinned_shares, '.0f')}",
+            ),
+        ]
+    return rows
 
 
 if __name__ == "__main__":

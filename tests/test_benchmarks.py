@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,7 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         "referee over pipes, 4 trivial bots",
         "raw pipe baseline, 1 child",
         "referee / raw pipe baseline",
+        "referee's work a decision over pipes",
         "4-player game over pipes, wall time",
         "one state, alone",
         # issue 15: side by side, start-up, tournaments
@@ -51,6 +53,9 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     assert targets["MCTS / pure MCTS"]["target"] == 2
     assert targets["tajmahal --version"]["target"] == 0.1
     assert targets["tournament random random random random, --jobs 2"]["target"] == 5_000
+    if hasattr(os, "sched_setaffinity"):  # the referee and its baseline on one CPU
+        assert targets["referee / raw pipe baseline, one CPU"]["target"] == 0.67
+        assert ("referee's work a decision, one CPU", "µs") in names
     if "engine / python-chess" in targets:  # with the bench extra
         assert targets["engine / python-chess"]["target"] == 6
     assert all(r["reached"] in (True, False) for r in targets.values())
