@@ -793,21 +793,21 @@ class _Match:
         public = [game.event_json(e, None) for e in events]
         secret = [i for i, e in enumerate(events) if not game.is_public(e)]
         hold = self.config.batch_events
-        shared: Outgoing | None = None
+        shared = protocol.events_outgoing(self.decision, public)
         for seat in self.audience:
             if not seat.live:
                 continue
-            mine = public
+            message = shared
             if secret:
                 mine = list(public)
                 for i in secret:
                     mine[i] = game.event_json(events[i], seat.seat)
-            if mine == public:
-                if shared is None:
-                    shared = protocol.events_outgoing(self.decision, public)
-                self.send(seat, shared, hold=hold)
+                if mine != public:
+                    message = protocol.events_outgoing(self.decision, mine)
+            if self.trace is None:  # send() without the trace: four times a decision
+                seat.conn.send(message, False, hold)
             else:
-                self.send(seat, protocol.events_outgoing(self.decision, mine), hold=hold)
+                self.send(seat, message, hold=hold)
 
     def finish(self, state: Any) -> MatchResult:
         game = self.game
