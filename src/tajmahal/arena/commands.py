@@ -199,6 +199,13 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         help="Write every protocol line (JSON Lines) here (readable by you only).",
     )
     @preflight_option
+    @click.option(
+        "--watch/--no-watch",
+        default=True,
+        show_default=True,
+        help="Keep polling up to 150 µs for a fast bot's answer before sleeping (when "
+        "there is more than one CPU), or always sleep.",
+    )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")
     @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
@@ -218,6 +225,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         max_log: int,
         trace: Path | None,
         preflight: bool,
+        watch: bool,
         batch_events: bool,
         sandbox: bool,
         memory: int | None,
@@ -291,6 +299,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             on_step=on_step if verbose else None,
             on_fault=on_fault if quiet or verbose else None,
             batch_events=batch_events,
+            watch=watch,
             sandbox=sandbox,
             memory=memory,
         )

@@ -18,6 +18,14 @@ Robustness rules, each for a way a bot can misbehave:
   a crash is seen at once even if a child of the bot still holds stdout open.  No
   sleeps, no thread per message; before each request one ``poll`` with no
   timeout checks for unasked output, a closed stdin or an exit.
+- A bot that answered its last request within :data:`WATCH` seconds is watched
+  that long (``poll`` with no timeout, yielding the CPU between calls) before the
+  referee sleeps in ``poll``: a sleeping referee's CPU goes idle, and on a virtual
+  machine waking it again costs more than the referee's own work for a decision
+  (``docs/performance.md``).  Slow bots are never watched, and no bot is where
+  watching would take a CPU from a bot: with one CPU to run on, or when asked not
+  to (``watch=False``: tournaments, which play a game per CPU).  Faults are seen
+  the same way while watching.
 """
 
 from __future__ import annotations
@@ -39,8 +47,17 @@ from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoin
 from .text import printable
 
 _CHUNK = 1 << 16
+#: Seconds a fast bot's answer is watched for before the referee sleeps (see above).
+WATCH: Final = 150e-6
 #: How long to wait, after a bot's stdout closed, to tell a crash from a closed stdout.
 _EXIT_WAIT = 0.5
+
+
+def _cpus() -> int:
+    """How many CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _read_chunk(fd: int) -> bytes | None:
@@ -173,6 +190,7 @@ class ProcessConnection(Connection):
         cwd: Path | None = None,
         env: dict[str, str] | None = None,
         private_dir: str | None = None,
+        watch: bool = True,
     ) -> None:
         self.argv = list(argv)
         #: A directory for the bot alone (a sandbox's), removed when it is killed.
@@ -198,6 +216,11 @@ class ProcessConnection(Connection):
         self.poller: select.poll | None = None
         self.stderr: StderrLog | None = None
         self.fault: tuple[str, str] | None = None
+        #: Whether to watch for the next answer before sleeping: the last came fast.
+        self.watch = False
+        #: Whether fast answers may be watched for (see the module's notes): asked
+        #: for, and more than one CPU to run on (taken when started).
+        self.may_watch = watch
 
     # -- life cycle
 
@@ -220,6 +243,7 @@ class ProcessConnection(Connection):
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
         containment.started(self.proc.pid)
+        self.may_watch = self.may_watch and _cpus() > 1
         self.sent_at = time.perf_counter()
         self.stderr = StderrLog(self.proc.stderr, self.log_path, self.max_log)
         self.stdin_fd, self.stdout_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
@@ -371,7 +395,9 @@ class ProcessConnection(Connection):
                 return Received(time.perf_counter() - self.sent_at, fault=self.fault)
             line = self.reader.pop()
             if line is not None:
-                return Received(time.perf_counter() - self.sent_at, line=line)
+                elapsed = time.perf_counter() - self.sent_at
+                self.watch = elapsed < WATCH and self.may_watch
+                return Received(elapsed, line=line)
             if self.eof:
                 self.fault = self._eof_fault()
                 continue
@@ -387,9 +413,23 @@ class ProcessConnection(Connection):
                 continue
             if self.pidfd is None and not self.exited:
                 remaining = min(remaining, 0.05)  # no pidfd: look at the process now and then
+            if self.watch and self._watch(min(remaining, WATCH)):
+                continue
             self._poll(remaining)
             if self.pidfd is None and not self.exited and self._has_exited():
                 self._after_exit()
+
+    def _watch(self, seconds: float) -> bool:
+        """Poll without sleeping for at most ``seconds``, yielding the CPU between
+        polls; True as soon as anything happened (a line, a fault, an end)."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            os.sched_yield()
+            self._poll(0.0)
+            if self.reader.lines or self.fault or self.eof or self.exited or self.input_closed:
+                return True
+        self.watch = False  # not fast this time: sleep from now on until it is again
+        return False
 
     def _timeout_fault(self, timeout: float) -> tuple[str, str]:
         """No answer in time: a plain timeout, or a bot that another process stopped."""

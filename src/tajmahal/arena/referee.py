@@ -257,6 +257,10 @@ class MatchConfig:
     lines in the same order, but is woken once per own decision, not once per
     decision of any seat (much faster on few cores; a bot that thinks while others
     decide learns their moves at its next turn, with the full view anyway).
+    ``watch`` (the default): watch a bot that answers within 150 µs for its next
+    answer before sleeping, when there is more than one CPU (see
+    :mod:`~tajmahal.arena.process`); tournaments turn it off, as their games
+    keep every CPU busy.
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
     progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
@@ -273,6 +277,7 @@ class MatchConfig:
     on_step: StepHook | None = field(default=None, eq=False)
     on_fault: FaultHook | None = field(default=None, eq=False)
     batch_events: bool = True
+    watch: bool = True
     sandbox: bool = False
     memory: int | None = None
 
@@ -333,6 +338,7 @@ def connect(
                     max_log=config.max_log,
                     env=env,
                     private_dir=home,
+                    watch=config.watch,
                 )
             )
     return out

@@ -171,6 +171,7 @@ def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
             record=record,
             log_dir=log_dir,
             batch_events=task.batch_events,
+            watch=False,  # the games in parallel keep the CPUs busy
             sandbox=task.sandbox,
             memory=task.memory,
         )
