@@ -8,8 +8,8 @@ BIN := $(VENV)/bin
 
 # The install compiles the engine's hot modules with mypyc (setup.py): it is
 # redone when they change.
-COMPILED_SOURCES := setup.py src/tajmahal/rules.py src/tajmahal/determinize.py src/tajmahal/mcts.py \
-	src/tajmahal/jsontext.py
+COMPILED_SOURCES := setup.py src/tajmahal/_engine.py \
+	$(shell sed -n '/^COMPILED: Final = (/,/^)/s/^ *"\(.*\)",*$$/src\/tajmahal\/\1.py/p' src/tajmahal/_engine.py | tr . / | sed 's,/py$$,.py,')
 
 $(BIN)/.installed: pyproject.toml $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
@@ -34,4 +34,5 @@ test: $(BIN)/.installed
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/tajmahal/*.so src/*__mypyc*.so src/tajmahal/_compiled.json .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info src/*__mypyc*.so src/tajmahal/_compiled.json
+	find src -name '*.so' -delete .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -16,6 +16,7 @@ says which engine is active.  See ``docs/performance.md``.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -30,11 +31,30 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).parent
 PACKAGE = ROOT / "src" / "tajmahal"
 
-#: The compiled modules: pure functions over the frozen attrs classes, which stay
-#: interpreted (``state.py``, ``actions.py`` ...: mypyc rewrites class annotations,
-#: which cattrs reads).  Keep in step with ``COMPILED`` in ``src/tajmahal/_engine.py``.
-COMPILED = ("rules", "determinize", "mcts", "jsontext")
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    """The compiled modules, by their dotted names inside the package: the literal
+    ``COMPILED`` of ``src/tajmahal/_engine.py`` (its one home; the package cannot be
+    imported here).  Pure functions over the frozen attrs classes, which stay
+    interpreted (``state.py``, ``actions.py`` ...: mypyc rewrites class annotations,
+    which cattrs reads)."""
+    tree = ast.parse((PACKAGE / "_engine.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == "COMPILED":
+            assert node.value is not None
+            names: tuple[str, ...] = ast.literal_eval(node.value)
+            return names
+    raise RuntimeError("src/tajmahal/_engine.py defines no COMPILED")
+
+
+COMPILED = _compiled_modules()
 DIGESTS = "_compiled.json"
+
+
+def _path(name: str) -> Path:
+    """The source of the module ``name`` (dotted, inside the package)."""
+    return PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
 
 
 def _warn(message: str) -> None:
@@ -67,7 +87,7 @@ class OptionalBuildExt(build_ext):
             if len(targets) > 1:  # in place: what an earlier build left would be stale
                 for name in COMPILED:
                     for suffix in EXTENSION_SUFFIXES:
-                        (PACKAGE / f"{name}{suffix}").unlink(missing_ok=True)
+                        _path(name).with_suffix(suffix).unlink(missing_ok=True)
             return
         digests = json.dumps(_source_digests(), indent=1) + "\n"
         for target in targets:
@@ -77,7 +97,7 @@ class OptionalBuildExt(build_ext):
 
 def _source_digests() -> dict[str, str]:
     return {
-        name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in COMPILED
+        name: hashlib.sha256(_path(name).read_bytes()).hexdigest() for name in COMPILED
     }
 
 
@@ -90,7 +110,7 @@ def _ext_modules() -> list[Any]:
     except ImportError:
         _warn("mypyc is not available")
         return []
-    paths = [str(Path("src", "tajmahal", f"{name}.py")) for name in COMPILED]
+    paths = [str(_path(name).relative_to(ROOT)) for name in COMPILED]
     # separate=False: one shared C library for the group, the modules call each
     # other directly.
     try:

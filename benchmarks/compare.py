@@ -69,7 +69,7 @@ def _label(compiled: bool) -> str:
 def _mcts(scale: int) -> tuple[Callable[[], int], str]:
     import tajmahal
     from tajmahal import Setup, apply, legal_actions, new_game, view
-    from tajmahal.mcts import SearchConfig, mcts_choice
+    from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
 
     views = []  # four seats' views of positions of random games (outside the clock)
     for seed in range(4):

@@ -9,9 +9,9 @@ import sys
 import tracemalloc
 
 from tajmahal import Setup, State, apply, is_over, legal_actions, new_game, view
-from tajmahal.actions import Action
-from tajmahal.adapter import TajMahal
-from tajmahal.serialize import to_data
+from tajmahal.tajmahal.actions import Action
+from tajmahal.tajmahal.adapter import TajMahal
+from tajmahal.tajmahal.serialize import to_data
 
 from .measure import Result, cpu_clock, median_seconds, spread, timed
 

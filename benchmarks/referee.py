@@ -40,10 +40,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import BotSpec, MatchConfig, play_match, run_match
 from tajmahal.arena.connection import Connection, Received
 from tajmahal.arena.protocol import Outgoing
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 from .measure import Result, spread
 

@@ -11,8 +11,8 @@ library's typed values and think with the engine:
 - the hello's ``setup`` is the static public part of the game
   (:class:`tajmahal.PublicSetup`: board, province and bonus tiles);
 - each act's ``view`` and ``legal`` rebuild the seat's :class:`tajmahal.PlayerView`
-  with :func:`tajmahal.adapter.view_from_data`;
-- :func:`tajmahal.bots.greedy_choice` looks one decision ahead with
+  with :func:`tajmahal.tajmahal.adapter.view_from_data`;
+- :func:`tajmahal.tajmahal.bots.greedy_choice` looks one decision ahead with
   :func:`tajmahal.apply` on a state guessed from that view only (the other hands
   and the deck are dealt at random from the unseen cards: a bot never sees them).
 
@@ -28,9 +28,9 @@ from typing import Any
 import orjson
 
 from tajmahal import PlayerView, PublicSetup
-from tajmahal.adapter import view_from_data
-from tajmahal.bots import greedy_choice
-from tajmahal.serialize import from_data
+from tajmahal.tajmahal.adapter import view_from_data
+from tajmahal.tajmahal.bots import greedy_choice
+from tajmahal.tajmahal.serialize import from_data
 
 PROTOCOL_VERSION = 1
 NAME = "greedy_bot.py"

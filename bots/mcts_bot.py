@@ -11,7 +11,7 @@ whichever ends first).  The seed comes from the referee's hello.
 
 Like ``greedy_bot.py`` it needs the tajmahal package and rebuilds the seat's
 :class:`tajmahal.PlayerView` from each act message; the thinking is
-:func:`tajmahal.mcts.mcts_choice`.
+:func:`tajmahal.tajmahal.mcts.mcts_choice`.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 import orjson
 
 from tajmahal import PublicSetup
-from tajmahal.adapter import view_from_data
-from tajmahal.mcts import SearchConfig, mcts_choice
-from tajmahal.serialize import from_data
+from tajmahal.tajmahal.adapter import view_from_data
+from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
+from tajmahal.tajmahal.serialize import from_data
 
 PROTOCOL_VERSION = 1
 NAME = "mcts_bot.py"

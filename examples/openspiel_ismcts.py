@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from tajmahal import Setup
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import InProcessConnection, MatchConfig, TimeControl, play_match
 from tajmahal.arena.referee import seat_seed
 from tajmahal.openspiel import ismcts_player
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

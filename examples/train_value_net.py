@@ -4,7 +4,7 @@
 
 The agent looks one decision ahead: it deals the cards it cannot see at random
 (:func:`tajmahal.determinize`), applies each legal action with the engine, encodes
-each result as the seat sees it (:func:`tajmahal.encoding.observation`) and plays
+each result as the seat sees it (:func:`tajmahal.tajmahal.encoding.observation`) and plays
 the action whose result a neural net values most.  The net (scikit-learn's
 ``MLPRegressor``, one hidden layer) learns from its own games: after each batch of
 self-play games (all seats the agent, exploring with probability ``epsilon``), every
@@ -36,8 +36,8 @@ from sklearn.neural_network import MLPRegressor
 from threadpoolctl import threadpool_limits
 
 from tajmahal import Setup, State, apply, determinize, legal_actions, new_game, ranks, scores, view
-from tajmahal.bots import greedy_choice
-from tajmahal.encoding import observation
+from tajmahal.tajmahal.bots import greedy_choice
+from tajmahal.tajmahal.encoding import observation
 
 
 class Agent:

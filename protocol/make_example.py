@@ -17,10 +17,10 @@ from typing import Any
 
 import orjson
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import InProcessConnection, MatchConfig, RandomPlayer, play_match
 from tajmahal.arena.protocol import Message
-from tajmahal.bots import GreedyPlayer
+from tajmahal.tajmahal.adapter import TAJMAHAL
+from tajmahal.tajmahal.bots import GreedyPlayer
 
 HERE = Path(__file__).resolve().parent
 EXAMPLE = HERE / "example.jsonl"

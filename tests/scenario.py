@@ -1,6 +1,6 @@
 """Helpers for scenario tests: a table that plays stacked setups step by step.
 
-Card ids used in the tests (see ``tajmahal.cards.card_ids``):
+Card ids used in the tests (see ``tajmahal.tajmahal.cards.card_ids``):
 red 0-1 elephant+elephant, 2-4 elephant+vizier, 5-7 elephant+general,
 8-10 elephant+monk, 11-13 elephant+princess, 14-15 elephant+mogul,
 16 monk+vizier, 17 vizier+princess, 18 princess+mogul, 19 general+monk,
@@ -31,7 +31,7 @@ from tajmahal import (
     legal_actions,
     step,
 )
-from tajmahal.events import Event
+from tajmahal.tajmahal.events import Event
 
 
 class Table:

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from tajmahal import (
     PublicSetup,
     Setup,
-    adapter,
     apply,
     determinize,
     legal_actions,
@@ -20,11 +19,12 @@ from tajmahal import (
     step,
     view,
 )
-from tajmahal.adapter import TAJMAHAL, view_data, view_from_data
 from tajmahal.arena import BotSpec, MatchConfig, run_match
-from tajmahal.bots import greedy_choice
-from tajmahal.events import event_for
-from tajmahal.serialize import to_data
+from tajmahal.tajmahal import adapter
+from tajmahal.tajmahal.adapter import TAJMAHAL, view_data, view_from_data
+from tajmahal.tajmahal.bots import greedy_choice
+from tajmahal.tajmahal.events import event_for
+from tajmahal.tajmahal.serialize import to_data
 
 
 def random_state(players: int, seed: int, steps: int):  # type: ignore[no-untyped-def]
@@ -187,7 +187,7 @@ def test_actions_round_trip_and_events_hide_draws() -> None:
         assert TAJMAHAL.action_from_data(TAJMAHAL.action_to_data(action)) == action
     with pytest.raises(ValueError):
         TAJMAHAL.action_from_data({"type": "fly"})
-    from tajmahal.events import CardDrawn
+    from tajmahal.tajmahal.events import CardDrawn
 
     drawn = CardDrawn(seat=1, card=17, reason="bonus tile")
     assert TAJMAHAL.event_data(drawn, 1)["card"] == 17

@@ -10,8 +10,8 @@ from browser_support import browser, page
 from click.testing import CliRunner
 
 from tajmahal.cli import main
-from tajmahal.rules import new_game
-from tajmahal.setups import Setup
+from tajmahal.tajmahal.rules import new_game
+from tajmahal.tajmahal.setups import Setup
 
 __all__ = ["browser", "page"]
 

@@ -45,18 +45,18 @@ def test_the_package_root_still_offers_every_public_name() -> None:
 
 
 def test_determinize_stays_the_function_after_its_module_is_imported() -> None:
-    # tajmahal.bots imports the module tajmahal.determinize first; the package's
+    # tajmahal.tajmahal.bots imports the module tajmahal.tajmahal.hidden first; the package's
     # name must still be the function (a fresh interpreter: the order matters).
     probe = (
-        "import tajmahal.bots\n"
+        "import tajmahal.tajmahal.bots\n"
         "from tajmahal import determinize\n"
-        "from tajmahal.determinize import unseen_cards\n"
+        "from tajmahal.tajmahal.hidden import unseen_cards\n"
         "print(callable(determinize), determinize.__module__, unseen_cards.__name__)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
-    assert out.split() == ["True", "tajmahal.determinize", "unseen_cards"]
+    assert out.split() == ["True", "tajmahal.tajmahal.hidden", "unseen_cards"]
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

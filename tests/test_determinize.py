@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tajmahal import Setup, State, check_state, determinize, is_over, new_game, view
-from tajmahal.determinize import unseen_cards
-from tajmahal.testing import states
+from tajmahal.tajmahal.hidden import unseen_cards
+from tajmahal.tajmahal.testing import states
 
 from scenario import Table
 

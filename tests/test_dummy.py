@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tajmahal import Dummy, Setup, new_game, view
-from tajmahal.events import Discarded, DummyTurned, DummyWithdrew, VisitEnded, Withdrew
+from tajmahal.tajmahal.events import Discarded, DummyTurned, DummyWithdrew, VisitEnded, Withdrew
 
 from scenario import Table
 

@@ -1,4 +1,4 @@
-"""The fixed action space and the observation tensors (tajmahal.encoding)."""
+"""The fixed action space and the observation tensors (tajmahal.tajmahal.encoding)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from tajmahal import (
     legal_actions,
     new_game,
 )
-from tajmahal.encoding import (
+from tajmahal.tajmahal.encoding import (
     ACTIONS,
     NUM_ACTIONS,
     ActionIndexError,
@@ -39,7 +39,7 @@ from tajmahal.encoding import (
     observation_layout,
     outcome,
 )
-from tajmahal.testing import states
+from tajmahal.tajmahal.testing import states
 
 PLAYERS = (2, 3, 4, 5)
 

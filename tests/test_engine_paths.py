@@ -25,8 +25,8 @@ import pytest
 
 import tajmahal
 from tajmahal import Setup, State, legal_actions, new_game, step, view
-from tajmahal import rules as rules_module
-from tajmahal.mcts import SearchConfig, mcts_choice
+from tajmahal.tajmahal import rules as rules_module
+from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 2_000
@@ -119,9 +119,9 @@ def test_the_active_engine_is_the_one_announced() -> None:
 
 def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
     probe = (
-        "import sys, tajmahal, tajmahal.rules, tajmahal.mcts, tajmahal.determinize\n"
-        "names = ('rules', 'mcts', 'determinize')\n"
-        "files = [sys.modules[f'tajmahal.{m}'].__file__ for m in names]\n"
+        "import importlib, sys, tajmahal, tajmahal._engine\n"
+        "names = [f'tajmahal.{m}' for m in tajmahal._engine.COMPILED]\n"
+        "files = [importlib.import_module(m).__file__ for m in names]\n"
         "print(tajmahal.COMPILED, tajmahal.ENGINE, all(f.endswith('.py') for f in files))"
     )
     env = dict(os.environ, TAJMAHAL_PURE="1")

@@ -9,9 +9,9 @@ import orjson
 import pytest
 from referee_support import cli
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena.registry import GROUP, GameEntry, GameRegistry, UnknownGame
 from tajmahal.games import GAMES
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 
 def test_the_default_game_is_taj_mahal_under_its_name_and_its_protocol_id() -> None:
@@ -40,7 +40,7 @@ def test_installed_packages_add_games_through_entry_points(
 ) -> None:
     points = importlib.metadata.EntryPoints(
         [
-            importlib.metadata.EntryPoint("other", "tajmahal.adapter:TAJMAHAL", GROUP),
+            importlib.metadata.EntryPoint("other", "tajmahal.tajmahal.adapter:TAJMAHAL", GROUP),
             # a plugin never replaces a built-in game
             importlib.metadata.EntryPoint("taj-mahal", "tajmahal.no_such_module:X", GROUP),
         ]
@@ -52,7 +52,9 @@ def test_installed_packages_add_games_through_entry_points(
         return points
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    registry = GameRegistry([GameEntry("taj-mahal", "tajmahal.adapter:TAJMAHAL")], "taj-mahal")
+    registry = GameRegistry(
+        [GameEntry("taj-mahal", "tajmahal.tajmahal.adapter:TAJMAHAL")], "taj-mahal"
+    )
     assert registry.get("taj-mahal") is TAJMAHAL
     assert asked == []  # built-in names need no look-up of the installed packages
     assert registry.names() == ["taj-mahal", "other"]

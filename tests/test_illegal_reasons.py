@@ -16,13 +16,13 @@ import orjson
 import pytest
 
 from tajmahal import Setup
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import InProcessConnection, MatchConfig, Player, play_match, replay
 from tajmahal.arena.game import REASON_LIMIT, AnyGame, illegal_reason
 from tajmahal.arena.protocol import Message
 from tajmahal.arena.scripted import Answer, ScriptedConnection, correct_answer
 from tajmahal.arena.text import printable
 from tajmahal.java.adapter import JAVA
+from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tikal.adapter import TIKAL
 
 HELLO = Answer(correct_answer({"type": "hello"}))

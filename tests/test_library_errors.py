@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from tajmahal import Play, Setup, TakeCard, new_game, view
-from tajmahal.board import DEFAULT_BOARD
-from tajmahal.cards import card_ids
+from tajmahal.tajmahal.board import DEFAULT_BOARD
+from tajmahal.tajmahal.cards import card_ids
 
 
 def test_view_of_a_seat_the_game_does_not_have_raises() -> None:

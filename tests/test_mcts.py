@@ -1,4 +1,4 @@
-"""The search bot (tajmahal.mcts): legal, deterministic for a seed, sensible."""
+"""The search bot (tajmahal.tajmahal.mcts): legal, deterministic for a seed, sensible."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from tajmahal import (
     new_game,
     view,
 )
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import BotSpec, MatchConfig, run_match
-from tajmahal.mcts import SearchConfig, evaluate, mcts_choice, rollout
-from tajmahal.testing import states
+from tajmahal.tajmahal.adapter import TAJMAHAL
+from tajmahal.tajmahal.mcts import SearchConfig, evaluate, mcts_choice, rollout
+from tajmahal.tajmahal.testing import states
 
 from scenario import Table, at_visit
 

@@ -15,12 +15,12 @@ from attrs import evolve
 
 import tajmahal.openspiel as tos
 from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import InProcessConnection, MatchConfig, play_match
-from tajmahal.bots import GreedyPlayer
-from tajmahal.encoding import action_index, observation, outcome
-from tajmahal.events import CardDrawn, DummyTurned, VisitBegan
-from tajmahal.rules import step
+from tajmahal.tajmahal.adapter import TAJMAHAL
+from tajmahal.tajmahal.bots import GreedyPlayer
+from tajmahal.tajmahal.encoding import action_index, observation, outcome
+from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
+from tajmahal.tajmahal.rules import step
 
 PLAYERS = (2, 3, 4, 5)
 

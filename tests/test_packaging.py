@@ -45,7 +45,7 @@ def test_every_data_file_of_every_game_is_package_data() -> None:
     # The three games' component tables, the browser pages' scripts: the check
     # below must have something to check.
     names = {str(path) for path in files}
-    assert {"data/cards.json", "tikal/data/board.json", "java/data/board.json"} <= names
+    assert {"tajmahal/data/cards.json", "tikal/data/board.json", "java/data/board.json"} <= names
     assert "arena/web/play.js" in names
     # Anchored at the package's root, as setuptools reads them: "data/*.json" is
     # not "tikal/data/*.json".

@@ -10,13 +10,6 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from tajmahal import BuildPalace, Play, Setup, TakeCard, Withdraw, apply, new_game, scores
-from tajmahal.encoding import (
-    ActionIndexError,
-    action_from_index,
-    action_index,
-    observation,
-    outcome,
-)
 from tajmahal.pettingzoo import (
     SEAT_COLORS,
     TajMahalEnv,
@@ -24,6 +17,13 @@ from tajmahal.pettingzoo import (
     env,
     parallel_env,
     render_image,
+)
+from tajmahal.tajmahal.encoding import (
+    ActionIndexError,
+    action_from_index,
+    action_index,
+    observation,
+    outcome,
 )
 
 # PettingZoo warns about any dict observation outside its own list of classic games.

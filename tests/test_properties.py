@@ -22,10 +22,10 @@ from tajmahal import (
     step,
     view,
 )
-from tajmahal.actions import Action
-from tajmahal.events import Event, VisitEnded
-from tajmahal.serialize import from_data, to_data
-from tajmahal.testing import games, setups, states
+from tajmahal.tajmahal.actions import Action
+from tajmahal.tajmahal.events import Event, VisitEnded
+from tajmahal.tajmahal.serialize import from_data, to_data
+from tajmahal.tajmahal.testing import games, setups, states
 
 PLAYERS = (2, 3, 4, 5)
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

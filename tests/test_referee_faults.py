@@ -15,8 +15,8 @@ import orjson
 import pytest
 from referee_support import FAULTY, cli, faulty, match_json, processes_with
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import BotSpec, run_match
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 # A fixed seed: some faulty bots send an action that is illegal in most positions only.
 FAST = ["--time", "0.5", "--bank", "0", "--grace", "0.5", "--handshake", "5", "--seed", "1"]

@@ -10,7 +10,6 @@ import pytest
 from attrs import evolve
 
 from tajmahal import Setup, Withdraw, new_game
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import (
     InProcessConnection,
     MatchConfig,
@@ -23,6 +22,7 @@ from tajmahal.arena import (
 from tajmahal.arena.protocol import Message
 from tajmahal.arena.referee import _Match
 from tajmahal.arena.scripted import Answer, Fail, ScriptedConnection, correct_answer
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 
 def play(

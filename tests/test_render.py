@@ -1,4 +1,4 @@
-"""The SVG picture of a state or a view (tajmahal.render)."""
+"""The SVG picture of a state or a view (tajmahal.tajmahal.render)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tajmahal import BuildMogulPalace, BuildPalace, Setup, apply, legal_actions, new_game, view
-from tajmahal.board import board_from_dict, board_to_dict
-from tajmahal.render import SEAT_COLORS, layers, svg, write_pictures
-from tajmahal.state import State
+from tajmahal.tajmahal.board import board_from_dict, board_to_dict
+from tajmahal.tajmahal.render import SEAT_COLORS, layers, svg, write_pictures
+from tajmahal.tajmahal.state import State
 
 NS = "{http://www.w3.org/2000/svg}"
 DOCS_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
@@ -138,9 +138,9 @@ def test_jupyter_shows_states_and_views_as_pictures() -> None:
 
 
 def test_the_pictures_in_docs_are_up_to_date(tmp_path: Path) -> None:
-    """docs/images/*.svg are what `python -m tajmahal.render docs/images` writes."""
+    """docs/images/*.svg are what `python -m tajmahal.tajmahal.render docs/images` writes."""
     write_pictures(str(tmp_path))
     for name in ("board.svg", "view.svg"):
         fresh = (tmp_path / name).read_text("utf-8")
         kept = (DOCS_IMAGES / name).read_text("utf-8")
-        assert kept == fresh, f"docs/images/{name} is stale: run python -m tajmahal.render"
+        assert kept == fresh, f"docs/images/{name} is stale: run python -m tajmahal.tajmahal.render"

@@ -10,9 +10,9 @@ import pytest
 from attrs import evolve
 
 from tajmahal import CARDS, DEFAULT_BOARD, BoardError, BonusTile, Setup, SetupError, new_game
-from tajmahal.board import board_from_dict, board_to_dict, load_board
-from tajmahal.cards import Card, CardDataError, validate_cards
-from tajmahal.tiles import DEFAULT_BONUS_TILES, PROVINCE_GOODS
+from tajmahal.tajmahal.board import board_from_dict, board_to_dict, load_board
+from tajmahal.tajmahal.cards import Card, CardDataError, validate_cards
+from tajmahal.tajmahal.tiles import DEFAULT_BONUS_TILES, PROVINCE_GOODS
 
 
 def test_c3_deck_composition() -> None:

@@ -10,7 +10,6 @@ import orjson
 import pytest
 from tournament_support import make_plan, result
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena.record import replay
 from tajmahal.arena.referee import TimeControl
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask, InlineExecutor
@@ -23,6 +22,7 @@ from tajmahal.arena.tournament.journal import (
 )
 from tajmahal.arena.tournament.runner import run_tournament, task_for
 from tajmahal.arena.tournament.schedule import slot
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 
 def open_dir(root: Path, **changes: Any) -> TournamentDir:

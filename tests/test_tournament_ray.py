@@ -24,8 +24,8 @@ import pytest
 from referee_support import BOTS, cli
 from tournament_support import make_plan
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena.tournament import TournamentDir, game_reference, run_tournament
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 #: Ray binds to the machine's network address unless told it is a one-machine
 #: cluster; this keeps the head, its workers and the tests on 127.0.0.1 (where a

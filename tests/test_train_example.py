@@ -11,7 +11,7 @@ from types import ModuleType
 import numpy as np
 
 from tajmahal import Play, Setup, Withdraw, legal_actions, new_game
-from tajmahal.encoding import ObservationLayout, observation_layout
+from tajmahal.tajmahal.encoding import ObservationLayout, observation_layout
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_value_net.py"
 

@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tajmahal import Setup
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import FAULT_KINDS, MatchConfig, play_match
 from tajmahal.arena.connection import LineReader
 from tajmahal.arena.protocol import BadReply, check_hello_reply, decode_line, read_action_reply
 from tajmahal.arena.scripted import Answer, ScriptedConnection
 from tajmahal.arena.text import printable, quote
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 _PIECES = [
     b"{", b"}", b"[", b"]", b",", b":", b'"type"', b'"action"', b'"hello"', b'"choice"',

@@ -24,8 +24,8 @@ import orjson
 import pytest
 from referee_support import HOSTILE, cli, hostile, match_json, processes_with
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import BotSpec, MatchConfig, TimeControl, run_match
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")

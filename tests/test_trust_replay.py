@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referee_support import cli, faulty, match_json
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena import BotSpec, MatchConfig, RecordError, replay, run_match
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 Lines = list[dict[str, Any]]
 

@@ -24,13 +24,13 @@ import pytest
 from referee_support import BOTS, cli, hostile
 from tournament_support import make_plan, result
 
-from tajmahal.adapter import TAJMAHAL
 from tajmahal.arena.record import replay
 from tajmahal.arena.tournament.charges import LOST, lost_result
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask, InlineExecutor, play_task
 from tajmahal.arena.tournament.journal import TournamentDir
 from tajmahal.arena.tournament.runner import RETRIES, run_tournament
 from tajmahal.arena.tournament.standings import game_credits
+from tajmahal.tajmahal.adapter import TAJMAHAL
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
 SEED = "5"

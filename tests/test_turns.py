@@ -16,7 +16,7 @@ from tajmahal import (
     new_game,
     view,
 )
-from tajmahal.events import Withdrew
+from tajmahal.tajmahal.events import Withdrew
 
 from scenario import Table, give_special
 

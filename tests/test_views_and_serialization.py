@@ -7,9 +7,9 @@ import json
 import pytest
 
 from tajmahal import Play, Setup, Withdraw, legal_actions, new_game, step, view
-from tajmahal.actions import Action
-from tajmahal.events import CardDrawn, event_for
-from tajmahal.serialize import DataError, from_data, loads, to_data
+from tajmahal.tajmahal.actions import Action
+from tajmahal.tajmahal.events import CardDrawn, event_for
+from tajmahal.tajmahal.serialize import DataError, from_data, loads, to_data
 
 from scenario import Table
 

@@ -18,7 +18,7 @@ from tajmahal import (
     scores,
     step,
 )
-from tajmahal.events import GameOver, SpecialCardTaken, VisitBegan, VisitEnded, Withdrew
+from tajmahal.tajmahal.events import GameOver, SpecialCardTaken, VisitBegan, VisitEnded, Withdrew
 
 from scenario import Table, at_visit, give_special, with_player
 

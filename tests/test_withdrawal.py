@@ -13,7 +13,7 @@ from tajmahal import (
     legal_actions,
     new_game,
 )
-from tajmahal.events import (
+from tajmahal.tajmahal.events import (
     BonusTaken,
     CardDrawn,
     ProvinceTileTaken,

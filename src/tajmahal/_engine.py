@@ -26,8 +26,14 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-#: The modules mypyc compiles (the same list as ``setup.py``'s).
-COMPILED: Final = ("rules", "determinize", "mcts", "jsontext")
+#: The modules mypyc compiles, by their names inside the package (``setup.py``
+#: reads this tuple from here: keep it a literal).
+COMPILED: Final = (
+    "tajmahal.rules",
+    "tajmahal.hidden",
+    "tajmahal.mcts",
+    "kit.jsontext",
+)
 
 _PACKAGE: Final = "tajmahal"
 _HERE: Final = os.path.dirname(__file__)
@@ -51,13 +57,18 @@ class _SourceFinder:
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in self.names:
             return None
-        source = os.path.join(_HERE, f"{fullname.rpartition('.')[2]}.py")
+        source = _source(fullname[len(_PACKAGE) + 1 :])
         return importlib.util.spec_from_file_location(fullname, source)
+
+
+def _source(name: str) -> str:
+    """The ``.py`` file of the module ``name`` (dotted, inside the package)."""
+    return os.path.join(_HERE, *name.split(".")) + ".py"
 
 
 def _extension(name: str) -> str | None:
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        candidate = os.path.join(_HERE, f"{name}{suffix}")
+        candidate = os.path.join(_HERE, *name.split(".")) + suffix
         if os.path.exists(candidate):
             return candidate
     return None
@@ -76,7 +87,7 @@ def _stale() -> list[str]:
     stale = []
     for name in COMPILED:
         try:
-            with open(os.path.join(_HERE, f"{name}.py"), "rb") as f:
+            with open(_source(name), "rb") as f:
                 source = f.read()
         except FileNotFoundError:  # an install without sources: only the extension
             continue

@@ -16,7 +16,7 @@ import click
 from . import ENGINE, __version__
 
 if TYPE_CHECKING:
-    from .state import State
+    from .tajmahal.state import State
 
 
 class LazyGroup(click.Group):
@@ -51,8 +51,8 @@ class LazyGroup(click.Group):
 
 def score_table(state: State, names: list[str]) -> str:
     """A plain-text table of each seat's score by source, with totals and ranks."""
-    from .rules import breakdown, ranks, scores
-    from .state import SCORE_SOURCES
+    from .tajmahal.rules import breakdown, ranks, scores
+    from .tajmahal.state import SCORE_SOURCES
 
     rows = [["seat", "player", *SCORE_SOURCES, "total", "rank"]]
     totals = scores(state)
@@ -166,9 +166,9 @@ def play(
     seed = 1 if seed is None else seed
     import random
 
-    from .actions import action_text
-    from .rules import apply, is_over, legal_actions, new_game
-    from .setups import Setup
+    from .tajmahal.actions import action_text
+    from .tajmahal.rules import apply, is_over, legal_actions, new_game
+    from .tajmahal.setups import Setup
 
     setup = Setup.random(players, seed)
     state = new_game(setup)

@@ -20,7 +20,7 @@ from .arena.registry import GameEntry, GameRegistry
 DEFAULT: Final = "taj-mahal"
 
 BUILTIN: Final = (
-    GameEntry("taj-mahal", "tajmahal.adapter:TAJMAHAL", aliases=("tajmahal",)),
+    GameEntry("taj-mahal", "tajmahal.tajmahal.adapter:TAJMAHAL", aliases=("tajmahal",)),
     GameEntry("tikal", "tajmahal.tikal.adapter:TIKAL"),
     GameEntry("java", "tajmahal.java.adapter:JAVA"),
 )

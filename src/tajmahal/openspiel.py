@@ -22,8 +22,8 @@ A sequential game of imperfect information with explicit chance nodes
   (W12) and the draws continue from it.  A seat's action that draws is applied
   once the chance nodes after it have chosen the cards.
 
-Player actions are the indices of :mod:`tajmahal.encoding`.  Returns come at the
-end: :func:`tajmahal.encoding.outcome` (+1 for a lone winner, ``-1/(n-1)`` for
+Player actions are the indices of :mod:`tajmahal.tajmahal.encoding`.  Returns come at the
+end: :func:`tajmahal.tajmahal.encoding.outcome` (+1 for a lone winner, ``-1/(n-1)`` for
 each other seat; zero-sum).  The observation (string and tensor) is the seat's
 current view; the information state is the seat's whole action-observation
 history (perfect recall), its tensor a fixed-length sequence of token ids.
@@ -46,13 +46,12 @@ from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import Evaluator
 
 from . import __version__
-from .actions import Action, action_text
-from .adapter import view_data
-from .board import DEFAULT_BOARD
-from .bots import ViewPlayer
-from .cards import CARDS, REGULAR_CARDS
-from .determinize import determinize
-from .encoding import (
+from .tajmahal.actions import Action, action_text
+from .tajmahal.adapter import view_data
+from .tajmahal.board import DEFAULT_BOARD
+from .tajmahal.bots import ViewPlayer
+from .tajmahal.cards import CARDS, REGULAR_CARDS
+from .tajmahal.encoding import (
     ACTIONS,
     BONUS_KINDS,
     NUM_ACTIONS,
@@ -62,7 +61,7 @@ from .encoding import (
     observe,
     outcome,
 )
-from .events import (
+from .tajmahal.events import (
     CardDrawn,
     Discarded,
     DummyTurned,
@@ -71,12 +70,13 @@ from .events import (
     VisitBegan,
     VisitEnded,
 )
-from .mcts import evaluate, rollout
-from .rules import VISITS, new_game, step
-from .setups import HAND_SIZE, Setup, display_size, place_tiles, variant_for
-from .state import State
-from .tiles import DEFAULT_BONUS_TILES
-from .views import PlayerView, view
+from .tajmahal.hidden import determinize
+from .tajmahal.mcts import evaluate, rollout
+from .tajmahal.rules import VISITS, new_game, step
+from .tajmahal.setups import HAND_SIZE, Setup, display_size, place_tiles, variant_for
+from .tajmahal.state import State
+from .tajmahal.tiles import DEFAULT_BONUS_TILES
+from .tajmahal.views import PlayerView, view
 
 __all__ = [
     "GAME_TYPE",
@@ -617,7 +617,7 @@ class TajMahalState(pyspiel.State):
 
 
 class ObservationObserver:
-    """The seat's current view: :func:`tajmahal.encoding.observe` (tensor, with one
+    """The seat's current view: :func:`tajmahal.tajmahal.encoding.observe` (tensor, with one
     named piece per block) and the view's JSON (string)."""
 
     def __init__(self, players: int) -> None:
@@ -755,9 +755,9 @@ class VisitRolloutEvaluator(Evaluator):
     """Leaf values for OpenSpiel's MCTS and IS-MCTS bots.
 
     A full random playout of Taj Mahal is long and says little; this one plays
-    the rest of the current visit with :func:`tajmahal.mcts.rollout_action` (the
+    the rest of the current visit with :func:`tajmahal.tajmahal.mcts.rollout_action` (the
     built-in ``mcts`` bot's policy; the deck's order drawn at random) and scores
-    each seat with :func:`tajmahal.mcts.evaluate` (points, influence and hand worth
+    each seat with :func:`tajmahal.tajmahal.mcts.evaluate` (points, influence and hand worth
     over the best rival's), squashed to ``tanh(value / scale)`` so that it is
     comparable with the game's returns.  Priors are uniform.
     """

@@ -12,12 +12,12 @@
 Agents ``player_0`` .. ``player_{n-1}`` are the seats.  The agent to act is the
 seat the rules name (not a fixed cycle: withdrawn seats are skipped, a seat that
 withdraws places its palaces and takes its cards in a row).  An observation is a
-dict: ``"observation"``, the seat's view as :func:`tajmahal.encoding.observe`
+dict: ``"observation"``, the seat's view as :func:`tajmahal.tajmahal.encoding.observe`
 encodes it, and ``"action_mask"`` (int8, 1 at the legal action indices of
-:mod:`tajmahal.encoding`; all 0 when it is not the agent's turn).  Rewards are 0
-until the end, then :func:`tajmahal.encoding.outcome` (+1 for a lone winner,
+:mod:`tajmahal.tajmahal.encoding`; all 0 when it is not the agent's turn).  Rewards are 0
+until the end, then :func:`tajmahal.tajmahal.encoding.outcome` (+1 for a lone winner,
 ``-1/(n-1)`` for the others); the final ``infos`` carry each seat's score and rank.
-An illegal action raises :class:`~tajmahal.encoding.ActionIndexError`.
+An illegal action raises :class:`~tajmahal.tajmahal.encoding.ActionIndexError`.
 
 :func:`parallel_env` is the same game through PettingZoo's turn-based converter:
 every step takes a dict of actions and uses the one of the agent to act.
@@ -39,9 +39,9 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from .actions import action_text
-from .cards import CARDS
-from .encoding import (
+from .tajmahal.actions import action_text
+from .tajmahal.cards import CARDS
+from .tajmahal.encoding import (
     NUM_ACTIONS,
     action_from_index,
     legal_indices,
@@ -49,10 +49,10 @@ from .encoding import (
     observe,
     outcome,
 )
-from .rules import legal_actions, new_game, ranks, scores, step
-from .setups import Setup
-from .state import State
-from .views import view
+from .tajmahal.rules import legal_actions, new_game, ranks, scores, step
+from .tajmahal.setups import Setup
+from .tajmahal.state import State
+from .tajmahal.views import view
 
 __all__ = ["TajMahalEnv", "env", "parallel_env", "raw_env"]
 

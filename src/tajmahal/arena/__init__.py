@@ -1,7 +1,7 @@
 """The arena: a line-based JSON protocol, a referee and game records for bots.
 
 Nothing in this package knows Taj Mahal: a game plugs in through
-:class:`~tajmahal.arena.game.Game` (Taj Mahal's is :mod:`tajmahal.adapter`).
+:class:`~tajmahal.arena.game.Game` (Taj Mahal's is :mod:`tajmahal.tajmahal.adapter`).
 
 - :mod:`.protocol` — the messages and the checks on bot answers.
 - :mod:`.connection`, :mod:`.process`, :mod:`.scripted` — reaching a bot: in

@@ -2,7 +2,7 @@
 
 The arena (protocol, referee, records, replay) knows games only through
 :class:`Game`.  A game plugs in by implementing it in one adapter module; the
-Taj Mahal one is :mod:`tajmahal.adapter`.  JSON data is plain dicts, lists,
+Taj Mahal one is :mod:`tajmahal.tajmahal.adapter`.  JSON data is plain dicts, lists,
 strings, numbers, booleans and None.
 
 Three methods are optional, looked up when present: ``pictures()`` returns a

@@ -29,7 +29,7 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, field, frozen
 
-from ..jsontext import ArrayTexts
+from ..kit.jsontext import ArrayTexts
 from . import containment, protocol, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame, illegal_reason
@@ -411,7 +411,7 @@ def preflight(
     return faults
 
 
-#: How many actions' JSON texts a game's :class:`~tajmahal.jsontext.ArrayTexts` keeps.
+#: How many actions' JSON texts a game's :class:`~tajmahal.kit.jsontext.ArrayTexts` keeps.
 _ACTION_TEXTS_LIMIT: Final = 100_000
 
 

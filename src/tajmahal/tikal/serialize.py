@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..tagged import TaggedConverter
-from ..tagged import type_tag as type_tag
+from ..kit.tagged import TaggedConverter
+from ..kit.tagged import type_tag as type_tag
 from .actions import Action
 from .components import DEFAULT_COMPONENTS, Components
 from .events import Event

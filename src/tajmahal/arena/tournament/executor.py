@@ -139,9 +139,9 @@ def load_game(reference: str) -> AnyGame:
 def game_reference(game: AnyGame) -> str:
     """``module:attribute`` under which ``game`` can be imported (by a worker).
 
-    >>> from tajmahal.adapter import TAJMAHAL
+    >>> from tajmahal.tajmahal.adapter import TAJMAHAL
     >>> game_reference(TAJMAHAL)
-    'tajmahal.adapter:TAJMAHAL'
+    'tajmahal.tajmahal.adapter:TAJMAHAL'
     """
     module = sys.modules.get(type(game).__module__)
     names = vars(module) if module is not None else {}

@@ -178,7 +178,7 @@ class State:
         return "\n".join(lines)
 
     def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.render.svg`: every hand)."""
+        """The picture Jupyter shows (:func:`tajmahal.tajmahal.render.svg`: every hand)."""
         from .render import svg
 
         return svg(self)

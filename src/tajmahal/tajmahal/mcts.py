@@ -31,7 +31,7 @@ from attrs import frozen
 
 from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
-from .determinize import determinize
+from .hidden import determinize
 from .rules import apply, legal_actions, majorities, symbol_counts
 from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile

@@ -580,7 +580,7 @@ def write_pictures(folder: str) -> list[str]:
     return written
 
 
-if __name__ == "__main__":  # python -m tajmahal.render FOLDER
+if __name__ == "__main__":  # python -m tajmahal.tajmahal.render FOLDER
     import sys
 
     for written in write_pictures(sys.argv[1] if len(sys.argv) > 1 else "docs/images"):

@@ -113,7 +113,7 @@ class PlayerView:
     legal: tuple[Action, ...]
 
     def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.render.svg`: this seat's view)."""
+        """The picture Jupyter shows (:func:`tajmahal.tajmahal.render.svg`: this seat's view)."""
         from .render import svg
 
         return svg(self)

@@ -165,7 +165,7 @@ def validate_cards(cards: tuple[Card, ...]) -> None:
 
 
 def _load() -> tuple[Card, ...]:
-    raw = json.loads(resources.files("tajmahal").joinpath("data/cards.json").read_text("utf-8"))
+    raw = json.loads(resources.files(__package__).joinpath("data/cards.json").read_text("utf-8"))
     cards = tuple(
         Card(id=c["id"], color=c["color"], symbols=tuple(c["symbols"]), special=c.get("special"))
         for c in raw["cards"]

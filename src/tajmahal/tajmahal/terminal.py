@@ -1,6 +1,6 @@
 """A position in the terminal (rich): what ``tajmahal show RECORD --step N`` prints.
 
-The same content as the SVG picture of :mod:`tajmahal.render`, as text: the
+The same content as the SVG picture of :mod:`tajmahal.tajmahal.render`, as text: the
 visit, the court and the display, each province's cities with their palaces
 (``name:seat``, ``*`` for a mogul palace) and bonus tiles, and a row per seat.
 A state shows every hand; ``seat`` shows only that seat's (as it saw the game).

@@ -7,7 +7,7 @@ positions (``pip install hypothesis``):
 
     from hypothesis import given
     from tajmahal import legal_actions
-    from tajmahal.testing import states
+    from tajmahal.tajmahal.testing import states
 
     @given(states(players=4))
     def test_my_bot_always_answers_legally(state):

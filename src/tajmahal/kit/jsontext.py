@@ -8,7 +8,7 @@ text can be kept by identity and spliced in as an :class:`orjson.Fragment`.
 
 This module is compiled with mypyc along with the engine (``setup.py``), which
 halves its cost; it knows no game.  :class:`ViewJson` is given the functions that
-build a view's dict from a state (``tajmahal.adapter`` compiles them from the
+build a view's dict from a state (``tajmahal.tajmahal.adapter`` compiles them from the
 view's fields), :class:`ArrayTexts` the function that gives an action's data.
 
 Kept by identity means: an entry holds its object, so the object's ``id`` cannot

@@ -63,7 +63,7 @@ def bonus_tiles_from_counts(square: list[dict[str, Any]]) -> tuple[BonusTile, ..
 
 
 def _load() -> tuple[dict[int, tuple[str, ...]], tuple[BonusTile, ...]]:
-    raw = json.loads(resources.files("tajmahal").joinpath("data/tiles.json").read_text("utf-8"))
+    raw = json.loads(resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8"))
     goods = {int(k): tuple(v) for k, v in raw["province_tiles"].items()}
     if sorted(goods) != list(range(1, 13)) or any(
         not 1 <= len(g) <= 2 or any(x not in GOODS for x in g) for g in goods.values()

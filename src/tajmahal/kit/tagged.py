@@ -1,13 +1,13 @@
 """The converter between a game's values and plain JSON data, as the games share it.
 
-Each game's ``serialize`` module (:mod:`tajmahal.serialize`,
+Each game's ``serialize`` module (:mod:`tajmahal.tajmahal.serialize`,
 :mod:`tajmahal.tikal.serialize`, :mod:`tajmahal.java.serialize`) makes one
 :class:`TaggedConverter` for its own classes.  Frozen attrs values become dicts
 (fields in order), tuples lists; the members of a union (a game's actions, its
 events) carry a ``"type"`` tag first, the class name in snake case; data turns
 back into values exactly, and keys a class does not have are refused.
 
->>> from tajmahal.actions import Action, Play
+>>> from tajmahal.tajmahal.actions import Action, Play
 >>> converter = TaggedConverter({"Action": Action}, ValueError)
 >>> converter.to_data(Play(3))
 {'type': 'play', 'card': 3, 'extra': None}

@@ -2,7 +2,7 @@
 
 This is the only module that ties the generic protocol, referee and records of
 :mod:`tajmahal.arena` to the Taj Mahal engine.  Views, actions and events travel
-in the engine's own JSON form (:mod:`tajmahal.serialize`).
+in the engine's own JSON form (:mod:`tajmahal.tajmahal.serialize`).
 
 Fallback policy (for a seat whose bot faulted): withdraw whenever that is legal,
 otherwise take the first legal action (the lowest-numbered city for a palace, the
@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 import orjson
 
+from ..arena.game import refusal
+from ..arena.player import FirstPlayer, Player, RandomPlayer
+from ..kit.jsontext import ViewJson, field_names
 from .actions import Action, Withdraw, action_text
-from .arena.game import refusal
-from .arena.player import FirstPlayer, Player, RandomPlayer
 from .cards import CARDS
 from .events import (
     EVENT_TYPES,
@@ -45,7 +46,6 @@ from .events import (
     Withdrew,
     event_for,
 )
-from .jsontext import ViewJson, field_names
 from .rules import IllegalAction, apply, breakdown, legal_actions, new_game, ranks, scores, step
 from .serialize import from_data, to_data, type_tag
 from .setups import VARIANTS, Setup
@@ -190,15 +190,16 @@ _EVENT_DICT: Final[dict[type, Any]] = {
 
 #: The view's fields that the view encoder (:func:`_view_json`) takes by hand (the
 #: seat, its own hand, the seats' public records, the deck's size); every other one
-#: is the state's attribute of the same name, as :func:`~tajmahal.views.view` makes it.  Should the
-#: engine's view change shape, ``_DIRECT`` turns false and views take the long way.
+#: is the state's attribute of the same name, as :func:`~tajmahal.tajmahal.views.view`
+#: makes it.  Should the engine's view change shape, ``_DIRECT`` turns false and views
+#: take the long way.
 _BY_HAND: Final = ("seat", "hand", "players", "deck_size")
 _DIRECT: Final = set(_BY_HAND) <= set(_VIEW_FIELDS) and all(
     name in _BY_HAND or hasattr(State, name) or name in attrs.fields_dict(State)
     for name in _VIEW_FIELDS
 )
 _SEAT_FIELDS: Final = tuple(f.name for f in attrs.fields(SeatView))
-#: Likewise for a seat's public record (:meth:`SeatView.of <tajmahal.views.SeatView.of>`):
+#: Likewise for a seat's public record (:meth:`SeatView.of <tajmahal.tajmahal.views.SeatView.of>`):
 #: the hand's size by hand, every other field the player's attribute of that name.
 _SEAT_DIRECT: Final = "hand_size" in _SEAT_FIELDS and all(
     name == "hand_size" or hasattr(PlayerState, name) or name in attrs.fields_dict(PlayerState)
@@ -211,11 +212,11 @@ _VIEW_CACHE_LIMIT: Final = 4096
 
 
 def _view_json() -> ViewJson:
-    """The referee's per-decision view encoder (:class:`tajmahal.jsontext.ViewJson`)
+    """The referee's per-decision view encoder (:class:`tajmahal.kit.jsontext.ViewJson`)
     for Taj Mahal: each act's view made straight from the state, the view's dict and
     a seat's record built by functions compiled from their fields.  A view is a few
     kB, and most of it is unchanged from one decision to the next: each seat's
-    :class:`~tajmahal.state.PlayerState`, the tuple of them and the bonus tiles are
+    :class:`~tajmahal.tajmahal.state.PlayerState`, the tuple of them and the bonus tiles are
     shared between successive states, so their JSON is kept.  Tests check the text
     against the converter's view, for every seat of every state of random games."""
     by_hand = {
@@ -245,7 +246,7 @@ _VIEW_TYPES: Final = typing.get_type_hints(PlayerView)
 
 def view_from_data(setup: PublicSetup, data: Mapping[str, Any], legal: Sequence[Any]) -> PlayerView:
     """The :class:`PlayerView` of an ``act`` message (its ``view`` and ``legal``) for a
-    bot that got ``setup`` in the hello; raises :class:`~tajmahal.serialize.DataError`."""
+    bot that got ``setup`` in the hello; raises :class:`~tajmahal.tajmahal.serialize.DataError`."""
     fields: dict[str, Any] = {"setup": setup, "legal": from_data(list(legal), _VIEW_TYPES["legal"])}
     for f in attrs.fields(PlayerView):
         if f.name not in fields:

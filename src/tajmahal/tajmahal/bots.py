@@ -29,13 +29,13 @@ from typing import Any, Final
 
 from attrs import evolve
 
-from . import __version__
+from .. import __version__
+from ..arena.player import Player
+from ..arena.protocol import Message
 from .actions import Action, TakeCard, Withdraw
 from .adapter import view_from_data
-from .arena.player import Player
-from .arena.protocol import Message
 from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
-from .determinize import determinize
+from .hidden import determinize
 from .mcts import SearchConfig, mcts_choice
 from .rules import apply, legal_actions
 from .serialize import from_data
@@ -165,7 +165,7 @@ class GreedyPlayer(ViewPlayer):
 
 
 class MCTSPlayer(ViewPlayer):
-    """The built-in ``mcts`` bot: :func:`tajmahal.mcts.mcts_choice` with
+    """The built-in ``mcts`` bot: :func:`tajmahal.tajmahal.mcts.mcts_choice` with
     :data:`MCTS_BUILTIN` (a fixed number of iterations, so a seed fixes its play,
     with a time cap that keeps a decision under a second on a slow machine)."""
 

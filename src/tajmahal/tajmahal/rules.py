@@ -1,6 +1,6 @@
 """The rules engine: :func:`new_game`, :func:`legal_actions`, :func:`apply`, :func:`step`.
 
-Every function here is pure: it reads a :class:`~tajmahal.state.State` and returns
+Every function here is pure: it reads a :class:`~tajmahal.tajmahal.state.State` and returns
 new values.  Within one call, the longer steps (a withdrawal, the end of a visit)
 work on a private :class:`_Draft` that is frozen into the returned state; the
 input state is never touched.  Rule ids (T4, W8, ...) refer to ``docs/rules.md``.
@@ -390,7 +390,7 @@ def apply(state: State, action: Action) -> State:
 
 def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
     """Like :func:`apply`, and also return the events of the step (with secrets;
-    see :func:`~tajmahal.events.event_for`)."""
+    see :func:`~tajmahal.tajmahal.events.event_for`)."""
     log: list[Event] = []
     return _apply(state, action, log), tuple(log)
 
@@ -563,7 +563,8 @@ def _next_in(players: Sequence[PlayerState], seat: int) -> int | None:
 
 
 def symbol_counts(cards: Sequence[int]) -> tuple[int, ...]:
-    """W1: how many of each symbol (in :data:`~tajmahal.cards.SYMBOLS` order) ``cards`` show."""
+    """W1: how many of each symbol (in :data:`~tajmahal.tajmahal.cards.SYMBOLS` order)
+    ``cards`` show."""
     elephant = mogul = vizier = general = monk = princess = 0
     for card in cards:  # unrolled: several times faster than zip/sum for a few cards
         e, m, v, g, k, p = SYMBOL_COUNTS[card]

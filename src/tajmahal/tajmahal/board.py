@@ -276,7 +276,7 @@ def load_board(path: str | Path) -> Board:
 
 
 def _default() -> Board:
-    text = resources.files("tajmahal").joinpath("data/board.json").read_text("utf-8")
+    text = resources.files(__package__).joinpath("data/board.json").read_text("utf-8")
     return board_from_dict(json.loads(text))
 
 

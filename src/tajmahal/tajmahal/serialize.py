@@ -15,7 +15,7 @@ Withdraw()
 >>> from_data({"type": "play", "card": "x"}, Action)
 Traceback (most recent call last):
 ...
-tajmahal.serialize.DataError: bad Action: invalid value for type, expected int @ $.card
+tajmahal.tajmahal.serialize.DataError: bad Action: invalid value for type, expected int @ $.card
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from typing import Any, Final, TypeVar
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from ..kit.tagged import TaggedConverter
+from ..kit.tagged import type_tag as type_tag
 from .actions import Action, Play
 from .board import Board, BoardError, board_from_dict, board_to_dict
 from .events import Event
-from .tagged import TaggedConverter
-from .tagged import type_tag as type_tag
 
 T = TypeVar("T")
 
@@ -67,8 +67,8 @@ def to_data(value: Any) -> Any:
 def from_data(data: Any, cls: Any) -> Any:
     """The value of type ``cls`` described by ``data``; raises :class:`DataError`.
 
-    ``cls`` may be a class or the unions :data:`~tajmahal.actions.Action` and
-    :data:`~tajmahal.events.Event`.
+    ``cls`` may be a class or the unions :data:`~tajmahal.tajmahal.actions.Action` and
+    :data:`~tajmahal.tajmahal.events.Event`.
     """
     return _CONVERTER.from_data(data, cls)
 

@@ -39,7 +39,9 @@ try:
     import numpy as np
     import numpy.typing as npt
 except ImportError as error:  # pragma: no cover - depends on the installation
-    raise ImportError("tajmahal.encoding needs numpy: pip install 'tajmahal[rl]'") from error
+    raise ImportError(
+        "tajmahal.tajmahal.encoding needs numpy: pip install 'tajmahal[rl]'"
+    ) from error
 
 from attrs import frozen
 
