@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 import statistics
 
+from tajmahal.kit.search import search_choice
 from tajmahal.tikal import Setup, apply, is_over, legal_actions, new_game
-from tajmahal.tikal.bots import SearchConfig, greedy_choice, mcts_choice
+from tajmahal.tikal.bots import BOTS, MCTS_BUILTIN, greedy_choice
 from tajmahal.tikal.state import ACT, State
 from tajmahal.tikal.views import view
 
@@ -74,11 +75,11 @@ def bots(positions: int) -> list[Result]:
             note=spread([t * 1000 for t in times], ".1f"),
         )
     )
-    config = SearchConfig()
+    config = MCTS_BUILTIN
     times = []
     for state in states[: max(1, positions // 4)]:
         start = cpu_clock()
-        mcts_choice(view(state, state.to_act or 0), legal_actions(state), rng, config)
+        search_choice(BOTS, view(state, state.to_act or 0), legal_actions(state), rng, config)
         times.append(cpu_clock() - start)
     out.append(
         Result(
