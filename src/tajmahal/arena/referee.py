@@ -778,13 +778,19 @@ class _Match:
         return self.action_texts.array(self.game.action_to_data, legal)
 
     def match_action(self, data: Any, state: Any, legal: Sequence[Any]) -> int:
-        """The index among ``legal`` of the action ``data`` a bot sent in ``state``;
-        raises an ``illegal`` :class:`BadReply` naming the rule it breaks, if the
-        game can tell (:func:`~tajmahal.arena.game.illegal_reason`)."""
+        """The index among ``legal`` of the action ``data`` a bot sent in ``state``.
+        Raises a ``protocol`` :class:`BadReply` if ``data`` is no action of the game
+        (an unknown ``"type"``, a missing, unknown or mistyped field: the game's
+        error names its path), an ``illegal`` one naming the rule it breaks, if the
+        game can tell (:func:`~tajmahal.arena.game.illegal_reason`), if it is an
+        action but not a legal one."""
         try:
             action = self.game.action_from_data(data)
         except Exception as e:  # ValueError, or anything hostile data makes a game raise
-            raise BadReply(ILLEGAL, f"not an action: {printable(str(e), limit=200)}") from None
+            detail = printable(str(e), limit=200)
+            raise BadReply(
+                protocol.PROTOCOL_FAULT, f'"action" is not an action of the game: {detail}'
+            ) from None
         for i, candidate in enumerate(legal):
             if candidate == action:
                 return i

@@ -205,7 +205,7 @@ class Java:
         return to_data(action)
 
     def action_from_data(self, data: Any) -> Action:
-        action: Action = from_data(data, Action)
+        action: Action = from_data(data, Action, "action")
         return action
 
     def event_data(self, event: Event, seat: int | None) -> Any:

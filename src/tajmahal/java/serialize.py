@@ -11,36 +11,23 @@ EndTurn()
 >>> from_data({"type": "move", "origin": "x"}, Action)
 Traceback (most recent call last):
 ...
-tajmahal.java.serialize.DataError: bad Action: ...
+tajmahal.kit.tagged.DataError: bad Action: ...
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from ..kit.tagged import TaggedConverter
+from ..kit.tagged import DataError, TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action
 from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
 from .events import Event
 from .state import Setup
 
-
-class DataError(ValueError):
-    """Data that does not describe a value of the requested type."""
-
-
-_CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event}, DataError)
-
-
-def to_data(value: Any) -> Any:
-    """Plain JSON data for ``value`` (actions and events carry a ``"type"``)."""
-    return _CONVERTER.to_data(value)
-
-
-def from_data(data: Any, cls: Any) -> Any:
-    """The value of type ``cls`` described by ``data``; raises :class:`DataError`."""
-    return _CONVERTER.from_data(data, cls)
+CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event})
+to_data: Final = CONVERTER.to_data
+from_data: Final = CONVERTER.from_data
 
 
 def setup_to_data(setup: Setup) -> dict[str, Any]:
