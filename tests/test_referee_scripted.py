@@ -153,7 +153,7 @@ def test_per_seat_time_controls() -> None:
         (Answer(b"{not json"), "malformed"),
         (Answer({"type": "action", "choice": 99}), "illegal"),
         (Answer({"type": "action", "action": {"type": "take_card", "card": 0}}), "illegal"),
-        (Answer({"type": "action", "action": {"type": "nonsense"}}), "illegal"),
+        (Answer({"type": "action", "action": {"type": "nonsense"}}), "protocol"),
         (Answer({"type": "action", "choice": "1"}), "protocol"),
         (Answer({"type": "action", "choice": 0}, unasked=b"{}"), "protocol"),
     ],

@@ -39,7 +39,6 @@ from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
-import orjson
 import pyspiel
 from attrs import evolve, frozen
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
@@ -48,7 +47,7 @@ from open_spiel.python.algorithms.mcts import Evaluator
 from . import __version__
 from .kit.bots import ViewPlayer
 from .tajmahal.actions import Action, action_text
-from .tajmahal.adapter import view_data
+from .tajmahal.adapter import TAJMAHAL
 from .tajmahal.board import DEFAULT_BOARD
 from .tajmahal.bots import BOTS
 from .tajmahal.cards import CARDS, REGULAR_CARDS
@@ -638,7 +637,7 @@ class ObservationObserver:
         engine = core.engine
         if engine is None:
             return f"seat {player} setup {len(core.setup)}"
-        text = orjson.dumps(view_data(view(engine, player))).decode()
+        text = TAJMAHAL.view_json(engine, player).decode()
         if core.pending is not None:
             text += f" drawing {len(core.pending.picks)}/{len(core.pending.plan.slots)}"
         return f"seat {player} {text}"

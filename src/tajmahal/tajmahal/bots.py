@@ -29,21 +29,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from attrs import evolve
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
-from .adapter import view_from_data
+from .adapter import TAJMAHAL
 from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
 from .hidden import determinize
 from .mcts import NOISE, evaluate, rollout, rollout_action
 from .rules import apply, legal_actions
-from .serialize import from_data
 from .state import PLACE, PLAY, TAKE, State
-from .views import PlayerView, PublicSetup
+from .views import PlayerView
 
 #: Worth of one influence tile (two buy a special card, and each built a palace).
 INFLUENCE: Final = 1.5
@@ -132,15 +131,7 @@ class TajMahalBots(kit.Bots[PlayerView, State, Action]):
     def __init__(self, noise: float = NOISE) -> None:
         self.noise = noise
 
-    def read_setup(self, data: Any) -> PublicSetup:
-        setup: PublicSetup = from_data(data, PublicSetup)
-        return setup
-
-    def read_view(
-        self, setup: PublicSetup, view: Any, legal: Sequence[Any]
-    ) -> tuple[PlayerView, Sequence[Action]]:
-        seen = view_from_data(setup, view, legal)
-        return seen, seen.legal
+    game = TAJMAHAL
 
     def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng)

@@ -12,13 +12,11 @@ needs no hidden information.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
-
-from ..arena.game import refusal
-from ..arena.player import Player
+from ..kit.adapter import Adapter, who
+from . import rules
 from .actions import (
     Action,
     Bid,
@@ -38,6 +36,7 @@ from .actions import (
 )
 from .components import DEFAULT_COMPONENTS, Components
 from .events import (
+    EVENT_TYPES,
     AuctionWon,
     BidMade,
     BidPassed,
@@ -59,10 +58,10 @@ from .events import (
     TurnBegan,
     TurnEnded,
 )
-from .rules import IllegalAction, apply, legal_actions, new_game, ranks, scores, step
-from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
+from .rules import IllegalAction
+from .serialize import CONVERTER, components_data, setup_from_data, setup_to_data
 from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, SetupError, State
-from .views import view
+from .views import TikalView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -127,12 +126,9 @@ def action_text(state: State, action: Action) -> str:
     raise AssertionError(action)
 
 
-def _who(seat: int, names: Sequence[str]) -> str:
-    return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
-
-
-class Tikal:
-    """Tikal as an arena :class:`~tajmahal.arena.game.Game`."""
+class Tikal(Adapter[Setup, State, Action, Event]):
+    """Tikal as an arena :class:`~tajmahal.arena.game.Game`.  Every event is public
+    (a dug treasure lies face up, T32)."""
 
     name = "tikal"
     title = "Tikal"
@@ -140,7 +136,22 @@ class Tikal:
     max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
+    converter = CONVERTER
+    action_type = Action
+    event_types = EVENT_TYPES
+    view_type = TikalView
+    refused = IllegalAction
+    passive = (EndTurn, Pass)  # always last in a turn, in an auction
+    bots = "tajmahal.tikal.bots"
+
+    new_game = staticmethod(rules.new_game)
+    legal_actions = staticmethod(rules.legal_actions)
+    step = staticmethod(rules.step)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(view)
+
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
+        super().__init__()
         self.components = components
 
     # -- setups
@@ -161,63 +172,13 @@ class Tikal:
         except ValueError as e:
             raise ValueError(str(e)) from None
 
-    def players(self, setup: Setup) -> int:
-        return setup.players
-
-    def variant(self, setup: Setup) -> str:
-        return setup.variant
-
     def public_setup(self, setup: Setup) -> Any:
         return components_data(setup.components)
-
-    # -- play
-
-    def new_game(self, setup: Setup) -> State:
-        return new_game(setup)
-
-    def to_act(self, state: State) -> int | None:
-        return state.to_act
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        return legal_actions(state)
-
-    def step(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
-        return step(state, action)
-
-    def why_illegal(self, state: State, action: Action) -> str | None:
-        """The rule the engine cites when it refuses ``action`` in ``state``, id
-        first: ``"T17: first place the tile you drew"``.
-        None if the engine takes the action, or fails on it otherwise (the action
-        came from a bot)."""
-        return refusal(apply, IllegalAction, state, action)
-
-    def view_data(self, state: State, seat: int) -> Any:
-        return to_data(view(state, seat))
-
-    def view_json(self, state: State, seat: int) -> bytes:
-        return orjson.dumps(self.view_data(state, seat))
-
-    def action_to_data(self, action: Action) -> Any:
-        return to_data(action)
-
-    def action_from_data(self, data: Any) -> Action:
-        action: Action = from_data(data, Action, "action")
-        return action
-
-    def event_data(self, event: Event, seat: int | None) -> Any:
-        return to_data(event)
-
-    def event_json(self, event: Event, seat: int | None) -> bytes:
-        return orjson.dumps(to_data(event))
-
-    def is_public(self, event: Event) -> bool:
-        """Every event of Tikal is public (a dug treasure lies face up, T32)."""
-        return True
 
     # -- results
 
     def scores(self, state: State) -> list[int]:
-        return scores(state)
+        return rules.scores(state)
 
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
@@ -226,11 +187,7 @@ class Tikal:
         ]
 
     def ranks(self, state: State) -> list[int]:
-        return ranks(scores(state))
-
-    def fallback(self, state: State, legal: Sequence[Action]) -> int:
-        """End the turn or pass when allowed (always last), else the first action."""
-        return len(legal) - 1 if isinstance(legal[-1], (EndTurn, Pass)) else 0
+        return rules.ranks(rules.scores(state))
 
     # -- for people
 
@@ -238,9 +195,9 @@ class Tikal:
         return action_text(state, action)
 
     def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
-        lines = [f"# Tikal ({state.setup.variant}); {_who(0, names)} starts"]
+        lines = [f"# Tikal ({state.setup.variant}); {who(0, names)} starts"]
         if state.tile is not None:
-            lines.append(f"{_who(0, names)} draws {tile_text(state.components, state.tile)}")
+            lines.append(f"{who(0, names)} draws {tile_text(state.components, state.tile)}")
         if state.auction is not None:
             shown = ", ".join(tile_text(state.components, t) for t in state.auction.display)
             lines.append(f"revealed: {shown}")
@@ -253,67 +210,67 @@ class Tikal:
         lines: list[str] = []
         for e in events:
             if isinstance(e, TileDrawn):
-                lines.append(f"{_who(e.seat, names)} draws {tile_text(c, e.tile)}")
+                lines.append(f"{who(e.seat, names)} draws {tile_text(c, e.tile)}")
             elif isinstance(e, TilePlaced):
                 extra = f" with {e.tokens} treasures" if e.tokens else ""
                 lines.append(f"{tile_text(c, e.tile)} lies on {space_label(c, e.space)}{extra}")
             elif isinstance(e, TurnBegan):
                 if e.kind != "normal":
-                    lines.append(f"{_who(e.seat, names)} takes a scoring turn")
+                    lines.append(f"{who(e.seat, names)} takes a scoring turn")
             elif isinstance(e, TurnEnded):
                 if e.left:
-                    lines.append(f"{_who(e.seat, names)} ends the turn ({e.left} AP lost)")
+                    lines.append(f"{who(e.seat, names)} ends the turn ({e.left} AP lost)")
             elif isinstance(e, FigureEntered):
                 lines.append(
-                    f"{_who(e.seat, names)} brings {figure(e.leader)} into play on "
+                    f"{who(e.seat, names)} brings {figure(e.leader)} into play on "
                     f"{space_label(c, e.space)}"
                 )
             elif isinstance(e, FigureMoved):
                 how = "camp move" if e.camp else f"{e.cost} AP"
                 lines.append(
-                    f"{_who(e.seat, names)} moves {figure(e.leader)} {space_label(c, e.origin)}"
+                    f"{who(e.seat, names)} moves {figure(e.leader)} {space_label(c, e.origin)}"
                     f" -> {space_label(c, e.target)} ({how})"
                 )
             elif isinstance(e, CampBuilt):
-                lines.append(f"{_who(e.seat, names)} builds a camp on {space_label(c, e.space)}")
+                lines.append(f"{who(e.seat, names)} builds a camp on {space_label(c, e.space)}")
             elif isinstance(e, BidMade):
-                lines.append(f"{_who(e.seat, names)} bids {e.amount}")
+                lines.append(f"{who(e.seat, names)} bids {e.amount}")
             elif isinstance(e, BidPassed):
-                lines.append(f"{_who(e.seat, names)} passes")
+                lines.append(f"{who(e.seat, names)} passes")
             elif isinstance(e, TileChosen):
-                lines.append(f"{_who(e.seat, names)} chooses {tile_text(c, e.tile)}")
+                lines.append(f"{who(e.seat, names)} chooses {tile_text(c, e.tile)}")
             elif isinstance(e, LevelUncovered):
                 lines.append(
-                    f"{_who(e.seat, names)} uncovers the temple on {space_label(c, e.space)}: "
+                    f"{who(e.seat, names)} uncovers the temple on {space_label(c, e.space)}: "
                     f"now worth {e.value}"
                 )
             elif isinstance(e, TreasureDug):
-                lines.append(f"{_who(e.seat, names)} digs up {c.treasure_types[e.treasure]}")
+                lines.append(f"{who(e.seat, names)} digs up {c.treasure_types[e.treasure]}")
             elif isinstance(e, TreasuresExchanged):
                 lines.append(
-                    f"{_who(e.seat, names)} takes {c.treasure_types[e.took]} from "
-                    f"{_who(e.other, names)} for {c.treasure_types[e.gave]}"
+                    f"{who(e.seat, names)} takes {c.treasure_types[e.took]} from "
+                    f"{who(e.other, names)} for {c.treasure_types[e.gave]}"
                 )
             elif isinstance(e, GuardPlaced):
                 lines.append(
-                    f"{_who(e.seat, names)} guards the temple on {space_label(c, e.space)}; "
+                    f"{who(e.seat, names)} guards the temple on {space_label(c, e.space)}; "
                     f"{e.removed_workers} workers"
                     + (" and the leader" if e.removed_leader else "")
                     + " leave the game"
                 )
             elif isinstance(e, ScoringBegan):
                 what = "final scoring round" if e.volcano is None else "volcano! scoring round"
-                order = ", ".join(_who(s, names) for s in e.order)
+                order = ", ".join(who(s, names) for s in e.order)
                 lines.append(f"# {what}: {order}")
             elif isinstance(e, Scored):
                 lines.append(
-                    f"{_who(e.seat, names)} scores {e.temples} for temples and {e.treasures} "
+                    f"{who(e.seat, names)} scores {e.temples} for temples and {e.treasures} "
                     f"for treasures: {e.total}"
                 )
             elif isinstance(e, TilesRevealed):
                 lines.append("# revealed: " + ", ".join(tile_text(c, t) for t in e.tiles))
             elif isinstance(e, AuctionWon):
-                lines.append(f"{_who(e.seat, names)} wins the turn for {e.bid}")
+                lines.append(f"{who(e.seat, names)} wins the turn for {e.bid}")
             elif isinstance(e, GameOver):
                 lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
         return lines
@@ -329,12 +286,6 @@ class Tikal:
         from .terminal import position
 
         return position(state, names, seat)
-
-    def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from ..kit.bots import builtin_players
-        from .bots import BOTS, MCTS_BUILTIN
-
-        return builtin_players(BOTS, MCTS_BUILTIN)
 
 
 #: The game object the CLI and the tournament use.
