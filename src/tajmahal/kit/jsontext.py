@@ -72,14 +72,18 @@ class Texts:
         self.values: dict[Any, bytes] = {}
 
     def records(self, records: tuple[Any, ...], record_dict: Callable[..., Any]) -> Any:
-        """The JSON array of ``records`` (a tuple of a state's seat records, say),
-        each record's dict given by ``record_dict(record, self)``, as a fragment."""
+        """The JSON array of ``records`` (a tuple of a state's seat records, say;
+        None stays null), each record's dict given by ``record_dict(record, self)``,
+        as a fragment."""
         shared = self.shared
         entry = shared.get(id(records))
         if entry is not None and entry[0] is records:
             return orjson.Fragment(entry[1])
         texts = []
         for record in records:  # most are unchanged since the last decision
+            if record is None:
+                texts.append(b"null")
+                continue
             entry = shared.get(id(record))
             if entry is not None and entry[0] is record:
                 texts.append(entry[1])
@@ -90,6 +94,16 @@ class Texts:
         whole = b"[" + b",".join(texts) + b"]"
         self.keep(records, whole)
         return orjson.Fragment(whole)
+
+    def derived(self, key: Any, make: Callable[[Any], Any], value: Any) -> Any:
+        """The JSON of ``make(value)``, kept by the identity of ``key`` (the part of
+        the state that the view shows otherwise), as a fragment."""
+        entry = self.shared.get(id(key))
+        if entry is not None and entry[0] is key:
+            return orjson.Fragment(entry[1])
+        text: bytes = orjson.dumps(make(value))
+        self.keep(key, text)
+        return orjson.Fragment(text)
 
     def keep(self, value: Any, text: bytes) -> None:
         if len(self.shared) >= self.limit:

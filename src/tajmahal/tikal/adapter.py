@@ -12,10 +12,11 @@ needs no hidden information.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import Adapter, who
+from ..kit.adapter import Adapter, dict_function, field_expressions, who
+from ..kit.jsontext import field_names
 from . import rules
 from .actions import (
     Action,
@@ -61,7 +62,7 @@ from .events import (
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data, setup_from_data, setup_to_data
 from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, SetupError, State
-from .views import TikalView, view
+from .views import SpaceView, TikalView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -126,6 +127,22 @@ def action_text(state: State, action: Action) -> str:
     raise AssertionError(action)
 
 
+#: An explored space as the view shows it (:class:`~tajmahal.tikal.views.SpaceView`),
+#: straight from the state's :class:`~tajmahal.tikal.state.Space`: its face-down
+#: treasures counted, every other field the space's attribute of that name.
+_SPACE_DICT: Final = dict_function(
+    "space_dict",
+    "p, j",
+    field_expressions("p", SpaceView, field_names(SpaceView), {"tokens": "len(p.tokens)"}),
+)
+
+
+def _backs(state: State) -> list[str]:
+    """The backs of the stack's tiles, top first (T11)."""
+    tiles = state.components.tiles
+    return [tiles[t].back for t in state.stack]
+
+
 class Tikal(Adapter[Setup, State, Action, Event]):
     """Tikal as an arena :class:`~tajmahal.arena.game.Game`.  Every event is public
     (a dug treasure lies face up, T32)."""
@@ -140,6 +157,18 @@ class Tikal(Adapter[Setup, State, Action, Event]):
     action_type = Action
     event_types = EVENT_TYPES
     view_type = TikalView
+    # The view straight from the state (as views.view makes it), its unchanged
+    # parts (seats, spaces, workers) kept by identity from decision to decision.
+    view_from_state = True
+    state_type = State
+    view_by_hand: ClassVar[Mapping[str, str]] = {
+        "seat": "seat",
+        "variant": "state.setup.variant",
+        "spaces": "j.records(state.spaces, space_dict)",
+        "stack": "j.derived(state.stack, backs, state)",
+        "supply": "len(state.supply)",
+    }
+    view_namespace: ClassVar[Mapping[str, Any]] = {"space_dict": _SPACE_DICT, "backs": _backs}
     refused = IllegalAction
     passive = (EndTurn, Pass)  # always last in a turn, in an auction
     bots = "tajmahal.tikal.bots"
