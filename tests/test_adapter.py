@@ -20,8 +20,8 @@ from tajmahal import (
     view,
 )
 from tajmahal.arena import BotSpec, MatchConfig, run_match
-from tajmahal.tajmahal import adapter
 from tajmahal.kit import adapter as kit_adapter
+from tajmahal.tajmahal import adapter
 from tajmahal.tajmahal.adapter import TAJMAHAL, view_from_data
 from tajmahal.tajmahal.bots import greedy_choice
 from tajmahal.tajmahal.events import event_for

@@ -14,13 +14,14 @@ passively and needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-import orjson
 from attrs import evolve
 
-from ..arena.game import refusal
 from ..arena.player import FirstPlayer, Player, RandomPlayer
+from ..kit.adapter import Adapter, dict_function, field_expressions, who
+from ..kit.jsontext import field_names
+from . import rules
 from .actions import (
     TILE_SIZES,
     Action,
@@ -44,6 +45,7 @@ from .actions import (
 )
 from .components import DEFAULT_COMPONENTS, Components
 from .events import (
+    EVENT_TYPES,
     CardLaid,
     CardTaken,
     Event,
@@ -65,10 +67,10 @@ from .events import (
     WaterScored,
 )
 from .legal import legal_actions
-from .rules import IllegalAction, apply, new_game, ranks, scores, step
-from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
-from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Setup, SetupError, State
-from .views import view
+from .rules import IllegalAction
+from .serialize import CONVERTER, components_data, setup_from_data, setup_to_data
+from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Seat, Setup, SetupError, State
+from .views import JavaView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -151,11 +153,22 @@ def action_text(state: State, action: Action) -> str:
     return f"{what} on {at(action.position)}"
 
 
-def _who(seat: int, names: Sequence[str]) -> str:
-    return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
+#: A seat's public record in the view (:class:`~tajmahal.java.state.Seat`, its hand
+#: emptied: J59), straight from the state's.
+_SEAT_DICT: Final = dict_function(
+    "seat_dict", "p, j", field_expressions("p", Seat, field_names(Seat), {"hand": "()"})
+)
 
 
-class Java:
+def event_for(event: Event, seat: int | None) -> Event:
+    """``event`` as ``seat`` sees it: a card drawn from the pile is its taker's
+    secret (J59)."""
+    if isinstance(event, CardTaken) and not event.display and seat != event.seat:
+        return evolve(event, card=None)
+    return event
+
+
+class Java(Adapter[Setup, State, Action, Event]):
     """Java as an arena :class:`~tajmahal.arena.game.Game`."""
 
     name = "java"
@@ -164,7 +177,35 @@ class Java:
     max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
+    converter = CONVERTER
+    action_type = Action
+    event_types = EVENT_TYPES
+    view_type = JavaView
+    # The view straight from the state (as views.view makes it).
+    view_from_state = True
+    state_type = State
+    view_by_hand: ClassVar[Mapping[str, str]] = {
+        "seat": "seat",
+        "variant": "state.setup.variant",
+        "hand": "state.players[seat].hand",
+        "hands": "[len(p.hand) for p in state.players]",
+        "players": "j.records(state.players, seat_dict)",
+        "pile": "len(state.pile)",
+    }
+    view_namespace: ClassVar[Mapping[str, Any]] = {"seat_dict": _SEAT_DICT}
+    refused = IllegalAction
+    passive = (EndTurn, Done, Pass)  # always last when allowed
+    bots = "tajmahal.java.bots"
+
+    new_game = staticmethod(rules.new_game)
+    legal_actions = staticmethod(legal_actions)
+    step = staticmethod(rules.step)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(view)
+    event_for = staticmethod(event_for)
+
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
+        super().__init__()
         self.components = components
 
     # -- setups
@@ -185,56 +226,8 @@ class Java:
         except ValueError as e:
             raise ValueError(str(e)) from None
 
-    def players(self, setup: Setup) -> int:
-        return setup.players
-
-    def variant(self, setup: Setup) -> str:
-        return setup.variant
-
     def public_setup(self, setup: Setup) -> Any:
         return components_data(setup.components)
-
-    # -- play
-
-    def new_game(self, setup: Setup) -> State:
-        return new_game(setup)
-
-    def to_act(self, state: State) -> int | None:
-        return state.to_act
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        return legal_actions(state)
-
-    def step(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
-        return step(state, action)
-
-    def why_illegal(self, state: State, action: Action) -> str | None:
-        """The rule the engine cites when it refuses ``action`` in ``state``, id
-        first: ``"J20: place a land tile before the turn ends"``.
-        None if the engine takes the action, or fails on it otherwise (the action
-        came from a bot)."""
-        return refusal(apply, IllegalAction, state, action)
-
-    def view_data(self, state: State, seat: int) -> Any:
-        return to_data(view(state, seat))
-
-    def view_json(self, state: State, seat: int) -> bytes:
-        return orjson.dumps(self.view_data(state, seat))
-
-    def action_to_data(self, action: Action) -> Any:
-        return to_data(action)
-
-    def action_from_data(self, data: Any) -> Action:
-        action: Action = from_data(data, Action, "action")
-        return action
-
-    def event_data(self, event: Event, seat: int | None) -> Any:
-        if isinstance(event, CardTaken) and not event.display and seat != event.seat:
-            event = evolve(event, card=None)  # J59: a drawn card is secret
-        return to_data(event)
-
-    def event_json(self, event: Event, seat: int | None) -> bytes:
-        return orjson.dumps(self.event_data(event, seat))
 
     def is_public(self, event: Event) -> bool:
         """All but a card drawn from the pile."""
@@ -243,7 +236,7 @@ class Java:
     # -- results
 
     def scores(self, state: State) -> list[int]:
-        return scores(state)
+        return rules.scores(state)
 
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
@@ -252,12 +245,7 @@ class Java:
         ]
 
     def ranks(self, state: State) -> list[int]:
-        return ranks(scores(state))
-
-    def fallback(self, state: State, legal: Sequence[Action]) -> int:
-        """End the turn, the bid, or pass when allowed (always last), else the first
-        action (in the phase ``act``, a land tile: the turn owes one)."""
-        return len(legal) - 1 if isinstance(legal[-1], (EndTurn, Done, Pass)) else 0
+        return rules.ranks(rules.scores(state))
 
     # -- for people
 
@@ -268,7 +256,7 @@ class Java:
         c = state.components
         shown = card_text(c, state.display) if state.display is not None else "none"
         return [
-            f"# Java ({state.setup.variant} action tokens); {_who(0, names)} starts",
+            f"# Java ({state.setup.variant} action tokens); {who(0, names)} starts",
             f"display card: {shown}",
         ]
 
@@ -284,51 +272,51 @@ class Java:
         for e in events:
             if isinstance(e, TurnBegan):
                 last = " (last turn)" if e.last else ""
-                lines.append(f"# {_who(e.seat, names)}'s turn{last}")
+                lines.append(f"# {who(e.seat, names)}'s turn{last}")
             elif isinstance(e, LandPlaced):
                 lines.append(
-                    f"{_who(e.seat, names)} lays a {len(e.cells)}-space tile on level {e.level} "
+                    f"{who(e.seat, names)} lays a {len(e.cells)}-space tile on level {e.level} "
                     f"at {', '.join(at(p) for p in e.cells)} ({e.cost} AP)"
                 )
             elif isinstance(e, WaterPlaced):
-                lines.append(f"{_who(e.seat, names)} lays water on {at(e.position)}")
+                lines.append(f"{who(e.seat, names)} lays water on {at(e.position)}")
             elif isinstance(e, WaterScored):
-                who = _who(e.seat, names) if e.seat is not None else "nobody"
-                lines.append(f"water enclosed ({len(e.area)} spaces): {who} scores {e.points}")
+                owner = who(e.seat, names) if e.seat is not None else "nobody"
+                lines.append(f"water enclosed ({len(e.area)} spaces): {owner} scores {e.points}")
             elif isinstance(e, FigureDeployed):
-                lines.append(f"{_who(e.seat, names)} deploys on {at(e.position)} ({e.cost} AP)")
+                lines.append(f"{who(e.seat, names)} deploys on {at(e.position)} ({e.cost} AP)")
             elif isinstance(e, FigureWithdrawn):
-                lines.append(f"{_who(e.seat, names)} withdraws from {at(e.position)}")
+                lines.append(f"{who(e.seat, names)} withdraws from {at(e.position)}")
             elif isinstance(e, FigureMoved):
                 lines.append(
-                    f"{_who(e.seat, names)} moves {at(e.origin)} -> {at(e.target)} ({e.cost} AP)"
+                    f"{who(e.seat, names)} moves {at(e.origin)} -> {at(e.target)} ({e.cost} AP)"
                 )
             elif isinstance(e, PalaceBuilt):
                 what = "extends a palace to" if e.extended else "builds a palace of"
                 lines.append(
-                    f"{_who(e.seat, names)} {what} {e.value} on {at(e.position)}: {e.points} points"
+                    f"{who(e.seat, names)} {what} {e.value} on {at(e.position)}: {e.points} points"
                 )
             elif isinstance(e, CardTaken):
                 what = "the display card" if e.display else "a card"
-                lines.append(f"{_who(e.seat, names)} takes {what}")
+                lines.append(f"{who(e.seat, names)} takes {what}")
             elif isinstance(e, PileReshuffled):
                 lines.append(f"the {e.size} discarded cards become the draw pile")
             elif isinstance(e, TokenUsed):
-                lines.append(f"{_who(e.seat, names)} uses an action token ({e.left} left)")
+                lines.append(f"{who(e.seat, names)} uses an action token ({e.left} left)")
             elif isinstance(e, FestivalBegan):
-                lines.append(f"{_who(e.seat, names)} holds a festival on {at(e.palace)}")
+                lines.append(f"{who(e.seat, names)} holds a festival on {at(e.palace)}")
             elif isinstance(e, CardLaid):
-                lines.append(f"{_who(e.seat, names)} lays {card_text(c, e.card)}")
+                lines.append(f"{who(e.seat, names)} lays {card_text(c, e.card)}")
             elif isinstance(e, Passed):
-                lines.append(f"{_who(e.seat, names)} passes")
+                lines.append(f"{who(e.seat, names)} passes")
             elif isinstance(e, FestivalScored):
-                won = ", ".join(_who(s, names) for s in e.winners) or "nobody"
+                won = ", ".join(who(s, names) for s in e.winners) or "nobody"
                 lines.append(f"festival won by {won}: {e.points} points each")
             elif isinstance(e, TurnEnded):
                 if e.left:
-                    lines.append(f"{_who(e.seat, names)} ends the turn ({e.left} AP lost)")
+                    lines.append(f"{who(e.seat, names)} ends the turn ({e.left} AP lost)")
             elif isinstance(e, FinalScored):
-                lines.append(f"{_who(e.seat, names)} final scoring: {e.points} points")
+                lines.append(f"{who(e.seat, names)} final scoring: {e.points} points")
             elif isinstance(e, GameOver):
                 lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
         return lines
@@ -346,6 +334,8 @@ class Java:
         return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
+        # Until java/bots.py declares BOTS and MCTS_BUILTIN on the kit's frames (the
+        # java stream's port): then the kit's Adapter.builtin_players serves.
         from .bots import GreedyPlayer, MCTSPlayer
 
         return {

@@ -358,7 +358,8 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
                 "view_dict", "state, seat, j", items, namespace, "v = view(state, seat)"
             )
         self._event_dicts = event_functions(self.event_types)
-        self._texts = Texts(self.converter.to_data, CACHE_LIMIT)
+        tagged = frozenset(self.converter.unions)  # an action in a view carries its "type"
+        self._texts = Texts(self.converter.to_data, CACHE_LIMIT, tagged)
         return self._texts
 
 

@@ -35,20 +35,23 @@ def field_names(kind: type) -> tuple[str, ...]:
     return names
 
 
-def plain(value: Any, otherwise: Callable[[Any], Any]) -> Any:
+def plain(
+    value: Any, otherwise: Callable[[Any], Any], converted: frozenset[type] = frozenset()
+) -> Any:
     """What orjson needs to encode an engine value as the converter's data does:
     attrs values become dicts (fields in order); tuples of scalars stay as they are;
-    anything else is given to ``otherwise``."""
+    anything else, and the classes ``converted`` (members of the converter's tagged
+    unions: an action inside a view), is given to ``otherwise``."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is tuple:
         if not value or (type(value[0]) in _SCALARS and value[0] is not None):
             return value
-        return [plain(x, otherwise) for x in value]
-    if not attrs.has(kind):
+        return [plain(x, otherwise, converted) for x in value]
+    if kind in converted or not attrs.has(kind):
         return otherwise(value)
-    return {f: plain(getattr(value, f), otherwise) for f in field_names(kind)}
+    return {f: plain(getattr(value, f), otherwise, converted) for f in field_names(kind)}
 
 
 class Texts:
@@ -60,11 +63,18 @@ class Texts:
     through :meth:`records`): numbers, strings and tuples of them go to orjson as
     they are; a compound value (a tuple of attrs values, an attrs value) is kept by
     identity, attrs values also by value, and comes back as a JSON fragment.
-    ``otherwise`` gives the data of a value that is neither (the game's converter).
+    ``otherwise`` gives the data of a value that is neither, and of the classes
+    ``converted`` (the game's converter, for its tagged actions).
     """
 
-    def __init__(self, otherwise: Callable[[Any], Any], limit: int) -> None:
+    def __init__(
+        self,
+        otherwise: Callable[[Any], Any],
+        limit: int,
+        converted: frozenset[type] = frozenset(),
+    ) -> None:
         self.otherwise = otherwise
+        self.converted = converted
         self.limit = limit
         #: id -> (object, JSON text): the object is held, so its id is not reused.
         self.shared: dict[int, tuple[Any, bytes]] = {}
@@ -131,7 +141,7 @@ class Texts:
             elif attrs.has(type(item)):
                 parts.append(self.value(item))
             else:  # scalars, tuples: as they are
-                whole: bytes = orjson.dumps(plain(items, self.otherwise))
+                whole: bytes = orjson.dumps(plain(items, self.otherwise, self.converted))
                 return whole
         return b"[" + b",".join(parts) + b"]"
 
@@ -140,12 +150,13 @@ class Texts:
         try:
             found = self.values.get(value)
         except TypeError:  # not hashable: nothing is kept
-            text: bytes = orjson.dumps(plain(value, self.otherwise))
+            text: bytes = orjson.dumps(plain(value, self.otherwise, self.converted))
             return text
         if found is None:
             if len(self.values) >= self.limit:
                 self.values.clear()
-            found = self.values[value] = orjson.dumps(plain(value, self.otherwise))
+            found = orjson.dumps(plain(value, self.otherwise, self.converted))
+            self.values[value] = found
         return found
 
 
