@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import ClassVar
 
 import orjson
 import pytest
@@ -97,7 +99,9 @@ def test_view_json_with_tiny_caches_and_the_long_way(monkeypatch: pytest.MonkeyP
 
 def test_a_view_field_the_state_lacks_is_refused_not_sent_wrong() -> None:
     class Changed(adapter.TajMahal):  # as if the view grew a field the state has not
-        view_by_hand = {k: v for k, v in adapter.TajMahal.view_by_hand.items() if k != "hand"}
+        view_by_hand: ClassVar[Mapping[str, str]] = {
+            k: v for k, v in adapter.TajMahal.view_by_hand.items() if k != "hand"
+        }
 
     state = new_game(Setup.random(3, 1))
     with pytest.raises(TypeError, match=r"view fields not in the state: \['hand'\]"):
