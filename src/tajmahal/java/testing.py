@@ -27,17 +27,13 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from ..kit import testing as kit
 from .actions import THREE, Action, EndTurn, PlaceLand
+from .adapter import JAVA
 from .components import DEFAULT_COMPONENTS, Components
-from .legal import legal_actions
-from .rules import apply, is_over, new_game
 from .state import VARIANTS, Setup, State
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
-
-
-def _pick(value: int | str | Sequence[int] | Sequence[str]) -> st.SearchStrategy[object]:
-    return st.just(value) if isinstance(value, (int, str)) else st.sampled_from(list(value))
 
 
 @st.composite
@@ -48,58 +44,36 @@ def setups(
     components: Components = DEFAULT_COMPONENTS,
 ) -> Setup:
     """A valid setup: the festival cards in any order (J13-J14)."""
-    n = draw(_pick(players))
-    variant = draw(_pick(variants))
+    n = draw(kit.pick(players))
+    variant = draw(kit.pick(variants))
     deck = tuple(draw(st.permutations(range(len(components.cards)))))
     seed = draw(st.integers(0, 2**31 - 1))
-    return Setup(n, variant, deck, seed, components)  # type: ignore[arg-type]
+    return Setup(n, variant, deck, seed, components)
+
+
+def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:
+    """The end of the turn and the big three-space tiles, half of the time, so
+    that games reach festivals and their end in few steps."""
+    return [a for a in legal if isinstance(a, EndTurn) or a == PlaceLand(THREE)]
+
+
+def states(
+    players: int | Sequence[int] = (2, 3, 4),
+    variants: str | Sequence[str] = VARIANTS,
+    max_actions: int = 300,
+) -> st.SearchStrategy[State]:
+    """A state reached by up to ``max_actions`` legal actions from a setup."""
+    return kit.states(JAVA, setups(players, variants), max_actions, _prefer)
 
 
 def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
     """One of the legal actions of ``state`` (which must not be over)."""
-    return st.sampled_from(legal_actions(state))
+    return kit.legal_actions_of(JAVA, state)
 
 
-def _biased(state: State) -> st.SearchStrategy[Action]:
-    """Any legal action; the end of the turn and the big three-space tiles often,
-    so that games reach festivals and their end in few steps."""
-    legal = legal_actions(state)
-    options = [st.sampled_from(legal)]
-    if isinstance(legal[-1], EndTurn):
-        options.append(st.just(legal[-1]))
-    if PlaceLand(THREE) in legal:
-        options.append(st.just(PlaceLand(THREE)))
-    return st.one_of(*options)
-
-
-@st.composite
-def states(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    max_actions: int = 300,
-) -> State:
-    """A state reached by up to ``max_actions`` legal actions from a setup."""
-    state = new_game(draw(setups(players, variants)))
-    for _ in range(draw(st.integers(0, max_actions))):
-        if is_over(state):
-            break
-        state = apply(state, draw(_biased(state)))
-    return state
-
-
-@st.composite
 def games(
-    draw: st.DrawFn,
     players: int | Sequence[int] = (2, 3, 4),
     variants: str | Sequence[str] = VARIANTS,
-) -> tuple[Setup, list[Action]]:
+) -> st.SearchStrategy[tuple[Setup, tuple[Action, ...]]]:
     """A setup and the legal actions of a whole game played from it."""
-    setup = draw(setups(players, variants))
-    state = new_game(setup)
-    actions: list[Action] = []
-    while not is_over(state):
-        action = draw(_biased(state))
-        actions.append(action)
-        state = apply(state, action)
-    return setup, actions
+    return kit.games(JAVA, setups(players, variants), _prefer)

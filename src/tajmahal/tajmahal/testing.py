@@ -29,10 +29,11 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from ..kit import testing as kit
 from .actions import Action
+from .adapter import TAJMAHAL
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
-from .rules import apply, is_over, legal_actions, new_game
 from .setups import Setup, place_tiles, validate_setup, variant_for
 from .state import State
 from .tiles import DEFAULT_BONUS_TILES
@@ -40,16 +41,12 @@ from .tiles import DEFAULT_BONUS_TILES
 __all__ = ["games", "legal_actions_of", "setups", "states"]
 
 
-def _players(players: int | Sequence[int]) -> st.SearchStrategy[int]:
-    return st.just(players) if isinstance(players, int) else st.sampled_from(list(players))
-
-
 @st.composite
 def setups(
     draw: st.DrawFn, players: int | Sequence[int] = (2, 3, 4, 5), board: Board = DEFAULT_BOARD
 ) -> Setup:
     """A valid setup: a shuffled deck, province and bonus tiles placed, a start player."""
-    n = draw(_players(players))
+    n = draw(kit.pick(players))
     deck = draw(st.permutations(REGULAR_CARDS))
     numbers = draw(st.permutations(range(1, 12)))
     squares = draw(st.permutations(DEFAULT_BONUS_TILES))
@@ -68,40 +65,21 @@ def setups(
     return setup
 
 
-@st.composite
 def states(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4, 5),
-    max_actions: int = 400,
-) -> State:
+    players: int | Sequence[int] = (2, 3, 4, 5), max_actions: int = 400
+) -> st.SearchStrategy[State]:
     """A state reached by up to ``max_actions`` legal random actions from a setup
     drawn with :func:`setups` (it may be the end of the game)."""
-    state = new_game(draw(setups(players)))
-    steps = draw(st.integers(0, max_actions))
-    rng = draw(st.randoms(use_true_random=False))
-    for _ in range(steps):
-        if is_over(state):
-            break
-        state = apply(state, rng.choice(legal_actions(state)))
-    return state
+    return kit.states(TAJMAHAL, setups(players), max_actions)
 
 
 def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
     """One of ``state``'s legal actions (the state must not be over)."""
-    return st.sampled_from(legal_actions(state))
+    return kit.legal_actions_of(TAJMAHAL, state)
 
 
-@st.composite
 def games(
-    draw: st.DrawFn, players: int | Sequence[int] = (2, 3, 4, 5)
-) -> tuple[Setup, tuple[Action, ...]]:
+    players: int | Sequence[int] = (2, 3, 4, 5),
+) -> st.SearchStrategy[tuple[Setup, tuple[Action, ...]]]:
     """A setup and every action of one whole game played at random from it."""
-    setup = draw(setups(players))
-    rng = draw(st.randoms(use_true_random=False))
-    state = new_game(setup)
-    actions = []
-    while not is_over(state):
-        action = rng.choice(legal_actions(state))
-        actions.append(action)
-        state = apply(state, action)
-    return setup, tuple(actions)
+    return kit.games(TAJMAHAL, setups(players))
