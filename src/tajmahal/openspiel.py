@@ -72,8 +72,8 @@ from .tajmahal.events import (
 )
 from .tajmahal.hidden import determinize
 from .tajmahal.mcts import evaluate, rollout
-from .tajmahal.rules import VISITS, new_game, step
-from .tajmahal.setups import HAND_SIZE, Setup, display_size, place_tiles, variant_for
+from .tajmahal.rules import new_game, step
+from .tajmahal.setups import HAND_SIZE, VISITS, Setup, display_size, place_tiles, variant_for
 from .tajmahal.state import State
 from .tajmahal.tiles import DEFAULT_BONUS_TILES
 from .tajmahal.views import PlayerView, view

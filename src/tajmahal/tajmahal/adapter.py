@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from ..kit.adapter import Adapter, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import rules
-from .actions import Action, Withdraw, action_text
+from .actions import Action, IllegalAction, Withdraw, action_text
 from .cards import CARDS
+from .counting import ranks
 from .events import (
     EVENT_TYPES,
     BonusTaken,
@@ -41,7 +42,7 @@ from .events import (
     Withdrew,
     event_for,
 )
-from .rules import IllegalAction, new_game, scores
+from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, State
@@ -140,7 +141,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         return [{s: getattr(score, s) for s in SCORE_SOURCES} for score in rules.breakdown(state)]
 
     def ranks(self, state: State) -> list[int]:
-        return list(rules.ranks(scores(state)))
+        return list(ranks(scores(state)))
 
     # -- for people
 

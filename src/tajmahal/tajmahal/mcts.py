@@ -23,7 +23,8 @@ from typing import Final
 
 from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
-from .rules import apply, legal_actions, majorities, symbol_counts
+from .counting import majorities, symbol_counts
+from .rules import apply, legal_actions
 from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile
 

@@ -28,6 +28,8 @@ from .tiles import DEFAULT_BONUS_TILES, TAJ_MAHAL, BonusTile
 
 VARIANTS: Final = ("standard", "dummy")
 HAND_SIZE: Final = 6
+#: The number of visits of a game, one per province (T1).
+VISITS: Final = 12
 
 
 class SetupError(ValueError):
