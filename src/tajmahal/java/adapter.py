@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from attrs import evolve
 
 from ..arena.player import FirstPlayer, Player, RandomPlayer
-from ..kit.adapter import Adapter, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import rules
 from .actions import (
@@ -68,8 +68,8 @@ from .events import (
 )
 from .legal import legal_actions
 from .rules import IllegalAction
-from .serialize import CONVERTER, components_data, setup_from_data, setup_to_data
-from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Seat, Setup, SetupError, State
+from .serialize import CONVERTER, components_data
+from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Seat, Setup, State
 from .views import JavaView, view
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def event_for(event: Event, seat: int | None) -> Event:
     return event
 
 
-class Java(Adapter[Setup, State, Action, Event]):
+class Java(ComponentsAdapter[Setup, State, Action, Event]):
     """Java as an arena :class:`~tajmahal.arena.game.Game`."""
 
     name = "java"
@@ -196,38 +196,20 @@ class Java(Adapter[Setup, State, Action, Event]):
     refused = IllegalAction
     passive = (EndTurn, Done, Pass)  # always last when allowed
     bots = "tajmahal.java.bots"
+    setup_type = Setup
+    variants = VARIANTS
+    default_variant = START
 
     new_game = staticmethod(rules.new_game)
     legal_actions = staticmethod(legal_actions)
     step = staticmethod(rules.step)
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
+    components_data = staticmethod(components_data)
     event_for = staticmethod(event_for)
 
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        super().__init__()
-        self.components = components
-
-    # -- setups
-
-    def random_setup(self, players: int, seed: int, variant: str | None = None) -> Setup:
-        if variant is not None and variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
-        return Setup.random(players, seed, variant or START, self.components)
-
-    def setup_to_data(self, setup: Setup) -> Any:
-        return setup_to_data(setup)
-
-    def setup_from_data(self, data: Any) -> Setup:
-        try:
-            return setup_from_data(data, self.components)
-        except SetupError:
-            raise
-        except ValueError as e:
-            raise ValueError(str(e)) from None
-
-    def public_setup(self, setup: Setup) -> Any:
-        return components_data(setup.components)
+        super().__init__(components)
 
     def is_public(self, event: Event) -> bool:
         """All but a card drawn from the pile."""

@@ -363,6 +363,52 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         return self._texts
 
 
+class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
+    """A game whose setups draw from one box of components (board, tiles, cards),
+    fixed for the adapter: its :attr:`setup_type` has ``random(players, seed,
+    variant, components)``, a ``components`` field (kept out of the setup's data:
+    the package's data files hold them) and ``check()``; the hello's setup is the
+    components' data (:meth:`components_data`)."""
+
+    setup_type: ClassVar[Any]
+    variants: ClassVar[tuple[str, ...]]
+    default_variant: ClassVar[str]
+
+    def __init__(self, components: Any) -> None:
+        super().__init__()
+        self.components = components
+
+    @abstractmethod
+    def components_data(self, components: Any) -> Any:
+        """The components as the hello's setup shows them."""
+
+    def random_setup(self, players: int, seed: int, variant: str | None = None) -> SetupT:
+        if variant is not None and variant not in self.variants:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(self.variants)}")
+        setup: SetupT = self.setup_type.random(
+            players, seed, variant or self.default_variant, self.components
+        )
+        return setup
+
+    def setup_to_data(self, setup: SetupT) -> Any:
+        data = self.converter.to_data(setup)
+        del data["components"]
+        return data
+
+    def setup_from_data(self, data: Any) -> SetupT:
+        """The setup ``data`` describes, with this adapter's components; raises
+        ValueError (a DataError naming the bad field, or the setup's own check)."""
+        if isinstance(data, dict) and "components" in data:
+            raise ValueError('bad Setup: "components" come from the package, not the data')
+        setup = self.converter.from_data(data, self.setup_type, "setup")
+        setup = attrs.evolve(setup, components=self.components)
+        setup.check()
+        return setup  # type: ignore[no-any-return]
+
+    def public_setup(self, setup: SetupT) -> Any:
+        return self.components_data(setup.components)  # type: ignore[attr-defined]
+
+
 def who(seat: int, names: Sequence[str]) -> str:
     """A seat as the texts for people name it: ``"alice (seat 0)"``."""
     return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"

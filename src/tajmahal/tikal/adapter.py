@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import Adapter, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import rules
 from .actions import (
@@ -60,8 +60,8 @@ from .events import (
     TurnEnded,
 )
 from .rules import IllegalAction
-from .serialize import CONVERTER, components_data, setup_from_data, setup_to_data
-from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, SetupError, State
+from .serialize import CONVERTER, components_data
+from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, State
 from .views import SpaceView, TikalView, view
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def _backs(state: State) -> list[str]:
     return [tiles[t].back for t in state.stack]
 
 
-class Tikal(Adapter[Setup, State, Action, Event]):
+class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     """Tikal as an arena :class:`~tajmahal.arena.game.Game`.  Every event is public
     (a dug treasure lies face up, T32)."""
 
@@ -172,37 +172,19 @@ class Tikal(Adapter[Setup, State, Action, Event]):
     refused = IllegalAction
     passive = (EndTurn, Pass)  # always last in a turn, in an auction
     bots = "tajmahal.tikal.bots"
+    setup_type = Setup
+    variants = VARIANTS
+    default_variant = BASIC
 
     new_game = staticmethod(rules.new_game)
     legal_actions = staticmethod(rules.legal_actions)
     step = staticmethod(rules.step)
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
+    components_data = staticmethod(components_data)
 
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        super().__init__()
-        self.components = components
-
-    # -- setups
-
-    def random_setup(self, players: int, seed: int, variant: str | None = None) -> Setup:
-        if variant is not None and variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
-        return Setup.random(players, seed, variant or BASIC, self.components)
-
-    def setup_to_data(self, setup: Setup) -> Any:
-        return setup_to_data(setup)
-
-    def setup_from_data(self, data: Any) -> Setup:
-        try:
-            return setup_from_data(data, self.components)
-        except SetupError:
-            raise
-        except ValueError as e:
-            raise ValueError(str(e)) from None
-
-    def public_setup(self, setup: Setup) -> Any:
-        return components_data(setup.components)
+        super().__init__(components)
 
     # -- results
 

@@ -18,47 +18,20 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..kit.tagged import DataError, TaggedConverter
+from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action
-from .components import DEFAULT_COMPONENTS, Components
+from .components import Components
 from .events import Event
-from .state import Setup
 
 CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event})
 to_data: Final = CONVERTER.to_data
 from_data: Final = CONVERTER.from_data
 
 
-def setup_to_data(setup: Setup) -> dict[str, Any]:
-    """All of ``setup`` but its components (they are the package's data files)."""
-    return {
-        "players": setup.players,
-        "variant": setup.variant,
-        "stack": list(setup.stack),
-        "treasures": list(setup.treasures),
-    }
-
-
-def setup_from_data(data: Any, components: Components = DEFAULT_COMPONENTS) -> Setup:
-    if not isinstance(data, dict) or set(data) != {"players", "variant", "stack", "treasures"}:
-        raise DataError("bad Setup: expected players, variant, stack and treasures")
-    try:
-        setup = Setup(
-            int(data["players"]),
-            str(data["variant"]),
-            tuple(int(t) for t in data["stack"]),
-            tuple(int(t) for t in data["treasures"]),
-            components,
-        )
-    except (TypeError, ValueError) as e:
-        raise DataError(f"bad Setup: {e}") from None
-    setup.check()
-    return setup
-
-
-def components_data(c: Components) -> dict[str, Any]:
+def components_data(components: Components) -> dict[str, Any]:
     """The static public setup a bot gets in the hello: board, tiles, levels, treasures."""
+    c = components
     board = c.board
     return {
         "board": {
