@@ -91,3 +91,9 @@ def test_the_builtin_players_are_the_kits(name: str) -> None:
     players = KIT_GAMES[name].builtin_players()
     assert list(players) == ["random", "greedy", "mcts", "first"]
     assert players["mcts"](1).name == "mcts" and players["greedy"](1).name == "greedy"
+
+
+@pytest.mark.parametrize("name", sorted(KIT_GAMES))
+def test_every_event_has_a_text_for_people(name: str) -> None:
+    game = KIT_GAMES[name]
+    assert set(game.event_texts) == set(game.event_types)

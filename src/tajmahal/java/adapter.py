@@ -19,53 +19,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from attrs import evolve
 
 from ..arena.player import FirstPlayer, Player, RandomPlayer
-from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from . import actions as act
+from . import events as ev
 from . import rules
-from .actions import (
-    TILE_SIZES,
-    Action,
-    BuildPalace,
-    Deploy,
-    Done,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
 from .components import DEFAULT_COMPONENTS, Components
-from .events import (
-    EVENT_TYPES,
-    CardLaid,
-    CardTaken,
-    Event,
-    FestivalBegan,
-    FestivalScored,
-    FigureDeployed,
-    FigureMoved,
-    FigureWithdrawn,
-    FinalScored,
-    GameOver,
-    LandPlaced,
-    PalaceBuilt,
-    Passed,
-    PileReshuffled,
-    TokenUsed,
-    TurnBegan,
-    TurnEnded,
-    WaterPlaced,
-    WaterScored,
-)
+from .events import EVENT_TYPES, CardTaken, Event
 from .legal import legal_actions
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
@@ -98,13 +59,13 @@ def card_text(components: Components, card: int) -> str:
 
 
 _BEGUN_TEXT: Final = {
-    PlaceWater: "lay water",
-    Deploy: "deploy a figure",
-    Withdraw: "withdraw a figure",
-    Move: "move a figure",
-    BuildPalace: "build a palace",
-    ExtendPalace: "extend a palace",
-    HoldFestival: "hold a festival",
+    act.PlaceWater: "lay water",
+    act.Deploy: "deploy a figure",
+    act.Withdraw: "withdraw a figure",
+    act.Move: "move a figure",
+    act.BuildPalace: "build a palace",
+    act.ExtendPalace: "extend a palace",
+    act.HoldFestival: "hold a festival",
 }
 
 
@@ -116,19 +77,19 @@ def action_text(state: State, action: Action) -> str:
     def at(p: int) -> str:
         return position_label(c, p)
 
-    if isinstance(action, PlaceLand):
+    if isinstance(action, act.PlaceLand):
         return (
             f"lay a {action.tile} tile"
             if action.tile in ("rice", "village")
             else (f"lay a {TILE_SIZES[action.tile]}-space tile")
         )
-    if isinstance(action, TakeCard):
+    if isinstance(action, act.TakeCard):
         return "take the display card" if action.display else "draw a festival card"
-    if isinstance(action, UseToken):
+    if isinstance(action, act.UseToken):
         return "use an action token"
     if isinstance(action, EndTurn):
         return "end the turn"
-    if isinstance(action, Lay):
+    if isinstance(action, act.Lay):
         return f"lay {card_text(c, action.card)}"
     if isinstance(action, Done):
         return "end the bid"
@@ -139,18 +100,73 @@ def action_text(state: State, action: Action) -> str:
     pending = state.pending
     assert pending is not None, action
     what = action_text(state, pending.action)
-    if isinstance(action, Shape):
+    if isinstance(action, act.Shape):
         return f"{what} on " + " ".join(
             f"{at(p)}:{'village' if p == pending.position else 'rice'}" for p in action.cells
         )
-    if isinstance(action, Value):
+    if isinstance(action, act.Value):
         assert pending.position is not None
         return f"{what} of {action.value} on {at(pending.position)}"
-    assert isinstance(action, Select)
+    assert isinstance(action, act.Select)
     if state.phase == TARGET:
         assert pending.position is not None
         return f"{what}: {at(pending.position)} -> {at(action.position)}"
     return f"{what} on {at(action.position)}"
+
+
+class JavaWords(Words):
+    """Java's names for things: positions by row and column, cards by symbols."""
+
+    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
+        super().__init__(state, names, events)
+        self.c = state.components
+
+    def at(self, position: int) -> str:
+        return position_label(self.c, position)
+
+    def card(self, card: int) -> str:
+        return card_text(self.c, card)
+
+
+_EVENT_TEXTS: Final[Mapping[type, Callable[[Any, JavaWords], str | None]]] = {
+    ev.TurnBegan: lambda e, w: f"# {w.who(e.seat)}'s turn" + (" (last turn)" if e.last else ""),
+    ev.LandPlaced: lambda e, w: (
+        f"{w.who(e.seat)} lays a {len(e.cells)}-space tile on level {e.level} "
+        f"at {', '.join(w.at(p) for p in e.cells)} ({e.cost} AP)"
+    ),
+    ev.WaterPlaced: lambda e, w: f"{w.who(e.seat)} lays water on {w.at(e.position)}",
+    ev.WaterScored: lambda e, w: (
+        f"water enclosed ({len(e.area)} spaces): {w.who(e.seat)} scores {e.points}"
+    ),
+    ev.FigureDeployed: lambda e, w: (
+        f"{w.who(e.seat)} deploys on {w.at(e.position)} ({e.cost} AP)"
+    ),
+    ev.FigureWithdrawn: lambda e, w: f"{w.who(e.seat)} withdraws from {w.at(e.position)}",
+    ev.FigureMoved: lambda e, w: (
+        f"{w.who(e.seat)} moves {w.at(e.origin)} -> {w.at(e.target)} ({e.cost} AP)"
+    ),
+    ev.PalaceBuilt: lambda e, w: (
+        f"{w.who(e.seat)} {'extends a palace to' if e.extended else 'builds a palace of'} "
+        f"{e.value} on {w.at(e.position)}: {e.points} points"
+    ),
+    ev.CardTaken: lambda e, w: (
+        f"{w.who(e.seat)} takes {'the display card' if e.display else 'a card'}"
+    ),
+    ev.PileReshuffled: lambda e, w: f"the {e.size} discarded cards become the draw pile",
+    ev.TokenUsed: lambda e, w: f"{w.who(e.seat)} uses an action token ({e.left} left)",
+    ev.FestivalBegan: lambda e, w: f"{w.who(e.seat)} holds a festival on {w.at(e.palace)}",
+    ev.CardLaid: lambda e, w: f"{w.who(e.seat)} lays {w.card(e.card)}",
+    ev.Passed: lambda e, w: f"{w.who(e.seat)} passes",
+    ev.FestivalScored: lambda e, w: (
+        f"festival won by {', '.join(w.who(s) for s in e.winners) or 'nobody'}: "
+        f"{e.points} points each"
+    ),
+    ev.TurnEnded: lambda e, w: (
+        f"{w.who(e.seat)} ends the turn ({e.left} AP lost)" if e.left else None
+    ),
+    ev.FinalScored: lambda e, w: f"{w.who(e.seat)} final scoring: {e.points} points",
+    ev.GameOver: lambda e, w: f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}",
+}
 
 
 #: A seat's public record in the view (:class:`~tajmahal.java.state.Seat`, its hand
@@ -196,6 +212,8 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     refused = IllegalAction
     passive = (EndTurn, Done, Pass)  # always last when allowed
     bots = "tajmahal.java.bots"
+    event_texts = _EVENT_TEXTS
+    words = JavaWords
     setup_type = Setup
     variants = VARIANTS
     default_variant = START
@@ -241,67 +259,6 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
             f"# Java ({state.setup.variant} action tokens); {who(0, names)} starts",
             f"display card: {shown}",
         ]
-
-    def describe_events(
-        self, state: State, events: Sequence[Event], names: Sequence[str]
-    ) -> list[str]:
-        c = state.components
-
-        def at(p: int) -> str:
-            return position_label(c, p)
-
-        lines: list[str] = []
-        for e in events:
-            if isinstance(e, TurnBegan):
-                last = " (last turn)" if e.last else ""
-                lines.append(f"# {who(e.seat, names)}'s turn{last}")
-            elif isinstance(e, LandPlaced):
-                lines.append(
-                    f"{who(e.seat, names)} lays a {len(e.cells)}-space tile on level {e.level} "
-                    f"at {', '.join(at(p) for p in e.cells)} ({e.cost} AP)"
-                )
-            elif isinstance(e, WaterPlaced):
-                lines.append(f"{who(e.seat, names)} lays water on {at(e.position)}")
-            elif isinstance(e, WaterScored):
-                owner = who(e.seat, names) if e.seat is not None else "nobody"
-                lines.append(f"water enclosed ({len(e.area)} spaces): {owner} scores {e.points}")
-            elif isinstance(e, FigureDeployed):
-                lines.append(f"{who(e.seat, names)} deploys on {at(e.position)} ({e.cost} AP)")
-            elif isinstance(e, FigureWithdrawn):
-                lines.append(f"{who(e.seat, names)} withdraws from {at(e.position)}")
-            elif isinstance(e, FigureMoved):
-                lines.append(
-                    f"{who(e.seat, names)} moves {at(e.origin)} -> {at(e.target)} ({e.cost} AP)"
-                )
-            elif isinstance(e, PalaceBuilt):
-                what = "extends a palace to" if e.extended else "builds a palace of"
-                lines.append(
-                    f"{who(e.seat, names)} {what} {e.value} on {at(e.position)}: {e.points} points"
-                )
-            elif isinstance(e, CardTaken):
-                what = "the display card" if e.display else "a card"
-                lines.append(f"{who(e.seat, names)} takes {what}")
-            elif isinstance(e, PileReshuffled):
-                lines.append(f"the {e.size} discarded cards become the draw pile")
-            elif isinstance(e, TokenUsed):
-                lines.append(f"{who(e.seat, names)} uses an action token ({e.left} left)")
-            elif isinstance(e, FestivalBegan):
-                lines.append(f"{who(e.seat, names)} holds a festival on {at(e.palace)}")
-            elif isinstance(e, CardLaid):
-                lines.append(f"{who(e.seat, names)} lays {card_text(c, e.card)}")
-            elif isinstance(e, Passed):
-                lines.append(f"{who(e.seat, names)} passes")
-            elif isinstance(e, FestivalScored):
-                won = ", ".join(who(s, names) for s in e.winners) or "nobody"
-                lines.append(f"festival won by {won}: {e.points} points each")
-            elif isinstance(e, TurnEnded):
-                if e.left:
-                    lines.append(f"{who(e.seat, names)} ends the turn ({e.left} AP lost)")
-            elif isinstance(e, FinalScored):
-                lines.append(f"{who(e.seat, names)} final scoring: {e.points} points")
-            elif isinstance(e, GameOver):
-                lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
-        return lines
 
     def pictures(self) -> JavaPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""

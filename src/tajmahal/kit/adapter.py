@@ -125,6 +125,21 @@ def event_functions(event_types: Sequence[type]) -> dict[type, Any]:
 # --------------------------------------------------------------------------- the adapter
 
 
+class Words:
+    """What a game's texts for people are written with: the ``state`` after the
+    step, the seats' ``names`` and all the step's ``events``.  A game subclasses it
+    with its own ways to name things (a space, a tile, a card)."""
+
+    def __init__(self, state: Any, names: Sequence[str], events: Sequence[Any] = ()) -> None:
+        self.state = state
+        self.names = names
+        self.events = events
+
+    def who(self, seat: int | None) -> str:
+        """A seat as people read it: ``"alice (seat 0)"``; None is nobody."""
+        return "nobody" if seat is None else who(seat, self.names)
+
+
 class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     """A game as the arena needs it (:class:`~tajmahal.arena.game.Game`), from its
     declaration (see the module docstring).
@@ -169,6 +184,11 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     secret_events: ClassVar[tuple[type, ...]] = ()
     passive: ClassVar[tuple[type, ...]] = ()
     bots: ClassVar[str]
+    #: The texts for people: each event class's text (None: nothing to say; a
+    #: ``"# "`` line heads a section; lines are joined by ``"\n"``), written with
+    #: :attr:`words` (what the game names things with).
+    event_texts: ClassVar[Mapping[type, Callable[[Any, Any], str | None]]]
+    words: ClassVar[type[Words]]
 
     def __init__(self) -> None:
         self._action_data: dict[Any, Any] = {}
@@ -209,6 +229,19 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     @abstractmethod
     def breakdown(self, state: StateT) -> list[dict[str, int]]:
         """Each seat's points by source, keyed by :attr:`score_sources`."""
+
+    def describe_events(
+        self, state: StateT, events: Sequence[EventT], names: Sequence[str]
+    ) -> list[str]:
+        """Lines a person can follow for the ``events`` of a step that led to
+        ``state`` (:attr:`event_texts`)."""
+        words = self.words(state, names, events)
+        lines: list[str] = []
+        for event in events:
+            text = self.event_texts[type(event)](event, words)
+            if text:
+                lines.extend(text.split("\n"))
+        return lines
 
     def event_for(self, event: EventT, seat: int | None) -> EventT:
         """``event`` as ``seat`` sees it (None: a spectator); default: as it is."""

@@ -12,36 +12,17 @@ seat passively, so it disturbs the other seats' game as little as possible.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import Adapter, dict_function, field_expressions, who
+from ..kit.adapter import Adapter, Words, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from . import events as ev
 from . import rules
 from .actions import Action, IllegalAction, Withdraw, action_text
 from .cards import CARDS
 from .counting import ranks
-from .events import (
-    EVENT_TYPES,
-    BonusTaken,
-    CardDrawn,
-    CardTaken,
-    Discarded,
-    DummyTurned,
-    DummyWithdrew,
-    Event,
-    GameOver,
-    PalaceBuilt,
-    Played,
-    ProvinceTileTaken,
-    Reshuffled,
-    Scored,
-    SpecialCardTaken,
-    VisitBegan,
-    VisitEnded,
-    Withdrew,
-    event_for,
-)
+from .events import EVENT_TYPES, CardDrawn, Event, event_for
 from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
@@ -64,6 +45,58 @@ _SEAT_DICT: Final = dict_function(
     "p, j",
     field_expressions("p", SeatView, field_names(SeatView), {"hand_size": "len(p.hand)"}),
 )
+
+
+class TajMahalWords(Words):
+    """Taj Mahal's names for things: cards by colour and symbols, cities by name."""
+
+    def city(self, city: int) -> str:
+        return str(self.state.setup.board.cities[city].name)
+
+    def province(self, province: int) -> str:
+        return str(self.state.setup.board.provinces[province])
+
+    def visit_ended(self, visit: int) -> str:
+        if any(isinstance(x, ev.GameOver) for x in self.events):
+            return f"visit {visit} ends; final scoring of the hands"
+        totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(scores(self.state)))
+        return f"visit {visit} ends; totals: {totals}"
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return ", ".join(str(CARDS[c]) for c in cards) or "empty"
+
+
+def _won(prizes: Sequence[str]) -> str:
+    return ", ".join(prizes) if prizes else "nothing"
+
+
+_EVENT_TEXTS: Final[Mapping[type, Callable[[Any, TajMahalWords], str | None]]] = {
+    ev.Played: lambda e, w: f"{w.who(e.seat)} plays {CARDS[e.card]}"
+    + ("" if e.extra is None else f" with {CARDS[e.extra]}"),
+    ev.Withdrew: lambda e, w: f"{w.who(e.seat)} withdraws and wins {_won(e.prizes)}",
+    ev.PalaceBuilt: lambda e, w: (
+        f"{w.who(e.seat)} builds a {'mogul palace' if e.mogul else 'palace'} in {w.city(e.city)}"
+    ),
+    ev.BonusTaken: lambda e, w: f"{w.who(e.seat)} takes the bonus tile {e.tile}",
+    ev.ProvinceTileTaken: lambda e, w: f"{w.who(e.seat)} takes province tile {e.tile}",
+    ev.Scored: lambda e, w: f"{w.who(e.seat)} scores {e.points} ({e.source}: {e.reason})",
+    ev.CardDrawn: lambda e, w: (
+        f"{w.who(e.seat)} draws {'a card' if e.card is None else CARDS[e.card]} ({e.reason})"
+    ),
+    ev.CardTaken: lambda e, w: f"{w.who(e.seat)} takes {CARDS[e.card]} from the display",
+    ev.Reshuffled: lambda e, w: f"the discard pile ({e.cards} cards) is shuffled into a new deck",
+    ev.SpecialCardTaken: lambda e, w: f"{w.who(e.seat)} takes the {CARDS[e.card]}",
+    ev.DummyTurned: lambda e, w: f"the dummy turns {CARDS[e.card]}",
+    ev.DummyWithdrew: lambda e, w: f"the dummy stops on {CARDS[e.card]} and wins {_won(e.prizes)}",
+    ev.VisitEnded: lambda e, w: w.visit_ended(e.visit),
+    ev.VisitBegan: lambda e, w: (
+        f"# Visit {e.visit} of 12 in {w.province(e.province)}; {w.who(e.start_player)} starts\n"
+        f"display: {_cards(e.display)}"
+    ),
+    ev.GameOver: lambda e, w: f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}",
+    ev.Discarded: lambda e, w: None,
+}
 
 
 class TajMahal(Adapter[Setup, State, Action, Event]):
@@ -98,6 +131,8 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     secret_events = (CardDrawn,)  # its seat sees the card, the others do not
     passive = (Withdraw,)  # always last in a play turn
     bots = "tajmahal.tajmahal.bots"
+    event_texts = _EVENT_TEXTS
+    words = TajMahalWords
 
     new_game = staticmethod(new_game)
     legal_actions = staticmethod(rules.legal_actions)
@@ -156,61 +191,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
             f"display: {_cards(state.display)}",
         ]
 
-    def describe_events(
-        self, state: State, events: Sequence[Event], names: Sequence[str]
-    ) -> list[str]:
-        board = state.setup.board
-        lines: list[str] = []
-        for e in events:
-            if isinstance(e, Played):
-                text = f"{who(e.seat, names)} plays {CARDS[e.card]}"
-                lines.append(text if e.extra is None else f"{text} with {CARDS[e.extra]}")
-            elif isinstance(e, Withdrew):
-                won = ", ".join(e.prizes) if e.prizes else "nothing"
-                lines.append(f"{who(e.seat, names)} withdraws and wins {won}")
-            elif isinstance(e, PalaceBuilt):
-                kind = "mogul palace" if e.mogul else "palace"
-                lines.append(
-                    f"{who(e.seat, names)} builds a {kind} in {board.cities[e.city].name}"
-                )
-            elif isinstance(e, BonusTaken):
-                lines.append(f"{who(e.seat, names)} takes the bonus tile {e.tile}")
-            elif isinstance(e, ProvinceTileTaken):
-                lines.append(f"{who(e.seat, names)} takes province tile {e.tile}")
-            elif isinstance(e, Scored):
-                lines.append(f"{who(e.seat, names)} scores {e.points} ({e.source}: {e.reason})")
-            elif isinstance(e, CardDrawn):
-                card = "a card" if e.card is None else str(CARDS[e.card])
-                lines.append(f"{who(e.seat, names)} draws {card} ({e.reason})")
-            elif isinstance(e, CardTaken):
-                lines.append(f"{who(e.seat, names)} takes {CARDS[e.card]} from the display")
-            elif isinstance(e, Reshuffled):
-                lines.append(f"the discard pile ({e.cards} cards) is shuffled into a new deck")
-            elif isinstance(e, SpecialCardTaken):
-                lines.append(f"{who(e.seat, names)} takes the {CARDS[e.card]}")
-            elif isinstance(e, DummyTurned):
-                lines.append(f"the dummy turns {CARDS[e.card]}")
-            elif isinstance(e, DummyWithdrew):
-                won = ", ".join(e.prizes) if e.prizes else "nothing"
-                lines.append(f"the dummy stops on {CARDS[e.card]} and wins {won}")
-            elif isinstance(e, VisitEnded):
-                if any(isinstance(x, GameOver) for x in events):
-                    lines.append(f"visit {e.visit} ends; final scoring of the hands")
-                    continue
-                totals = ", ".join(f"{who(s, names)} {t}" for s, t in enumerate(scores(state)))
-                lines.append(f"visit {e.visit} ends; totals: {totals}")
-            elif isinstance(e, VisitBegan):
-                lines.append(
-                    f"# Visit {e.visit} of 12 in {board.provinces[e.province]}; "
-                    f"{who(e.start_player, names)} starts"
-                )
-                lines.append(f"display: {_cards(e.display)}")
-            elif isinstance(e, GameOver):
-                lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
-            elif isinstance(e, Discarded):
-                continue
-        return lines
-
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
         from .render import PICTURES
@@ -223,10 +203,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
 
         return position(state, names, seat)
 
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return ", ".join(str(CARDS[c]) for c in cards) or "empty"
 
 
 #: The game object the CLI and the tournament use.
