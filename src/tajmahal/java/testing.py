@@ -1,24 +1,8 @@
-"""Hypothesis strategies for Java (``pip install hypothesis``): test your bots,
-tools or analyses on many setups and reachable positions.
-
-.. code-block:: python
-
-    from hypothesis import given
-    from tajmahal.java import legal_actions
-    from tajmahal.java.testing import states
-
-    @given(states(players=3))
-    def test_my_bot_always_answers_legally(state):
-        if state.to_act is not None:
-            assert my_bot(state) in legal_actions(state)
-
-Strategies:
-
-- :func:`setups` — valid :class:`~tajmahal.java.Setup` values: any order of the
-  festival cards, any reshuffle seed, either token variant.
-- :func:`states` — states reached from such a setup by legal random play.
-- :func:`legal_actions_of` — one legal action of a state.
-- :func:`games` — a setup and a whole game's legal actions, for replay tests.
+"""Hypothesis strategies for Java (``pip install hypothesis``): :func:`setups`
+shuffles the festival cards (J13-J14) and draws a reshuffle seed, for either token
+variant; ``states``, ``games`` and ``legal_actions_of`` play from them
+(:mod:`tajmahal.kit.testing`), preferring to end turns and to lay three-space
+tiles, so that games reach festivals and their end: ``@given(states(players=3))``.
 """
 
 from __future__ import annotations
@@ -57,23 +41,7 @@ def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:
     return [a for a in legal if isinstance(a, EndTurn) or a == PlaceLand(THREE)]
 
 
-def states(
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    max_actions: int = 300,
-) -> st.SearchStrategy[State]:
-    """A state reached by up to ``max_actions`` legal actions from a setup."""
-    return kit.states(JAVA, setups(players, variants), max_actions, _prefer)
-
-
-def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
-    """One of the legal actions of ``state`` (which must not be over)."""
-    return kit.legal_actions_of(JAVA, state)
-
-
-def games(
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-) -> st.SearchStrategy[tuple[Setup, tuple[Action, ...]]]:
-    """A setup and the legal actions of a whole game played from it."""
-    return kit.games(JAVA, setups(players, variants), _prefer)
+#: States reached by random play, whole games, one legal action of a state
+#: (:func:`tajmahal.kit.testing.strategies`; ``states`` and ``games`` take the
+#: options of :func:`setups`, ``states`` also ``max_actions``).
+states, games, legal_actions_of = kit.strategies(JAVA, setups, _prefer, max_actions=300)

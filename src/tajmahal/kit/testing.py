@@ -8,7 +8,8 @@ play more often — and builds the rest here, over its adapter (any object with
 
 - :func:`states`: states reached by legal random play from a drawn setup;
 - :func:`games`: a setup and every action of one whole game played from it;
-- :func:`legal_actions_of`: one legal action of a state.
+- :func:`legal_actions_of`: one legal action of a state;
+- :func:`strategies`: the three for one game, taking its setups' options.
 
 The random play draws one generator per example (``st.randoms``), so an example
 is cheap to make and reproducible; ``prefer(state, legal)`` names actions to play
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 T = TypeVar("T")
 Prefer = Callable[[Any, Sequence[Any]], Sequence[Any]]
 
-__all__ = ["games", "legal_actions_of", "pick", "states"]
+__all__ = ["games", "legal_actions_of", "pick", "states", "strategies"]
 
 
 def pick(value: T | Sequence[T]) -> st.SearchStrategy[T]:
@@ -88,3 +89,34 @@ def games(
 def legal_actions_of(game: Any, state: Any) -> st.SearchStrategy[Any]:
     """One of the legal actions of ``state`` (which must not be over)."""
     return st.sampled_from(list(game.legal_actions(state)))
+
+
+def strategies(
+    game: Any,
+    setups: Callable[..., st.SearchStrategy[Any]],
+    prefer: Prefer | None = None,
+    max_actions: int = 400,
+) -> tuple[
+    Callable[..., st.SearchStrategy[Any]],
+    Callable[..., st.SearchStrategy[tuple[Any, tuple[Any, ...]]]],
+    Callable[[Any], st.SearchStrategy[Any]],
+]:
+    """``states``, ``games`` and ``legal_actions_of`` for ``game``, as a game's
+    testing module offers them: ``states(*options, max_actions=...)`` and
+    ``games(*options)`` take the options of its ``setups`` (players, variants ...)."""
+
+    def game_states(*options: Any, max_actions: int = max_actions, **named: Any) -> Any:
+        """A state reached by up to ``max_actions`` legal random actions from a setup
+        drawn with the game's ``setups(*options)`` (it may be the end of the game)."""
+        return states(game, setups(*options, **named), max_actions, prefer)
+
+    def game_games(*options: Any, **named: Any) -> Any:
+        """A setup drawn with the game's ``setups(*options)`` and every action of one
+        whole game played at random from it."""
+        return games(game, setups(*options, **named), prefer)
+
+    def game_legal_actions_of(state: Any) -> st.SearchStrategy[Any]:
+        """One of the legal actions of ``state`` (which must not be over)."""
+        return legal_actions_of(game, state)
+
+    return game_states, game_games, game_legal_actions_of

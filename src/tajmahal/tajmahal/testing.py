@@ -1,7 +1,10 @@
-"""Hypothesis strategies for testing code against the engine.
+"""Hypothesis strategies for Taj Mahal (``pip install hypothesis``), to test your
+bots, tools or analyses on many setups and reachable positions:
 
-Use them to test your own bots, tools or analyses on many setups and reachable
-positions (``pip install hypothesis``):
+- :func:`setups`: valid :class:`~tajmahal.Setup` values, any deal, tile and bonus
+  placement and start player, for the given numbers of players;
+- ``states``, ``games``, ``legal_actions_of``: positions reached by legal random
+  play from them, whole games, one legal action (:mod:`tajmahal.kit.testing`).
 
 .. code-block:: python
 
@@ -13,14 +16,6 @@ positions (``pip install hypothesis``):
     def test_my_bot_always_answers_legally(state):
         if state.to_act is not None:
             assert my_bot(state) in legal_actions(state)
-
-Strategies:
-
-- :func:`setups` — valid :class:`~tajmahal.Setup` values: any deal, tile placement,
-  bonus placement and start player, for the given numbers of players.
-- :func:`states` — states reached from such a setup by legal random play.
-- :func:`legal_actions_of` — one legal action of a state.
-- :func:`games` — a setup and a whole game's legal actions, for replay tests.
 """
 
 from __future__ import annotations
@@ -30,12 +25,10 @@ from collections.abc import Sequence
 from hypothesis import strategies as st
 
 from ..kit import testing as kit
-from .actions import Action
 from .adapter import TAJMAHAL
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
 from .setups import Setup, place_tiles, validate_setup, variant_for
-from .state import State
 from .tiles import DEFAULT_BONUS_TILES
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
@@ -65,21 +58,7 @@ def setups(
     return setup
 
 
-def states(
-    players: int | Sequence[int] = (2, 3, 4, 5), max_actions: int = 400
-) -> st.SearchStrategy[State]:
-    """A state reached by up to ``max_actions`` legal random actions from a setup
-    drawn with :func:`setups` (it may be the end of the game)."""
-    return kit.states(TAJMAHAL, setups(players), max_actions)
-
-
-def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
-    """One of ``state``'s legal actions (the state must not be over)."""
-    return kit.legal_actions_of(TAJMAHAL, state)
-
-
-def games(
-    players: int | Sequence[int] = (2, 3, 4, 5),
-) -> st.SearchStrategy[tuple[Setup, tuple[Action, ...]]]:
-    """A setup and every action of one whole game played at random from it."""
-    return kit.games(TAJMAHAL, setups(players))
+#: States reached by random play, whole games, one legal action of a state
+#: (:func:`tajmahal.kit.testing.strategies`; ``states`` and ``games`` take the
+#: options of :func:`setups`, ``states`` also ``max_actions``).
+states, games, legal_actions_of = kit.strategies(TAJMAHAL, setups)

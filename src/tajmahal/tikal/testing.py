@@ -1,24 +1,9 @@
-"""Hypothesis strategies for Tikal (``pip install hypothesis``): test your bots,
-tools or analyses on many setups and reachable positions.
-
-.. code-block:: python
-
-    from hypothesis import given
-    from tajmahal.tikal import legal_actions
-    from tajmahal.tikal.testing import states
-
-    @given(states(players=3))
-    def test_my_bot_always_answers_legally(state):
-        if state.to_act is not None:
-            assert my_bot(state) in legal_actions(state)
-
-Strategies:
-
-- :func:`setups` — valid :class:`~tajmahal.tikal.Setup` values: any order of the
-  tiles within their back letters, any treasure supply, either variant.
-- :func:`states` — states reached from such a setup by legal random play.
-- :func:`legal_actions_of` — one legal action of a state.
-- :func:`games` — a setup and a whole game's legal actions, for replay tests.
+"""Hypothesis strategies for Tikal (``pip install hypothesis``): :func:`setups`
+deals the tiles in any order within their back letters (T11) and the treasure
+tokens in any order (T14), for either variant; ``states``, ``games`` and
+``legal_actions_of`` play from them (:mod:`tajmahal.kit.testing`), ending turns
+early often enough to reach volcanoes and the end of the game:
+``@given(states(players=3))``.
 """
 
 from __future__ import annotations
@@ -60,24 +45,7 @@ def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:
     return legal[-1:] if len(legal) > 1 and state.phase == ACT else ()
 
 
-def states(
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    max_actions: int = 400,
-) -> st.SearchStrategy[State]:
-    """A state reached by up to ``max_actions`` legal actions from a setup; turns end
-    early often enough to reach volcanoes and the end of the game."""
-    return kit.states(TIKAL, setups(players, variants), max_actions, _prefer)
-
-
-def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
-    """One of the legal actions of ``state`` (which must not be over)."""
-    return kit.legal_actions_of(TIKAL, state)
-
-
-def games(
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-) -> st.SearchStrategy[tuple[Setup, tuple[Action, ...]]]:
-    """A setup and the legal actions of a whole game played from it."""
-    return kit.games(TIKAL, setups(players, variants), _prefer)
+#: States reached by random play, whole games, one legal action of a state
+#: (:func:`tajmahal.kit.testing.strategies`; ``states`` and ``games`` take the
+#: options of :func:`setups`, ``states`` also ``max_actions``).
+states, games, legal_actions_of = kit.strategies(TIKAL, setups, _prefer)
