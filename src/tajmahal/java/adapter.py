@@ -26,7 +26,7 @@ from . import events as ev
 from . import rules
 from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
 from .components import DEFAULT_COMPONENTS, Components
-from .events import EVENT_TYPES, CardTaken, Event
+from .events import CardTaken, Event
 from .legal import legal_actions
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
@@ -194,14 +194,10 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
-    action_type = Action
-    event_types = EVENT_TYPES
     view_type = JavaView
     # The view straight from the state (as views.view makes it).
-    view_from_state = True
     state_type = State
     view_by_hand: ClassVar[Mapping[str, str]] = {
-        "seat": "seat",
         "variant": "state.setup.variant",
         "hand": "state.players[seat].hand",
         "hands": "[len(p.hand) for p in state.players]",

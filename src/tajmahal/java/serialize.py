@@ -1,17 +1,15 @@
-"""Java's values as plain JSON data, and back (round trips are equal).
-
-Actions and events carry a ``"type"`` tag (``HoldFestival`` -> ``"hold_festival"``), as
-Taj Mahal's do.
+"""Java's values as JSON data, and back (round trips are equal), by the kit's
+converter (:data:`CONVERTER`): ``HoldFestival`` travels as ``"hold_festival"``; a
+malformed action is refused with the path of its bad field.  The hello's setup is
+:func:`components_data`.
 
 >>> from tajmahal.java.actions import PlaceLand, Select
 >>> to_data(PlaceLand("three")), to_data(Select(17))
 ({'type': 'place_land', 'tile': 'three'}, {'type': 'select', 'position': 17})
->>> from_data({"type": "end_turn"}, Action)
-EndTurn()
 >>> from_data({"type": "select", "position": "x"}, Action)
 Traceback (most recent call last):
 ...
-tajmahal.kit.tagged.DataError: bad Action: ...
+tajmahal.kit.tagged.DataError: bad Action: expected an integer, got "x" @ $.position
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ The engine's functions are taken as they are, as static methods::
 A view's JSON text is built by a function compiled from the view class's fields
 (as attrs compiles its methods): by default each field is read from the view the
 game's ``view(state, seat)`` makes; a game whose view fields are (mostly) its
-state's attributes names only the others in :attr:`Adapter.view_by_hand` and sets
-:attr:`Adapter.view_from_state`, and the view object is never built.  Tests check
+state's attributes names its state class (:attr:`Adapter.state_type`) and only
+the other fields in :attr:`Adapter.view_by_hand`, and the view object is never
+built.  Tests check
 the text against the converter's data, byte for byte, for every game.
 """
 
@@ -147,9 +148,11 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     Declared as class attributes: the names and counts of
     :class:`~tajmahal.arena.game.Game`, and
 
-    - :attr:`converter` (its values as JSON data), :attr:`action_type` (the union
-      of its actions), :attr:`event_types`, :attr:`view_type` and
-      :attr:`view_skip` (view fields an ``act`` leaves out: they travel apart);
+    - :attr:`converter` (its values as JSON data: :attr:`action_type` and
+      :attr:`event_types` are its unions ``"Action"`` and ``"Event"``),
+      :attr:`view_type` and :attr:`view_skip` (view fields an ``act`` leaves out:
+      they travel apart); a :attr:`state_type` makes the view's text straight from
+      the state (:attr:`view_by_hand`);
     - :attr:`refused`, the exception its ``apply`` raises for an illegal action
       (its message names the rule), and :attr:`secret_events`, the event classes
       that other seats see otherwise (:meth:`event_for` hides their secrets);
@@ -189,6 +192,19 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     #: :attr:`words` (what the game names things with).
     event_texts: ClassVar[Mapping[type, Callable[[Any, Any], str | None]]]
     words: ClassVar[type[Words]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The declaration's defaults: the actions and events are the converter's
+        unions; a state type means the view is made from the state."""
+        super().__init_subclass__(**kwargs)
+        converter: TaggedConverter | None = cls.__dict__.get("converter")
+        if converter is not None:
+            if "action_type" not in cls.__dict__:
+                cls.action_type = converter.union("Action")
+            if "event_types" not in cls.__dict__:
+                cls.event_types = typing.get_args(converter.union("Event"))
+        if cls.__dict__.get("state_type") is not None and "view_from_state" not in cls.__dict__:
+            cls.view_from_state = True
 
     def __init__(self) -> None:
         self._action_data: dict[Any, Any] = {}
@@ -375,15 +391,16 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         names = self._view_fields()
         namespace = {"view": self.view, **self.view_namespace}
         if self.view_from_state:
+            by_hand = {"seat": "seat", **self.view_by_hand}  # the seat asked
             state = self.state_type
             missing = [
                 n for n in names
-                if n not in self.view_by_hand and state is not None
+                if n not in by_hand and state is not None
                 and not (hasattr(state, n) or n in attrs.fields_dict(state))
             ]
             if missing:  # the view changed shape: say so, rather than send wrong views
                 raise TypeError(f"{self.title}: view fields not in the state: {missing}")
-            items = field_expressions("state", self.view_type, names, self.view_by_hand)
+            items = field_expressions("state", self.view_type, names, by_hand)
             self._view_dict = dict_function("view_dict", "state, seat, j", items, namespace)
         else:
             items = field_expressions("v", self.view_type, names)

@@ -167,6 +167,13 @@ class TaggedConverter:
             member: union for union in unions.values() for member in typing.get_args(union)
         }
 
+    def union(self, name: str) -> Any:
+        """The union named ``name`` (``"Action"``)."""
+        for union, union_name in self.names.items():
+            if union_name == name:
+                return union
+        raise KeyError(name)
+
     def to_data(self, value: Any) -> Any:
         """Plain JSON data for ``value`` (members of the unions carry a ``"type"``)."""
         kind = type(value)

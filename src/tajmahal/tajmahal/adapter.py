@@ -22,7 +22,7 @@ from . import rules
 from .actions import Action, IllegalAction, Withdraw, action_text
 from .cards import CARDS
 from .counting import ranks
-from .events import EVENT_TYPES, CardDrawn, Event, event_for
+from .events import CardDrawn, Event, event_for
 from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
@@ -109,18 +109,14 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
-    action_type = Action
-    event_types = EVENT_TYPES
     view_type = PlayerView
     view_skip = ("setup", "legal")
     # Each act's view is made straight from the state: a view is a few kB, and most
     # of it is unchanged from one decision to the next (each seat's PlayerState, the
     # tuple of them and the bonus tiles are shared between successive states, so
     # their JSON is kept); building the PlayerView would compute the legal actions.
-    view_from_state = True
     state_type = State
     view_by_hand: ClassVar[Mapping[str, str]] = {
-        "seat": "seat",
         "hand": "state.players[seat].hand",
         "players": "j.records(state.players, seat_dict)",
         "deck_size": "len(state.deck)",

@@ -37,9 +37,9 @@ from ..kit import bots as kit
 from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
 from .adapter import TAJMAHAL
-from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
+from .cards import CARD_COLOR, COLORS
 from .hidden import determinize
-from .mcts import NOISE, evaluate, rollout, rollout_action
+from .mcts import NOISE, evaluate, hand_worth, rollout, rollout_action
 from .rules import apply, legal_actions
 from .state import PLACE, PLAY, TAKE, State
 from .views import PlayerView
@@ -47,30 +47,22 @@ from .views import PlayerView
 #: Worth of one influence tile (two buy a special card, and each built a palace).
 INFLUENCE: Final = 1.5
 #: Worth of a card kept in hand, by colour.
-COLORED_CARD: Final = 0.9
 WHITE_CARD: Final = 1.2
-SPECIAL_CARD: Final = 3.0
+#: Extra worth of a coloured card per symbol it shows.
+SYMBOL_BONUS: Final = 0.05
 #: Extra worth per card of the colour held most (a visit is played in one colour).
 MAIN_COLOR: Final = 0.15
 #: Share of a prize a play is credited with while rivals may still outbid.
 CONTESTED: Final = 0.7
 
-_REGULAR: Final = 96
 
 
 def card_worth(hand: Sequence[int]) -> float:
-    """What the cards in ``hand`` are worth for the rest of the game."""
-    total = 0.0
-    for card in hand:
-        color = CARD_COLOR[card]
-        if color == "white":
-            total += WHITE_CARD
-        elif color == "special":
-            total += SPECIAL_CARD
-        else:
-            total += COLORED_CARD + 0.05 * sum(SYMBOL_COUNTS[card])
+    """What the cards in ``hand`` are worth for the rest of the game: the search's
+    :func:`~tajmahal.tajmahal.mcts.hand_worth`, whites a little less, a coloured
+    card 0.05 more a symbol, and a bonus for the colour held most."""
     main = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
-    return total + MAIN_COLOR * main
+    return hand_worth(hand, WHITE_CARD, SYMBOL_BONUS) + MAIN_COLOR * main
 
 
 def holdings(state: State, seat: int) -> float:

@@ -22,7 +22,7 @@ from . import events as ev
 from . import rules
 from .actions import Action, EndTurn, Pass, figure
 from .components import DEFAULT_COMPONENTS, Components
-from .events import EVENT_TYPES, Event
+from .events import Event
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
 from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, State
@@ -171,15 +171,11 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
-    action_type = Action
-    event_types = EVENT_TYPES
     view_type = TikalView
     # The view straight from the state (as views.view makes it), its unchanged
     # parts (seats, spaces, workers) kept by identity from decision to decision.
-    view_from_state = True
     state_type = State
     view_by_hand: ClassVar[Mapping[str, str]] = {
-        "seat": "seat",
         "variant": "state.setup.variant",
         "spaces": "j.records(state.spaces, space_dict)",
         "stack": "j.derived(state.stack, backs, state)",

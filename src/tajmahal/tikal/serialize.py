@@ -1,17 +1,10 @@
-"""Tikal's values as plain JSON data, and back (round trips are equal).
-
-Actions and events carry a ``"type"`` tag (``CampMove`` -> ``"camp_move"``), as
-Taj Mahal's do.
+"""Tikal's values as JSON data: :data:`CONVERTER` (``to_data``, ``from_data``;
+actions and events tagged with their ``"type"``, ``CampMove`` as ``"camp_move"``)
+and the components a bot gets in the hello (:func:`components_data`).
 
 >>> from tajmahal.tikal.actions import Move
->>> to_data(Move(3, 4))
-{'type': 'move', 'origin': 3, 'target': 4, 'leader': False}
->>> from_data({"type": "end_turn"}, Action)
-EndTurn()
->>> from_data({"type": "move", "origin": "x"}, Action)
-Traceback (most recent call last):
-...
-tajmahal.kit.tagged.DataError: bad Action: ...
+>>> to_data(Move(3, 4)), from_data({"type": "end_turn"}, Action)
+({'type': 'move', 'origin': 3, 'target': 4, 'leader': False}, EndTurn())
 """
 
 from __future__ import annotations
