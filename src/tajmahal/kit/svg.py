@@ -1,0 +1,81 @@
+"""Small pieces every game's pictures are written with (SVG text, not a drawing
+library: a picture is a string the viewer stores and the browser shows).
+
+>>> text(10, 20, "A & B", 12, fill="#333", font_weight="bold")
+'<text x="10" y="20" font-size="12" fill="#333" font-weight="bold">A &amp; B</text>'
+>>> plural(1, "point"), plural(3, "point")
+('1 point', '3 points')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Final
+from xml.sax.saxutils import escape, quoteattr
+
+#: The font of every picture (the same metrics in the browser and in Jupyter).
+FONT: Final = "DejaVu Sans, Verdana, sans-serif"
+#: A light outline behind text, so that it reads over roads and edges.
+HALO: Final = {"stroke": "#fbf8f1", "stroke_width": "3", "paint_order": "stroke"}
+
+
+def number(value: float) -> str:
+    """A coordinate as short as it reads: ``12``, ``12.5``."""
+    if type(value) is int:
+        return str(value)
+    rounded = round(value, 1)
+    return str(int(rounded)) if rounded.is_integer() else str(rounded)
+
+
+def attrs(**values: object) -> str:
+    """``name="value"`` pairs: ``font_size`` is written ``font-size``, ``class_`` ``class``."""
+    out = []
+    for key, value in values.items():
+        if value is None:
+            continue
+        shown = number(value) if isinstance(value, float) else str(value)
+        out.append(f" {key.rstrip('_').replace('_', '-')}={quoteattr(shown)}")
+    return "".join(out)
+
+
+def text(x: float, y: float, content: str, size: float = 12, **extra: object) -> str:
+    """A line of text at ``(x, y)`` (its baseline)."""
+    return (
+        f'<text x="{number(x)}" y="{number(y)}" font-size="{number(size)}"{attrs(**extra)}>'
+        f"{escape(content)}</text>"
+    )
+
+
+def title(content: str) -> str:
+    """The tooltip of the element it is the first child of."""
+    return f"<title>{escape(content)}</title>"
+
+
+def points(corners: Iterable[tuple[float, float]]) -> str:
+    """A ``points`` attribute's value."""
+    return " ".join(f"{number(x)},{number(y)}" for x, y in corners)
+
+
+def hexagon(x: float, y: float, radius: float, turn: float = 0.0) -> list[tuple[float, float]]:
+    """The corners of a regular hexagon around ``(x, y)``: ``turn`` 0 is flat-topped
+    (a corner due east), 30 pointy-topped."""
+    return [
+        (
+            x + radius * math.cos(math.radians(60 * k + turn)),
+            y + radius * math.sin(math.radians(60 * k + turn)),
+        )
+        for k in range(6)
+    ]
+
+
+def text_width(content: str, size: float) -> float:
+    """About how wide ``content`` is in the pictures' font (DejaVu Sans: 0.6 of the
+    size on average, capitals and ``m``/``w`` wider): for placing labels."""
+    wide = sum(1 for ch in content if ch.isupper() or ch in "mwMW")
+    return size * (0.58 * len(content) + 0.14 * wide)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 point``, ``2 points``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
