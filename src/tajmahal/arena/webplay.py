@@ -86,7 +86,7 @@ class Table:
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.version = 1
-        self.shown = 0.0  # when the page last had something new (time.monotonic)
+        self.shown = time.monotonic()  # when the page last had something new
         self.changed = threading.Condition()
         self._cache: dict[tuple[int, int | None], str] = {}
 

@@ -88,13 +88,15 @@ def distance(a: Point, b: Point) -> float:
 
 
 def _fitted(board: Board) -> list[Point]:
+    """The board's positions scaled into the map's box (room left for names:
+    more on the right, where long names run out of the box)."""
     left, top, width, height = MAP_BOX
     xs = [c.x for c in board.cities]
     ys = [c.y for c in board.cities]
-    pad = 52.0
+    pad_left, pad_right, pad_y = 45.0, 80.0, 48.0
     span_x, span_y = max(max(xs) - min(xs), 1.0), max(max(ys) - min(ys), 1.0)
-    scale = min((width - 2 * pad) / span_x, (height - 2 * pad) / span_y)
-    dx = left + (width - span_x * scale) / 2 - min(xs) * scale
+    scale = min((width - pad_left - pad_right) / span_x, (height - 2 * pad_y) / span_y)
+    dx = left + pad_left + (width - pad_left - pad_right - span_x * scale) / 2 - min(xs) * scale
     dy = top + (height - span_y * scale) / 2 - min(ys) * scale
     return [(c.x * scale + dx, c.y * scale + dy) for c in board.cities]
 
@@ -298,8 +300,8 @@ def _outside(box: Box) -> float:
 
 def _label_box(x: float, y: float, content: str, size: float) -> Box:
     """The box of a label centred on ``x`` with its baseline at ``y``."""
-    w = text_width(content, size) / 2 + 1
-    return (x - w, y - size * 0.8, x + w, y + size * 0.25)
+    w = text_width(content, size) / 2 + 2  # a little room between two labels
+    return (x - w, y - size * 0.95, x + w, y + size * 0.3)
 
 
 def _place(
@@ -344,12 +346,14 @@ def _city_spots(x: float, y: float, content: str) -> list[Point]:
     sideways), right, left, then a step further out."""
     half = text_width(content, CITY_FONT) / 2
     spots = []
-    for gap in (2.0, 10.0):
+    for gap in (2.0, 10.0, 20.0):
         m = MARKER + gap
         below, above = y + m + CITY_FONT * 0.75, y - m - CITY_FONT * 0.25
-        for slide in (0.0, 0.4, -0.4, 0.8, -0.8):
+        for slide in (0.0, 0.4, -0.4, 0.8, -0.8, 1.2, -1.2):
             spots += [(x + slide * half, below), (x + slide * half, above)]
-        spots += [(x + m + half, y + CITY_FONT * 0.3), (x - m - half, y + CITY_FONT * 0.3)]
+        for rise in (0.3, -0.6, 1.2):
+            y_side = y + CITY_FONT * rise
+            spots += [(x + m + half, y_side), (x - m - half, y_side)]
     return spots
 
 

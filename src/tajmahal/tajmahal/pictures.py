@@ -30,6 +30,7 @@ from .render import (
     SEAT_COLORS,
     SMALL_H,
     SMALL_W,
+    STEP,
     SYMBOL_MARKS,
     SYMBOL_NAMES,
     _card,
@@ -85,7 +86,7 @@ def _take(state: State, action: dict[str, Any], done: bool) -> str:
     seat = state.to_act
     assert seat is not None
     index = state.display.index(action["card"]) if action["card"] in state.display else 0
-    out = [_outline(PANEL_X + index * 35, 84, CARD_W, CARD_H, dashed=done)]
+    out = [_outline(PANEL_X + index * STEP, 84, CARD_W, CARD_H, dashed=done)]
     if not done:
         s = _scene(state, None)
         spots = _hand_spots(s, seat)

@@ -40,9 +40,9 @@ from ..kit.svg import FONT, HALO, attrs, number, plural, points, text, title
 from .board import Board
 from .cards import CARDS, CHARACTERS, Card
 from .maplayout import CITY_FONT, MAP_BOX, PROVINCE_FONT, MapLayout, layout, layout_of
-from .state import State
+from .state import PlayerState, State
 from .tiles import PROVINCE_GOODS, BonusTile
-from .views import PlayerView, view
+from .views import PlayerView, SeatView, view
 
 WIDTH: Final = 1240
 HEIGHT: Final = 900
@@ -78,9 +78,11 @@ SYMBOL_NAMES: Final = {
 }
 GOOD_COLORS: Final = {"rice": "#f7f3d0", "tea": "#5d8a3a", "spice": "#d2691e", "jewels": "#3b6fd8"}
 #: Cards: in the hand and the display (what a person clicks), and on the table.
-CARD_W: Final = 32
-CARD_H: Final = 44
+CARD_W: Final = 34
+CARD_H: Final = 46
 SMALL_W: Final = 24
+#: From one card to the next in the hand and the display.
+STEP: Final = CARD_W + 3
 SMALL_H: Final = 32
 
 
@@ -123,6 +125,9 @@ class _Scene:
 
 
 def _scene(obj: State | PlayerView, names: Sequence[str] | None) -> _Scene:
+    """What the picture shows of a state (every hand) or of a view (its seat's hand).
+    A state is read straight, not through :func:`view`: the viewer draws every step
+    of a game."""
     if not isinstance(obj, State | PlayerView):
         raise TypeError(f"svg() draws a State or a PlayerView, not {type(obj).__name__}")
     n = len(obj.players)
@@ -130,38 +135,45 @@ def _scene(obj: State | PlayerView, names: Sequence[str] | None) -> _Scene:
     if len(labels) != n:
         raise ValueError(f"{len(labels)} names for {n} seats")
     if isinstance(obj, State):
-        return _state_scene(obj, tuple(labels))
-    else:
-        v = obj
-        hands = [obj.hand if s == obj.seat else None for s in range(n)]
-        viewer = obj.seat
+        seats = tuple(_seat(labels[s], p, p.hand, len(p.hand)) for s, p in enumerate(obj.players))
+        return _scene_of(obj, seats, len(obj.deck), None)
     seats = tuple(
-        _Seat(
-            name=labels[s],
-            hand=hands[s],
-            hand_size=p.hand_size,
-            played=p.played,
-            withdrawn=p.withdrawn,
-            palaces=p.palaces,
-            influence=p.influence,
-            province_tiles=p.province_tiles,
-            bonus_tiles=p.bonus_tiles,
-            score=p.score.total,
-            revealed=p.revealed,
-        )
-        for s, p in enumerate(v.players)
+        _seat(labels[s], p, obj.hand if s == obj.seat else None, p.hand_size)
+        for s, p in enumerate(obj.players)
     )
+    return _scene_of(obj, seats, obj.deck_size, obj.seat)
+
+
+def _seat(name: str, p: PlayerState | SeatView, hand: tuple[int, ...] | None, size: int) -> _Seat:
+    return _Seat(
+        name=name,
+        hand=hand,
+        hand_size=size,
+        played=p.played,
+        withdrawn=p.withdrawn,
+        palaces=p.palaces,
+        influence=p.influence,
+        province_tiles=p.province_tiles,
+        bonus_tiles=p.bonus_tiles,
+        score=p.score.total,
+        revealed=p.revealed,
+    )
+
+
+def _scene_of(
+    v: State | PlayerView, seats: tuple[_Seat, ...], deck_size: int, viewer: int | None
+) -> _Scene:
     return _Scene(
-        board=obj.setup.board,
-        players=n,
-        variant=obj.setup.variant,
+        board=v.setup.board,
+        players=len(seats),
+        variant=v.setup.variant,
         visit=v.visit,
         province=v.province,
         to_act=v.to_act,
         phase=v.phase,
         seats=seats,
         display=v.display,
-        deck_size=v.deck_size,
+        deck_size=deck_size,
         court=v.court,
         reserve=v.reserve,
         palaces=v.palaces,
@@ -169,46 +181,6 @@ def _scene(obj: State | PlayerView, names: Sequence[str] | None) -> _Scene:
         bonus=v.bonus,
         dummy=v.dummy.cards if v.dummy is not None else None,
         viewer=viewer,
-    )
-
-
-def _state_scene(state: State, labels: tuple[str, ...]) -> _Scene:
-    """The scene of a state, every hand shown (what :func:`view` would hand over,
-    read straight from the state: the viewer draws every step of a game)."""
-    seats = tuple(
-        _Seat(
-            name=labels[s],
-            hand=p.hand,
-            hand_size=len(p.hand),
-            played=p.played,
-            withdrawn=p.withdrawn,
-            palaces=p.palaces,
-            influence=p.influence,
-            province_tiles=p.province_tiles,
-            bonus_tiles=p.bonus_tiles,
-            score=p.score.total,
-            revealed=p.revealed,
-        )
-        for s, p in enumerate(state.players)
-    )
-    return _Scene(
-        board=state.setup.board,
-        players=len(seats),
-        variant=state.setup.variant,
-        visit=state.visit,
-        province=state.province,
-        to_act=state.to_act,
-        phase=state.phase,
-        seats=seats,
-        display=state.display,
-        deck_size=len(state.deck),
-        court=state.court,
-        reserve=state.reserve,
-        palaces=state.palaces,
-        moguls=state.moguls,
-        bonus=state.bonus,
-        dummy=state.dummy.cards if state.dummy is not None else None,
-        viewer=None,
     )
 
 
@@ -237,7 +209,7 @@ def _card_symbol(card: Card) -> str:
                 font_weight="bold",
             )
         )
-    first, step = (35, 0) if card.special else (19, 18)
+    first, step = (38, 0) if card.special else (20, 19)
     for i, symbol in enumerate(card.symbols):
         parts.append(
             text(
@@ -386,16 +358,10 @@ def board_layer(board: Board) -> str:
 _LAST_CITIES: list[tuple[tuple[object, ...], tuple[str, ...]]] = []
 
 
-def _cities_now(
-    serial: int,
-    palaces: tuple[int, ...],
-    moguls: tuple[int, ...],
-    bonus: tuple[BonusTile | None, ...],
-    names: tuple[str, ...],
-) -> tuple[str, ...]:
-    """:func:`_cities`, first checked against the last call by identity: a state
-    keeps its tuples while they do not change (hashing 49 bonus tiles is slow)."""
-    key = (serial, palaces, moguls, bonus, names)
+def _cities_now(serial: int, s: _Scene, names: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`_cities` of the scene, first checked against the last call by identity:
+    a state keeps its tuples while they do not change (hashing 49 bonus tiles is slow)."""
+    key = (serial, s.palaces, s.moguls, s.bonus, names)
     if _LAST_CITIES and all(a is b for a, b in zip(_LAST_CITIES[0][0], key, strict=True)):
         return _LAST_CITIES[0][1]
     found = _cities(*key)
@@ -538,7 +504,7 @@ def _display(s: _Scene) -> list[str]:
     return [
         _display_head(s.deck_size),
         *(
-            _card(CARDS[c], PANEL_X + i * 35, 84, f"display-card-{c}")
+            _card(CARDS[c], PANEL_X + i * STEP, 84, f"display-card-{c}")
             for i, c in enumerate(s.display)
         ),
         "</g>",
@@ -651,13 +617,11 @@ def _hand_spots(s: _Scene, seat: int) -> list[tuple[float, float]]:
 def _spots(n: int, y: float, row: float) -> tuple[tuple[float, float], ...]:
     x = PANEL_X + 40
     room = PANEL_W - 44
-    per_row = max(1, int(room // (CARD_W + 3)))
+    per_row = max(1, int(room // STEP))
     if n <= per_row or row < 84 + 2 * CARD_H + 12:
-        step = min(CARD_W + 3.0, room / max(n, 1))
+        step = min(float(STEP), room / max(n, 1))
         return tuple((round(x + i * step, 1), y) for i in range(n))
-    return tuple(
-        (x + (i % per_row) * (CARD_W + 3), y + (i // per_row) * (CARD_H + 4)) for i in range(n)
-    )
+    return tuple((x + (i % per_row) * STEP, y + (i // per_row) * (CARD_H + 4)) for i in range(n))
 
 
 def hand_parts(s: _Scene, seat: int) -> tuple[str, ...]:
@@ -706,7 +670,7 @@ def public_parts(s: _Scene) -> list[str]:
     m = layout(s.board)
     names = tuple(seat.name for seat in s.seats)
     parts = ['<g class="public">', _current_province(s, m)]
-    parts += _cities_now(m.serial, s.palaces, s.moguls, s.bonus, names)
+    parts += _cities_now(m.serial, s, names)
     parts += [_headline(s), _court(s), *_display(s), _dummy(s)]
     for seat in range(s.players):
         parts += _seat_parts(s, seat)
