@@ -496,7 +496,7 @@ def _court_part(court: tuple[str, ...], reserve_counts: tuple[int, ...]) -> str:
     reserve = ", ".join(
         f"{SYMBOL_MARKS[c]} {n}" for c, n in zip(CHARACTERS, reserve_counts, strict=False)
     )
-    out.append(text(x0, 52, f"influence tiles in reserve: {reserve}", 11, fill="#555"))
+    out.append(text(x0, 52, f"influence tiles in reserve: {reserve}", 12.5, fill="#555"))
     return f'<g id="court">{"".join(out)}</g>'
 
 
@@ -575,7 +575,7 @@ def _seat_status(y: float, score: int, palaces: int, withdrawn: bool) -> str:
         " · withdrawn" if withdrawn else ""
     )
     return text(
-        PANEL_X + PANEL_W - 4, y + 20, status, 11.5, fill="#333", class_="status", text_anchor="end"
+        PANEL_X + PANEL_W - 4, y + 20, status, 12.5, fill="#333", class_="status", text_anchor="end"
     )
 
 
@@ -583,15 +583,15 @@ def _seat_status(y: float, score: int, palaces: int, withdrawn: bool) -> str:
 def _holdings(y: float, influence: str, goods: tuple[str, ...]) -> str:
     x = PANEL_X
     return (
-        text(x, y + 40, f"influence: {influence or 'none'}", 11.5, fill="#444")
-        + text(x + 150, y + 40, "goods:", 11.5, fill="#444")
+        text(x, y + 40, f"influence: {influence or 'none'}", 12.5, fill="#444")
+        + text(x + 150, y + 40, "goods:", 12.5, fill="#444")
         + _goods(goods, x + 192, y + 30)
     )
 
 
 @functools.lru_cache(maxsize=8192)
 def _played(y: float, played: tuple[int, ...]) -> str:
-    return text(PANEL_X, y + 66, "played:", 11.5, fill="#444") + _cards(
+    return text(PANEL_X, y + 66, "played:", 12.5, fill="#444") + _cards(
         played, PANEL_X + 50, y + 48, None, 26, small=True
     )
 
@@ -600,10 +600,10 @@ def _played(y: float, played: tuple[int, ...]) -> str:
 def _hidden_hand(y: float, size: int, revealed: tuple[int, ...]) -> str:
     """A hand the picture does not show: its size, and the cards of it everybody saw
     taken from the display."""
-    out = text(PANEL_X, y + 100, f"hand: {plural(size, 'card')}", 11.5, fill="#444")
+    out = text(PANEL_X, y + 100, f"hand: {plural(size, 'card')}", 12.5, fill="#444")
     if revealed:
-        out += text(PANEL_X + 90, y + 100, "seen:", 11.5, fill="#444")
-        out += _cards(revealed, PANEL_X + 128, y + 84, None, 26, small=True)
+        out += text(PANEL_X + 104, y + 100, "seen:", 12.5, fill="#444")
+        out += _cards(revealed, PANEL_X + 146, y + 84, None, 26, small=True)
     return out
 
 
@@ -645,7 +645,7 @@ def _hand_cards(seat: int, hand: tuple[int, ...], y: float, row: float) -> tuple
 
 @functools.lru_cache(maxsize=256)
 def _hand_head(seat: int, y: float) -> str:
-    return f'<g class="hand" id="hand-{seat}">' + text(PANEL_X, y + 104, "hand:", 11.5, fill="#444")
+    return f'<g class="hand" id="hand-{seat}">' + text(PANEL_X, y + 104, "hand:", 12.5, fill="#444")
 
 
 def _hand(s: _Scene, seat: int) -> str:

@@ -146,7 +146,7 @@ def _choice_ring(state: State, tile: int) -> str:
 def _figure_key(seat: int, workers: int, leader: bool) -> str:
     """A seat's figures drawn in the middle of a legend's box."""
     dx, dy = SLOTS[seat % len(SLOTS)]
-    return f'<g transform="scale(1.5) translate({-dx - 4.7:.1f},{-dy - 4.7:.1f})">' + (
+    return f'<g transform="translate({-dx:.1f},{-dy:.1f})">' + (
         figures_drawing(14, 14, seat, workers, leader) + "</g>"
     )
 
@@ -172,7 +172,7 @@ def legend() -> list[tuple[str, str]]:
         (_figure_key(0, 2, False), "a seat's workers (the number)"),
         (_figure_key(1, 1, True), "L: the leader (black ring); 1+L: both"),
         (camp_drawing(14 + 20, 14 + 13, 2), "a camp"),
-        (guard_drawing(14 - 18, 14 + 15, 3, False), "a guard (GL: the leader guards)"),
+        (guard_drawing(14 - 19, 14 + 16.5, 3, False), "a guard (GL: the leader guards)"),
     ]
 
 

@@ -40,7 +40,7 @@ from typing import Final
 
 from attrs import field, frozen
 
-from ..kit.svg import FONT, attrs, hexagon, plural, points, text, title
+from ..kit.svg import FONT, attrs, hexagon, plural, points, text, text_width, title
 from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, Seat, State
@@ -61,7 +61,7 @@ KIND_FILLS: Final = {
 }
 UNEXPLORED: Final = "#ece7d9"
 #: Where each seat's figures stand on a space (offsets from its centre).
-SLOTS: Final = ((-11.0, 6.0), (11.0, 6.0), (-11.0, 21.0), (11.0, 21.0))
+SLOTS: Final = ((-12.5, 5.0), (12.5, 5.0), (-12.5, 22.0), (12.5, 22.0))
 #: Where the tile in hand is drawn in the panel (its centre, from the panel's left).
 HAND_AT: Final = (46.0, 112.0)
 
@@ -184,7 +184,7 @@ def tile_drawing(
         )
     elif kind in ("base", "volcano"):
         ink = "#fff" if kind == "volcano" else "#222"
-        out.append(text(x, y - 9 * k, kind, 9 * k, fill=ink, text_anchor="middle"))
+        out.append(text(x, y - 9 * k, kind, 10 * k, fill=ink, text_anchor="middle"))
     return "".join(out)
 
 
@@ -232,11 +232,20 @@ def camp_drawing(x: float, y: float, seat: int, ident: str | None = None) -> str
 
 
 def guard_drawing(x: float, y: float, seat: int, leader: bool, ident: str | None = None) -> str:
+    """T40: a guard, ``G`` (``GL`` the leader) on a square in its seat's colour."""
     return (
         f'<g{attrs(id=ident)} class="guard" data-seat="{seat}" data-leader="{int(leader)}">'
-        f'<rect x="{x + 12:.1f}" y="{y - 21:.1f}" width="13" height="13" '
+        f'<rect x="{x + 10:.1f}" y="{y - 25:.1f}" width="18" height="17" rx="2" '
         f'fill="{SEAT_COLORS[seat % 4]}" stroke="#fff"/>'
-        + text(x + 18.5, y - 11, "GL" if leader else "G", 7, fill="#fff", text_anchor="middle")
+        + text(
+            x + 19,
+            y - 12.5,
+            "GL" if leader else "G",
+            9.5,
+            fill="#fff",
+            text_anchor="middle",
+            font_weight="bold",
+        )
         + "</g>"
     )
 
@@ -244,19 +253,18 @@ def guard_drawing(x: float, y: float, seat: int, leader: bool, ident: str | None
 def figures_drawing(
     x: float, y: float, seat: int, workers: int, leader: bool, ident: str | None = None
 ) -> str:
+    """A seat's figures on a space: a pill in its colour with the number of workers
+    (``L`` the leader, ``2+L`` both; the leader's pill is ringed black)."""
     dx, dy = SLOTS[seat % 4]
-    stroke = ' stroke="#000" stroke-width="2"' if leader else ' stroke="#fff"'
+    label = figures_text(workers, leader)
+    w = max(19.0, text_width(label, 9.5) + 7)
+    stroke = ' stroke="#000" stroke-width="2.2"' if leader else ' stroke="#fff"'
     return (
         f'<g{attrs(id=ident)} class="figures" data-seat="{seat}" data-workers="{workers}" '
-        f'data-leader="{int(leader)}"><circle cx="{x + dx:.1f}" cy="{y + dy:.1f}" r="7.5" '
-        f'fill="{SEAT_COLORS[seat % 4]}"{stroke}/>'
+        f'data-leader="{int(leader)}"><rect x="{x + dx - w / 2:.1f}" y="{y + dy - 8.5:.1f}" '
+        f'width="{w:.1f}" height="17" rx="8.5" fill="{SEAT_COLORS[seat % 4]}"{stroke}/>'
         + text(
-            x + dx,
-            y + dy + 2.5,
-            figures_text(workers, leader),
-            7,
-            fill="#fff",
-            text_anchor="middle",
+            x + dx, y + dy + 3.5, label, 9.5, fill="#fff", text_anchor="middle", font_weight="bold"
         )
         + "</g>"
     )
@@ -373,8 +381,7 @@ def _panel(v: TikalView, c: Components, labels: Sequence[str]) -> list[str]:
             + text(p.x, 64, "tile in hand:", 11, font_weight="bold")
             + tile_drawing(t.kind, t.stones, t.value, x, y)
             + text(x + SIZE + 8, y - 4, tile_text(c, v.tile), 11)
-            + text(x + SIZE + 8, y + 12, "placed on a highlighted space,", 10, fill="#555")
-            + text(x + SIZE + 8, y + 25, "turned as you choose", 10, fill="#555")
+            + text(x + SIZE + 8, y + 14, "to be placed this turn", 11, fill="#555")
             + "</g>"
         )
     choices = []
@@ -452,7 +459,7 @@ def _overlay(c: Components) -> str:
     return (
         '<g class="space-names" pointer-events="none">'
         + "".join(
-            text(x - 35, y + 3, name, 7.5, fill="#555")
+            text(x - 36.5, y + 4, name, 9.5, fill="#555")
             for (x, y), name in zip(sheet.centres, sheet.names, strict=True)
         )
         + "</g>"
