@@ -32,7 +32,7 @@ from .views import PlayerView, PublicSetup, SeatView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import TajMahalPictures
+    from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_from_data"]
 
@@ -189,7 +189,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
 
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import PICTURES
+        from .pictures import PICTURES
 
         return PICTURES
 

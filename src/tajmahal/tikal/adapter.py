@@ -31,7 +31,7 @@ from .views import SpaceView, TikalView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import TikalPictures
+    from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
 
@@ -231,7 +231,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
     def pictures(self) -> TikalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import TikalPictures
+        from .pictures import TikalPictures
 
         return TikalPictures(self.components)
 
