@@ -28,7 +28,7 @@ from ..kit import testing as kit
 from .adapter import TAJMAHAL
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
-from .setups import Setup, place_tiles, validate_setup, variant_for
+from .setups import Setup
 from .tiles import DEFAULT_BONUS_TILES
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
@@ -43,19 +43,8 @@ def setups(
     deck = draw(st.permutations(REGULAR_CARDS))
     numbers = draw(st.permutations(range(1, 12)))
     squares = draw(st.permutations(DEFAULT_BONUS_TILES))
-    tiles, bonus = place_tiles(board, numbers, squares)
-    setup = Setup(
-        players=n,
-        seed=draw(st.integers(0, 2**32 - 1)),
-        start_player=draw(st.integers(0, n - 1)),
-        deck=tuple(deck),
-        province_tiles=tiles,
-        bonus_tiles=bonus,
-        board=board,
-        variant=variant_for(n),
-    )
-    validate_setup(setup)
-    return setup
+    seed = draw(st.integers(0, 2**32 - 1))
+    return Setup.dealt(n, seed, draw(st.integers(0, n - 1)), deck, numbers, squares, board)
 
 
 #: States reached by random play, whole games, one legal action of a state
