@@ -117,9 +117,11 @@ def action_text(state: State, action: Action) -> str:
 class JavaWords(Words):
     """Java's names for things: positions by row and column, cards by symbols."""
 
-    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
-        super().__init__(state, names, events)
-        self.c = state.components
+    @property
+    def c(self) -> Components:
+        """The game's components (board, tiles ...)."""
+        components: Components = self.state.components
+        return components
 
     def at(self, position: int) -> str:
         return position_label(self.c, position)

@@ -55,9 +55,11 @@ def tile_text(components: Components, tile: int) -> str:
 class TikalWords(Words):
     """Tikal's names for things: spaces by column and row, tiles by id and kind."""
 
-    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
-        super().__init__(state, names, events)
-        self.c = state.components
+    @property
+    def c(self) -> Components:
+        """The game's components (board, tiles ...)."""
+        components: Components = self.state.components
+        return components
 
     def at(self, space: int) -> str:
         return space_label(self.c, space)
