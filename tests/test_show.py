@@ -79,8 +79,7 @@ def test_the_match_table_fits_80_columns(tmp_path: Path) -> None:
         "total",
         "rank",
         "time",
-        "fault",
-    ]
+    ]  # and no fault column: no seat faulted
     assert f"seat 0: {RANDOM_BOT}" in lines  # the commands, whole, under the table
     assert f"seat 2: {sys.executable} {RANDOM_BOT}" in lines
     wide = CliRunner().invoke(main, ["match", *bots, "--seed", "1"], env={"COLUMNS": "300"})

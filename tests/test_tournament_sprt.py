@@ -306,7 +306,8 @@ def test_a_gauntlet_plays_one_match_up_per_opponent_on_the_same_deals(tmp_path: 
             "--seed", "5", "--jobs", "2", "--out", str(out), "-q")
     code, stdout, stderr = cli(*args)
     assert code == 0, stderr
-    assert "gauntlet: greedy vs random" in stdout and "gauntlet: greedy vs first" in stdout
+    assert "tournament: greedy, random\n" in stdout and "tournament: greedy, first\n" in stdout
+    assert "win share" not in stdout  # -q: the gauntlet's table, not each match-up's
     summary = orjson.loads((out / "standings.json").read_bytes())
     rows = summary["matchups"]
     assert [r["opponent"]["name"] for r in rows] == ["random", "first"]
@@ -320,6 +321,7 @@ def test_a_gauntlet_plays_one_match_up_per_opponent_on_the_same_deals(tmp_path: 
         seeds.append(sorted(orjson.loads(x)["seed"] for x in lines))
     assert seeds[0] == seeds[1]  # the same deals against each opponent
     code, stdout, _ = cli("tournament", "--out", str(out), "-q")  # resumes as a gauntlet
-    assert code == 0 and stdout.count("this run: 0 games") == 2
+    assert code == 0 and stdout.count("tournament: greedy") == 2
+    assert "gauntlet: greedy against each opponent" in stdout
     code, _, stderr = cli("tournament", "--gauntlet", "greedy", "mcts", "--out", str(out))
     assert code == 2 and "holds a gauntlet of other bots" in stderr
