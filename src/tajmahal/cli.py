@@ -84,7 +84,11 @@ def main() -> None:
 @main.command()
 @click.argument("seats", nargs=-1, metavar="[SEAT...]")
 @click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--seed", type=int, help="Seed of the deal [default: 1; with SEATs a fresh one].")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),  # as for match (arena.commands.SEED): records hold it
+    help="Seed of the deal, 0 to 2^64-1 [default: 1; with SEATs a fresh one].",
+)
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
 @click.option(
     "--host",
