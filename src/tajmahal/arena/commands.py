@@ -361,8 +361,28 @@ def parse_bots(bots: Sequence[str], builtins: Sequence[str]) -> list[BotSpec]:
     for spec in specs:
         problem = spec.problem(builtins)
         if problem is not None:
-            raise click.UsageError(problem)
+            raise click.UsageError(problem + _examples_hint(spec))
     return specs
+
+
+def _examples_hint(spec: BotSpec) -> str:
+    """Where to get an example bot that is not here (a pip install has no ``bots/``)."""
+    script = spec.script or (spec.argv[0] if spec.argv else "")
+    if Path(script).parent.name != "bots" or Path(script).exists():
+        return ""
+    from .. import shipped
+
+    try:
+        names = {p.name for p in shipped.example_bots()}
+    except shipped.NotShipped:
+        return ""
+    if Path(script).name not in names:
+        return ""
+    folder = Path(script).parent
+    return (
+        f"\n(the example bots come with tajmahal: `tajmahal bots --copy {folder.parent}` "
+        f"writes them into {folder})"
+    )
 
 
 def check_sandbox(wanted: bool) -> None:

@@ -6,7 +6,6 @@ A CLI registers it with ``main.add_command(tournament_command(GAMES))`` (a
 
 from __future__ import annotations
 
-import importlib.util
 import secrets
 import sys
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from typing import Any
 import click
 import orjson
 
+from ...extras import MissingExtra, require
 from .. import containment
 from ..commands import (
     SEED,
@@ -509,8 +509,10 @@ class _Executors:
         self.jobs = jobs
         self.ray: RayExecutor | None = None
         if kind == "ray":
-            if importlib.util.find_spec("ray") is None:
-                raise click.UsageError("--executor ray needs Ray: pip install 'tajmahal[ray]'")
+            try:
+                require("ray", "--executor ray", ("ray",))
+            except MissingExtra as e:
+                raise click.UsageError(str(e)) from None
             self.ray = RayExecutor(self.reference, jobs, address, working_dir)
 
     def describe(self) -> str:

@@ -71,10 +71,12 @@ class SprtError(ValueError):
 
 def require_scipy() -> None:
     """Raise :class:`SprtError` with the remedy when scipy is not installed."""
-    import importlib.util
+    from ...extras import MissingExtra, require
 
-    if importlib.util.find_spec("scipy") is None:
-        raise SprtError("the sequential test needs scipy: pip install 'tajmahal[sprt]'")
+    try:
+        require("sprt", "the sequential test", ("scipy",))
+    except MissingExtra as e:
+        raise SprtError(str(e)) from None
 
 
 def _probability(name: str, value: float) -> float:
