@@ -26,7 +26,7 @@ from rich.table import Table
 from ..text import printable
 from .journal import Finished
 from .plan import Plan
-from .sprt import H1, SprtStatus
+from .sprt import H1, OVERSHOOT, SprtStatus
 from .standings import Standing, Standings
 from .stats import Estimate
 
@@ -162,9 +162,8 @@ def rate_text(games: int, seconds: float) -> str:
 
 
 def llr_text(status: SprtStatus) -> str:
-    """``LLR 1.23 (-2.94, 2.94)``."""
-    p = status.params
-    return f"LLR {status.llr:.2f} ({p.lower:.2f}, {p.upper:.2f})"
+    """``LLR 1.23 (-2.90, 2.81)``: the LLR and the bounds it stops at now."""
+    return f"LLR {status.llr:.2f} ({status.lower_stop:.2f}, {status.upper_stop:.2f})"
 
 
 def verdict_claim(status: SprtStatus, first: str, second: str) -> str:
@@ -218,10 +217,17 @@ def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
         verdict = f"undecided after {pairs}"
     scale = "normalized Elo" if p.model == "normalized" else "logistic Elo"
     lost, tied, won = status.trinomial
+    bounds = f"LLR {status.llr:.2f} ({p.lower:.2f}, {p.upper:.2f})"
+    if p.stop == OVERSHOOT:
+        bounds += (
+            f", stops at ({status.lower_stop:.2f}, {status.upper_stop:.2f}) "
+            "(overshoot correction)"
+        )
     lines = [
         f"SPRT {first} vs {second}: {verdict}",
-        f"{llr_text(status)} [{p.elo0:.2f}, {p.elo1:.2f}] ({scale}, {p.statistic}, "
-        f"alpha {p.alpha:g}, beta {p.beta:g})",
+        bounds,
+        f"elo0 {p.elo0:g}, elo1 {p.elo1:g} ({scale}, {p.statistic}, alpha {p.alpha:g}, "
+        f"beta {p.beta:g})",
         "Ptnml(0-2): "
         + ", ".join(str(n) for n in status.pentanomial)
         + f"; games W: {won} L: {lost} D: {tied}",
