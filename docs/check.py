@@ -14,7 +14,8 @@ suite runs the fast ones (``tests/test_doc_figures.py``).
 - Options go in brackets: ``<!-- figure [slow, status=1]: COMMAND -->``, or
   ``<!-- figure [slow] -->`` before a console block.  ``slow``: only
   ``make docs-check`` runs it; ``measured``: numbers are measurements and are not
-  compared; ``status=N``: the exit status; ``file=PATH``: the command writes PATH
+  compared; ``status=N``: the exit status of the block's last command (the others
+  exit 0); ``file=PATH``: the command writes PATH
   (an image: it must be written, and ``--update`` copies it into the repository);
   ``skip=REASON``: not run.
 
@@ -231,12 +232,17 @@ def _likeness(a: Sequence[str], b: Sequence[str]) -> float:
 
 
 def _keep(shown: Sequence[str], printed: list[str], measured: bool) -> list[str]:
-    """``printed``, where a line equal to a shown one (after :func:`normal`) is the
-    shown one."""
+    """``printed``, where a line that differs from a shown one only in its timings
+    (or numbers, if ``measured``) is the shown one: the columns stay as printed."""
+
+    def masked(line: str) -> str:
+        line = _TIMING.sub("T", line).rstrip()
+        return _NUMBER.sub("#", line) if measured else line
+
     matcher = difflib.SequenceMatcher(
-        None, [normal(s, measured) for s in shown], [normal(p, measured) for p in printed]
+        None, [masked(s) for s in shown], [masked(p) for p in printed], autojunk=False
     )
-    out = list(printed)
+    out = [p.rstrip() for p in printed]
     for a, b, size in matcher.get_matching_blocks():
         out[b : b + size] = shown[a : a + size]
     return out
@@ -281,12 +287,13 @@ def run(figure: Figure, directory: Path) -> Outcome:
     texts = " ".join(c.text for c in figure.commands)
     if re.search(r"\.js\b", texts) and shutil.which("node") is None:
         return Outcome(figure, True, 0.0, "skipped: node not found")
-    status = int(options.get("status", "0"))
+    last_status = int(options.get("status", "0"))
     measured = "measured" in options
     started = time.monotonic()
     new: list[list[str]] = []
     problems: list[str] = []
-    for command in figure.commands:
+    for k, command in enumerate(figure.commands):
+        status = last_status if k == len(figure.commands) - 1 else 0
         done = subprocess.run(
             ["bash", "-c", command.text],
             cwd=directory,
