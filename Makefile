@@ -37,16 +37,19 @@ play: $(BIN)/.core
 
 # The suite runs on the compiled engine, then again on the pure-Python one (tests
 # marked `once` run in the first pass only); then the linters.
+# A line per test file (not just dots) and the slowest tests at the end.
+PYTEST := $(BIN)/python -m pytest -o addopts= --durations=10
+
 test: $(BIN)/.installed
 	@echo "make test: pass 1 of 2, the compiled engine"
-	$(BIN)/python -m pytest
+	$(PYTEST)
 	@echo "make test: pass 2 of 2, the pure-Python engine"
-	TAJMAHAL_PURE=1 $(BIN)/python -m pytest -m "not differential and not once"
+	TAJMAHAL_PURE=1 $(PYTEST) -m "not differential and not once"
 	$(MAKE) lint
 
 # One pass, on the compiled engine, without the slowest tests (marked `slow`).
 test-fast: $(BIN)/.installed
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 	$(MAKE) lint
 
 lint: $(BIN)/.installed

@@ -20,11 +20,12 @@ suite runs the fast ones (``tests/test_doc_figures.py``).
   ``skip=REASON``: not run.
 
 Lines are compared with runs of whitespace as one space and timings (``0.55 s``,
-``12 ms``, ``281.7 games/min``) masked; a shown line ``...`` stands for any
-number of lines.  The commands of one doc run in order in one scratch directory
-(later ones see what earlier ones wrote under ``runs/``), where ``bots``,
-``tests``, ``examples``, ``protocol`` and ``benchmarks`` of the repository are
-linked, with this Python's ``bin`` first on the PATH and ``COLUMNS=80``.
+``12 ms``, ``281.7 games/min``, JSON's ``"duration"``, ``"time_used"`` ...)
+masked; a shown line ``...`` stands for any number of lines.  The commands of
+one doc run in order in one scratch directory (later ones see what earlier ones
+wrote under ``runs/``), where ``bots``, ``tests``, ``examples``, ``protocol`` and
+``benchmarks`` of the repository are linked, with this Python's ``bin`` first on
+the PATH and ``COLUMNS=80``.
 
 Usage: ``python docs/check.py [--update] [--fast] [-k TEXT] [FILE...]``
 """
@@ -52,7 +53,10 @@ TIMEOUT = 1800.0
 _FENCE = re.compile(r"^(?P<fence>`{3,})(?P<language>[\w-]*)\s*$")
 _FIGURE = re.compile(r"^<!-- figure(?: \[(?P<options>[^\]]*)\])?(?:: (?P<command>.*?))? -->\s*$")
 _END = "<!-- figure end -->"
-_TIMING = re.compile(r"\d+\.\d+ ?s\b|\d+(?:\.\d+)? ?(?:ms|µs|us)\b|\d+(?:\.\d+)? games/min")
+_TIMING = re.compile(
+    r"\d+\.\d+ ?s\b|\d+(?:\.\d+)? ?(?:ms|µs|us)\b|\d+(?:\.\d+)? games/min"
+    r'|"(?:duration|at|time_used|time_max|time_per_decision|seconds)": ?[-\d.e]+'
+)
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?")
 _OPTIONS = ("slow", "measured", "status", "file", "skip")
 

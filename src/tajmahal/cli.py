@@ -268,7 +268,7 @@ def bots(destination: Path | None, force: bool) -> None:
         count = sum(1 for p in written if p.parent.name == "bots")
         click.echo(
             f"wrote {destination / 'bots'} ({count} example bots) and "
-            f"{destination / 'protocol'} (the protocol's spec, README.md, and its schemas)"
+            f"{destination / 'protocol'} (the protocol's spec and schemas)"
         )
         example = destination / "bots" / "greedy_bot.py"
         click.echo(f"try: tajmahal match {example} random random")

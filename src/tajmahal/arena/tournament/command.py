@@ -290,12 +290,13 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     )
     @click.option(
         "--sprt",
-        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S]",
+        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S,stop=T]",
         help="Stop a two-bot match-up when a sequential probability ratio test decides "
         "between H0: the first BOT is E0 Elo stronger than the second, and H1: E1 "
         "stronger (alpha, beta: error rates, default 0.05; model: normalized or "
         "logistic Elo, default normalized; stat: pentanomial (pairs of games of a "
-        "deal) or trinomial, default pentanomial).",
+        "deal) or trinomial, default pentanomial; stop: overshoot, fishtest's "
+        "overshoot-corrected bounds, or bounds, the plain ones; default overshoot).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @referee_options
@@ -549,7 +550,8 @@ def _run(
             f"results in {store.root}"
         )
         if plan.sprt is not None:
-            screen.print(f"SPRT {plan.sprt.text()}: stops when H0 or H1 is accepted")
+            test = plan.sprt.text().replace(",", ", ")  # wraps between parameters
+            screen.print(f"SPRT {test}: stops when H0 or H1 is accepted")
         if store.finished:
             screen.print(f"resuming: {len(store.finished)} of {plan.games} games already finished")
     executor = players.get(store)
