@@ -9,11 +9,9 @@ from pathlib import Path
 
 from referee_support import cli
 from rich.console import Console
-from tournament_support import hand_games, make_plan
 
 from tajmahal.arena.report import logs_text
 from tajmahal.arena.tournament.display import LiveDisplay
-from tajmahal.arena.tournament.standings import Standings
 
 WIDTH = 80
 
@@ -72,15 +70,5 @@ def test_only_the_logs_that_hold_something_are_listed(tmp_path: Path) -> None:
 
 
 def test_the_live_table_is_gone_when_the_final_one_is_printed() -> None:
-    out = io.StringIO()
-    console = Console(file=out, force_terminal=True, width=WIDTH, color_system=None)
-    plan = make_plan()
-    standings = Standings(plan.entrants)
-    with LiveDisplay(console) as live:
-        live.started(plan, standings, resumed=0)
-        for game in hand_games():
-            standings.add(game)
-            live.finished(game, standings)
-        live._show(standings)
-    assert live.live.transient  # rich erases it at the end
-    assert "0.750±0.621" in out.getvalue()
+    console = Console(file=io.StringIO(), force_terminal=True, width=WIDTH, color_system=None)
+    assert LiveDisplay(console).live.transient  # rich erases it when the display stops

@@ -166,6 +166,24 @@ def llr_text(status: SprtStatus) -> str:
     return f"LLR {status.llr:.2f} ({status.lower_stop:.2f}, {status.upper_stop:.2f})"
 
 
+#: What a verdict says (accepting H1: True; H0: False): the comparison with the
+#: bound, and the sentence for a bound above 0, below 0, and of 0.
+_CLAIMS: Final = {
+    True: (
+        ">",
+        "{a} is more than {b} {u} stronger than {c}",
+        "{a} is at most {b} {u} weaker than {c}",
+        "{a} is stronger than {c}",
+    ),
+    False: (
+        "<",
+        "{a} is not {b} {u} stronger than {c}",
+        "{a} is more than {b} {u} weaker than {c}",
+        "{a} is weaker than {c}",
+    ),
+}
+
+
 def verdict_claim(status: SprtStatus, first: str, second: str) -> str:
     """What a decided test says about ``first`` against ``second``, and no more.
 
@@ -184,22 +202,10 @@ def verdict_claim(status: SprtStatus, first: str, second: str) -> str:
     """
     p = status.params
     unit = "nElo" if p.model == "normalized" else "Elo"
-    if status.verdict == H1:
-        bound, sign = p.elo0, ">"
-        if bound > 0:
-            text = f"{first} is more than {bound:g} {unit} stronger than {second}"
-        elif bound < 0:
-            text = f"{first} is at most {-bound:g} {unit} weaker than {second}"
-        else:
-            text = f"{first} is stronger than {second}"
-    else:
-        bound, sign = p.elo1, "<"
-        if bound > 0:
-            text = f"{first} is not {bound:g} {unit} stronger than {second}"
-        elif bound < 0:
-            text = f"{first} is more than {-bound:g} {unit} weaker than {second}"
-        else:
-            text = f"{first} is weaker than {second}"
+    bound = p.elo0 if status.verdict == H1 else p.elo1
+    sign, above, below, zero = _CLAIMS[status.verdict == H1]
+    template = above if bound > 0 else below if bound < 0 else zero
+    text = template.format(a=first, b=f"{abs(bound):g}", u=unit, c=second)
     return f"{text} ({unit} {sign} {bound:g})"
 
 
