@@ -29,6 +29,10 @@ GAMES: dict[str, list[list[str]]] = {
         ["greedy", "random", "--seed", "4"],  # the 2-player dummy
         ["first", faulty("illegal", "not_in_hand"), "random", "--seed", "1"],  # error, faults
     ],
+    "java": [
+        ["greedy", str(BOTS / "random_bot.py"), "random", "--seed", "2"],
+        ["greedy", "random", "--variant", "anytime", "--seed", "3"],
+    ],
     "tikal": [
         ["greedy", str(BOTS / "random_bot.py"), "random", "--seed", "2"],
         ["greedy", "random", "random", "--variant", "auction", "--seed", "3"],
@@ -89,7 +93,7 @@ def keys_below(value: Any) -> set[str]:
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            found |= set(item)
+            found |= {k for k in item if not k.isdigit()}  # "2": a value's count is data
             stack += item.values()
         elif isinstance(item, list):
             stack += item
