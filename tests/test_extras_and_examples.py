@@ -74,6 +74,7 @@ def test_commands_without_their_extra_say_so_in_one_line(tmp_path: Path) -> None
 
 
 @pytest.mark.once
+@pytest.mark.slow
 def test_the_wheel_carries_the_example_bots_and_the_protocol(tmp_path: Path) -> None:
     """setup.py's build_py copies them into tajmahal/_shipped (a pure-Python build:
     the same step as a wheel's, without compiling)."""

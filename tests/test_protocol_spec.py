@@ -173,6 +173,8 @@ def test_the_table_reader() -> None:
         "v.d.e", "v.z"}
 
 
+@pytest.mark.once  # the same messages on either engine
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_recorded_game_is_what_the_schemas_and_the_readme_say(
     game: str, tmp_path: Path
