@@ -30,12 +30,12 @@ GAMES: dict[str, list[list[str]]] = {
         ["first", faulty("illegal", "not_in_hand"), "random", "--seed", "1"],  # error, faults
     ],
     "java": [
-        ["greedy", str(BOTS / "random_bot.py"), "random", "--seed", "2"],
-        ["greedy", "random", "--variant", "anytime", "--seed", "3"],
+        ["random", str(BOTS / "random_bot.py"), "--seed", "2"],
+        ["random", "random", "--variant", "anytime", "--seed", "3"],
     ],
     "tikal": [
-        ["greedy", str(BOTS / "random_bot.py"), "random", "--seed", "2"],
-        ["greedy", "random", "random", "--variant", "auction", "--seed", "3"],
+        ["random", str(BOTS / "random_bot.py"), "--seed", "2"],
+        ["random", "random", "--variant", "auction", "--seed", "3"],
     ],
 }
 
@@ -186,11 +186,16 @@ def test_a_recorded_game_is_what_the_schemas_and_the_readme_say(
     assert set(tables) >= {"Setup", "View", "Actions", "Events", "Result"}, tables.keys()
     missing: set[str] = set()
     seen: set[str] = set()
+    events: set[str] = set()
+    phases: set[str | None] = set()
     for line in lines:
         message = line["message"]
         kind = message["type"]
         schema = (TO_BOT if line["dir"] == "to" else FROM_BOT)[kind]
-        check[schema].validate(message)
+        phase = message["view"].get("phase") if kind == "act" else None
+        if kind != "act" or phase not in phases or message["decision"] % 5 == 0:
+            check[schema].validate(message)  # every 5th view: the schemas are slow to apply
+            phases.add(phase)
         seen.add(schema)
         if line["dir"] != "to":
             continue
@@ -207,11 +212,13 @@ def test_a_recorded_game_is_what_the_schemas_and_the_readme_say(
         elif kind == "events":
             for event in message["events"]:
                 missing |= fields_of(event, tables["Events"], "event")
+                events.add(event["type"])
         elif kind == "end":
             for parts in message["breakdown"]:
                 missing |= undocumented(parts, tables["Result"], "breakdown")
     assert not missing, f"in {game}'s messages but not in protocol/README.md: {sorted(missing)}"
     assert {"hello", "act", "events", "end", "hello_reply", "action"} <= seen
+    assert events == schema_types(game, "event")  # the games above show every event
     # and the other way: what the README lists is what the schema has
     assert set(tables["Actions"]) == schema_types(game, "action")
     assert set(tables["Events"]) == schema_types(game, "event")
