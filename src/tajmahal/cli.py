@@ -128,6 +128,14 @@ def main() -> None:
     show_default=True,
     help="With SEATs: a bot's seconds per decision (people: none).",
 )
+@click.option(
+    "--pace",
+    type=click.FloatRange(min=0),
+    default=0.8,
+    show_default=True,
+    metavar="SECONDS",
+    help="With SEATs: show the bots' moves this far apart (0: at once).",
+)
 @click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
 def play(
     seats: tuple[str, ...],
@@ -140,6 +148,7 @@ def play(
     browser: bool,
     linger: float | None,
     move: float,
+    pace: float,
     game_name: str | None,
 ) -> None:
     """Play one game between in-process random players and print the scores; or,
@@ -171,6 +180,7 @@ def play(
             open_browser=browser,
             linger=linger,
             move=move,
+            pace=pace,
         )
         return
     seed = 1 if seed is None else seed

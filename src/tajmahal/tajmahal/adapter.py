@@ -55,7 +55,7 @@ from .views import PlayerView, PublicSetup, SeatView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import TajMahalPictures
+    from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
@@ -446,7 +446,7 @@ class TajMahal:
 
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import PICTURES
+        from .pictures import PICTURES
 
         return PICTURES
 

@@ -67,7 +67,7 @@ from .views import view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import TikalPictures
+    from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
 
@@ -320,7 +320,7 @@ class Tikal:
 
     def pictures(self) -> TikalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import TikalPictures
+        from .pictures import TikalPictures
 
         return TikalPictures(self.components)
 
