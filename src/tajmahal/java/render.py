@@ -18,12 +18,14 @@ True
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from html import escape
 from typing import Any, Final
 
 from .components import Components
 from .state import NONE, RICE, VILLAGE, WATER, State
+from .views import JavaView, determinize
 
 SIZE: Final = 16.0  # hex radius in pixels
 SEAT_COLORS: Final = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
@@ -172,11 +174,18 @@ def document(c: Components, body: str) -> str:
     )
 
 
-def svg(state: State, names: Sequence[str] | None = None) -> str:
-    """The whole picture of ``state``, every hand shown."""
-    c = state.components
-    hands = "".join(hand_layer(state, s) for s in range(len(state.players)))
-    return document(c, board_layer(c) + public_layer(state, names) + hands)
+def svg(obj: State | JavaView, names: Sequence[str] | None = None) -> str:
+    """The whole picture of a state, every hand shown, or of a seat's view, its own
+    hand only (drawn from a state the view cannot tell from the real one: the
+    public layer and the seat's hand show nothing else)."""
+    if isinstance(obj, JavaView):
+        state = determinize(obj, random.Random(0))
+        c = state.components
+        own = hand_layer(state, obj.seat)
+        return document(c, board_layer(c) + public_layer(state, names) + own)
+    c = obj.components
+    hands = "".join(hand_layer(obj, s) for s in range(len(obj.players)))
+    return document(c, board_layer(c) + public_layer(obj, names) + hands)
 
 
 class JavaPictures:
