@@ -73,7 +73,7 @@ from .views import view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import JavaPictures
+    from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
 
@@ -335,7 +335,7 @@ class Java:
 
     def pictures(self) -> JavaPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import JavaPictures
+        from .pictures import JavaPictures
 
         return JavaPictures(self.components)
 
