@@ -391,10 +391,10 @@ def _supply(
         px = x + 146 + k * 46
         out.append(
             f'<g id="palace-{value}">{title(f"{left} palace tiles of value {value} left")}'
-            f'<rect class="hit" x="{px}" y="64" width="40" height="28" rx="3" fill="#fff" '
+            f'<rect class="hit" x="{px}" y="64" width="40" height="32" rx="3" fill="#fff" '
             f'stroke="#222" stroke-width="1.3"/>'
-            + text(px + 20, 79, str(value), 12.5, text_anchor="middle", font_weight="bold")
-            + text(px + 20, 90, f"x{left}", 9.5, text_anchor="middle", fill="#555")
+            + text(px + 20, 78, str(value), 12.5, text_anchor="middle", font_weight="bold")
+            + text(px + 20, 92, f"x{left}", 11, text_anchor="middle", fill="#555")
             + "</g>"
         )
     out.append(text(x, 116, "Festival cards: display", 12, font_weight="bold"))
