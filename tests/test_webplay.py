@@ -17,9 +17,10 @@ from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Table
 from tajmahal.games import GAMES
 
 
-def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
-    game = GAMES.get("tikal")
-    setup = game.random_setup(2, 7)
+def seated(game: Any, seed: int) -> tuple[Table, threading.Thread, list[MatchResult]]:
+    """A person (seat 0) and the first-legal-action bot at a table of ``game``, the
+    referee playing the match in a thread; its result lands in the list."""
+    setup = game.random_setup(2, seed)
     table = Table(game, setup, ["human", "first"], [0])
     connections = [
         InProcessConnection(HumanSeat(table, 0), "human"),
@@ -28,10 +29,16 @@ def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
     config = MatchConfig(time=(HUMAN_TIME, MatchConfig().seat_time(1)), on_step=table.on_step)
     results: list[MatchResult] = []
     referee = threading.Thread(
-        target=lambda: results.append(play_match(game, setup, connections, config, seed=7)),
+        target=lambda: results.append(play_match(game, setup, connections, config, seed=seed)),
         daemon=True,  # a failed assertion must not leave pytest waiting on a person's week
     )
     referee.start()
+    return table, referee, results
+
+
+def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
+    game = GAMES.get("tikal")
+    table, referee, results = seated(game, 7)
     answered = clickable = 0
     seen: dict[str, Any] = {}
     deadline = time.monotonic() + 60
@@ -115,19 +122,7 @@ def test_a_person_at_a_java_table_makes_each_action_in_one_offer() -> None:
     """J19: an action is what, then where (then how); the table offers the first
     two as one and answers the second decision itself."""
     game = GAMES.get("java")
-    setup = game.random_setup(2, 3)
-    table = Table(game, setup, ["human", "first"], [0])
-    connections = [
-        InProcessConnection(HumanSeat(table, 0), "human"),
-        InProcessConnection(FirstPlayer(), "first"),
-    ]
-    config = MatchConfig(time=(HUMAN_TIME, MatchConfig().seat_time(1)), on_step=table.on_step)
-    results: list[MatchResult] = []
-    referee = threading.Thread(
-        target=lambda: results.append(play_match(game, setup, connections, config, seed=3)),
-        daemon=True,
-    )
-    referee.start()
+    table, referee, results = seated(game, 3)
     rng = random.Random(3)
     asked = 0
     deadline = time.monotonic() + 120

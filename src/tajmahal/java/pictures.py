@@ -25,26 +25,15 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..kit.svg import hexagon, points, text
+from ..kit.svg import hexagon, points, ring, tag, text
 from .actions import Action, PlaceLand, PlaceWater
 from .components import DEFAULT_COMPONENTS, Components
 from .legal import legal_actions
-from .render import (
-    BARE,
-    RIM,
-    SIZE,
-    WATER_FILL,
-    _shade,
-    _sheet,
-    board_layer,
-    document,
-    figure_drawing,
-    hand_parts,
-    palace_drawing,
-    public_parts,
-)
+from .panel import hand_parts
+from .render import board_layer, document, figure_drawing, palace_drawing, public_parts
 from .rules import step
 from .serialize import from_data
+from .sheet import BARE, RIM, SIZE, WATER_FILL, shade, sheet_of
 from .state import POSITION, RICE, SHAPE, TARGET, VALUE, VILLAGE, State
 
 HIGHLIGHT: Final = "#e0301e"
@@ -53,33 +42,24 @@ HALF_MADE: Final = (POSITION, SHAPE, TARGET, VALUE)
 
 
 def _ring(state: State, position: int, dashed: bool = False) -> str:
-    x, y = _sheet(state.components).centres[position]
-    dash = ' stroke-dasharray="6 3"' if dashed else ""
-    return (
-        f'<polygon class="ring" points="{points(hexagon(x, y, SIZE - 1.5, 30))}" fill="none" '
-        f'stroke="{HIGHLIGHT}" stroke-width="3.5"{dash}/>'
-    )
+    x, y = sheet_of(state.components).centres[position]
+    return ring(x, y, SIZE - 1.5, 30, HIGHLIGHT, dashed)
 
 
 def _tag(x: float, y: float, words: str) -> str:
-    w = 6.8 * len(words) + 10
-    return (
-        f'<rect x="{x - w / 2:.1f}" y="{y - 12:.1f}" width="{w:.1f}" height="17" rx="4" '
-        f'fill="#fff" stroke="{HIGHLIGHT}" stroke-width="1.5"/>'
-        + text(x, y + 1.5, words, 11.5, text_anchor="middle", font_weight="bold", fill="#8b0000")
-    )
+    return tag(x, y, words, HIGHLIGHT)
 
 
 def _tile(state: State, cells: Sequence[int], villages: Sequence[int]) -> str:
     """A land tile laid on ``cells`` one level up: its fields, its level, its outline."""
-    sheet = _sheet(state.components)
+    sheet = sheet_of(state.components)
     level = state.height[cells[0]] + 1
     out = []
     for p in cells:
         x, y = sheet.centres[p]
         terrain = VILLAGE if p in villages else RICE
         out.append(
-            f'<polygon points="{sheet.outlines[p]}" fill="{_shade(terrain, level)}" '
+            f'<polygon points="{sheet.outlines[p]}" fill="{shade(terrain, level)}" '
             f'stroke="{HIGHLIGHT}" stroke-width="3" stroke-linejoin="round"/>'
             + text(x, y - 8, str(level), 11, text_anchor="middle", font_weight="bold")
         )
@@ -103,7 +83,7 @@ def _where(state: State, action: Action, p: int) -> str:
     """Phase ``position``: the pending action at ``p``."""
     assert state.pending is not None
     kind = state.pending.action
-    sheet = _sheet(state.components)
+    sheet = sheet_of(state.components)
     x, y = sheet.centres[p]
     seat = state.to_act if state.to_act is not None else 0
     if isinstance(kind, PlaceLand):
@@ -144,7 +124,7 @@ def _where(state: State, action: Action, p: int) -> str:
 def _walk(state: State, action: Action, target: int) -> str:
     """Phase ``target``: the figure's walk and its cost (J48: the cheapest path)."""
     assert state.pending is not None and state.pending.position is not None
-    sheet = _sheet(state.components)
+    sheet = sheet_of(state.components)
     (x1, y1), (x2, y2) = sheet.centres[state.pending.position], sheet.centres[target]
     d = math.hypot(x2 - x1, y2 - y1) or 1.0
     ux, uy = (x2 - x1) / d, (y2 - y1) / d
@@ -163,7 +143,7 @@ def _sketch(state: State, data: Any, done: bool) -> str:
     if not isinstance(data, dict):
         return ""
     kind = data.get("type")
-    sheet = _sheet(state.components)
+    sheet = sheet_of(state.components)
     if kind == "select":
         p = data["position"]
         if done:
@@ -216,8 +196,8 @@ def legend(c: Components = DEFAULT_COMPONENTS) -> list[tuple[str, str]]:
 
     symbols = ", ".join(f"{s[0].upper()} {s}" for s in c.symbols)
     return [
-        (hex_key(_shade(RICE, 1), "1"), "rice field; the number is its level (tiles under it + 1)"),
-        (hex_key(_shade(VILLAGE, 2), "2"), "village (darker: higher)"),
+        (hex_key(shade(RICE, 1), "1"), "rice field; the number is its level (tiles under it + 1)"),
+        (hex_key(shade(VILLAGE, 2), "2"), "village (darker: higher)"),
         (hex_key(WATER_FILL), "water (and the printed tanks)"),
         (hex_key(BARE), "bare board"),
         (hex_key(RIM[1]), "rim, lowland: deploying here costs 1 AP"),
