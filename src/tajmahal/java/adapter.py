@@ -36,7 +36,7 @@ from .views import JavaView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import JavaPictures
+    from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
 
@@ -260,7 +260,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
     def pictures(self) -> JavaPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import JavaPictures
+        from .pictures import JavaPictures
 
         return JavaPictures(self.components)
 
