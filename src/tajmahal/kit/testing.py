@@ -11,9 +11,18 @@ play more often — and builds the rest here, over its adapter (any object with
 - :func:`legal_actions_of`: one legal action of a state;
 - :func:`strategies`: the three for one game, taking its setups' options.
 
-The random play draws one generator per example (``st.randoms``), so an example
-is cheap to make and reproducible; ``prefer(state, legal)`` names actions to play
-half of the time (ending a turn, say), so that games reach their end in few steps.
+The random play of an example is driven by ONE draw (a seeded generator from
+``st.randoms``), not a draw per action: an example costs what the game's own
+``legal_actions`` and ``apply`` cost, and a failure shrinks to the shortest
+prefix of the same walk.  ``prefer(state, legal)`` names actions to play half of
+the time (ending a turn, say), so that games reach their end in few steps.
+
+Random play from a setup takes milliseconds per example, far more than
+hypothesis' defaults expect of data generation: on a busy machine its
+``HealthCheck.too_slow`` (one second for the first ten examples) can fire.
+Tests over these strategies say so in their settings::
+
+    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 """
 
 from __future__ import annotations
@@ -58,7 +67,7 @@ def states(
     a setup drawn from ``setups`` (it may be the end of the game)."""
     state = game.new_game(draw(setups))
     steps = draw(st.integers(0, max_actions))
-    rng = draw(st.randoms(use_true_random=False))
+    rng = draw(st.randoms(use_true_random=True))
     for _ in range(steps):
         if game.to_act(state) is None:
             break
@@ -76,7 +85,7 @@ def games(
     """A setup drawn from ``setups`` and every action of one whole game of ``game``
     played at random from it."""
     setup = draw(setups)
-    rng = draw(st.randoms(use_true_random=False))
+    rng = draw(st.randoms(use_true_random=True))
     state = game.new_game(setup)
     actions = []
     while game.to_act(state) is not None:
