@@ -19,13 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from attrs import evolve
 
 from ..arena.player import FirstPlayer, Player, RandomPlayer
-from ..kit.adapter import (
-    ComponentsAdapter,
-    ComponentsWords,
-    dict_function,
-    field_expressions,
-    who,
-)
+from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import actions as act
 from . import events as ev

@@ -15,13 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import (
-    ComponentsAdapter,
-    ComponentsWords,
-    dict_function,
-    field_expressions,
-    who,
-)
+from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import actions as act
 from . import events as ev
