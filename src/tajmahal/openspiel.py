@@ -76,7 +76,7 @@ from .tajmahal.events import (
 )
 from .tajmahal.hidden import determinize
 from .tajmahal.mcts import evaluate, rollout
-from .tajmahal.rules import new_game, step
+from .tajmahal.rules import cards_in_place, new_game, step
 from .tajmahal.setups import HAND_SIZE, VISITS, Setup, display_size, place_tiles, variant_for
 from .tajmahal.state import State
 from .tajmahal.tiles import DEFAULT_BONUS_TILES
@@ -350,12 +350,7 @@ def _discarded_after(events: Sequence[Event], start: int) -> tuple[int, ...]:
 
 
 def _check_cards(state: State) -> None:
-    places = [*state.deck, *state.discard, *state.display, *state.supply]
-    for p in state.players:
-        places += [*p.hand, *p.played]
-    if state.dummy is not None:
-        places += state.dummy.cards
-    if sorted(places) != list(range(len(CARDS))):
+    if not cards_in_place(state):
         raise AssertionError("a draw lost or doubled a card")
 
 

@@ -106,6 +106,26 @@ def _player(
     return p
 
 
+def _holding(
+    p: Any, hand: tuple[int, ...], played: tuple[int, ...], color: str | None, withdrawn: bool
+) -> PlayerState:
+    """A seat with this ``hand`` and this visit's table (``played``, ``color``,
+    ``withdrawn``), and what it holds for good (palaces, influence, tiles, score,
+    revealed cards) from ``p``, a :class:`PlayerState` or what a view shows of one."""
+    return _player(
+        hand,
+        played,
+        color,
+        withdrawn,
+        p.palaces,
+        p.influence,
+        p.province_tiles,
+        p.bonus_tiles,
+        p.score,
+        p.revealed,
+    )
+
+
 def _state(
     setup: Setup,
     visit: int,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import IllegalAction
-from .build import _TAKES, _add_score, _pending, _player, _state, _with
+from .build import _TAKES, _add_score, _holding, _pending, _player, _state, _with
 from .cards import (
     CARD_COLOR,
     CHARACTERS,
@@ -436,18 +436,7 @@ class Draft:
             if isinstance(p, DraftSeat):
                 p.played, p.color, p.withdrawn = (), None, False
             else:  # W10 already emptied the table: only the visit's flags reset
-                self.players[seat] = _player(
-                    p.hand,
-                    (),
-                    None,
-                    False,
-                    p.palaces,
-                    p.influence,
-                    p.province_tiles,
-                    p.bonus_tiles,
-                    p.score,
-                    p.revealed,
-                )
+                self.players[seat] = _holding(p, p.hand, (), None, False)
         self.to_act = self.start_player
         self.emit(VisitBegan, self.visit, self.province, self.start_player, tuple(self.display))
 

@@ -93,6 +93,17 @@ class StateError(ValueError):
     """A hand-built :class:`~tajmahal.State` that the engine cannot have produced."""
 
 
+def cards_in_place(state: State) -> bool:
+    """C3: every card lies in exactly one place (deck, discard pile, display,
+    supply, a hand, a seat's or the dummy's table)."""
+    places = [*state.deck, *state.discard, *state.display, *state.supply]
+    for p in state.players:
+        places += [*p.hand, *p.played]
+    if state.dummy is not None:
+        places += state.dummy.cards
+    return sorted(places) == list(range(len(CARDS)))
+
+
 def check_state(state: State) -> None:
     """Whole-state checks for hand-built positions (puzzles, tests); raises :class:`StateError`.
 
@@ -102,12 +113,7 @@ def check_state(state: State) -> None:
     """
     n = state.setup.players
     problems = []
-    places = [*state.deck, *state.discard, *state.display, *state.supply]
-    for p in state.players:
-        places += [*p.hand, *p.played]
-    if state.dummy is not None:
-        places += state.dummy.cards
-    if sorted(places) != list(range(len(CARDS))):
+    if not cards_in_place(state):
         problems.append("C3: every card must be in exactly one place")
     for seat, p in enumerate(state.players):
         if list(p.hand) != sorted(p.hand):
