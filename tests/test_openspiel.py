@@ -101,12 +101,14 @@ def test_the_setup_is_chance_node_by_chance_node() -> None:
 def natural_picks(plan: tos.Plan, events: list) -> list[int]:  # type: ignore[type-arg]
     """The cards the engine itself drew in ``events``, in the order of the plan's slots
     (the display's cards from the older deck first: the display is sorted)."""
-    drawn = iter(e.card for e in events if isinstance(e, CardDrawn | DummyTurned))
+    drawn = [e.card for e in events if isinstance(e, CardDrawn | DummyTurned)]
     display = next((e.display for e in events if isinstance(e, VisitBegan)), ())
     slots = plan.slots
     first = next((s.epoch for s in slots if s.kind == tos.DISPLAY), 0)
-    shown = iter(sorted(display, key=lambda c: c not in plan.pools[first]))
-    return [next(shown) if s.kind == tos.DISPLAY else next(drawn) for s in slots]
+    older = plan.pool(first, drawn)  # the display's slots come after every other one
+    shown = iter(sorted(display, key=lambda c: c not in older))
+    cards = iter(drawn)
+    return [next(shown) if s.kind == tos.DISPLAY else next(cards) for s in slots]
 
 
 def test_drawing_chosen_cards_is_the_engine_drawing_them() -> None:
@@ -217,6 +219,53 @@ def test_the_dummy_turns_a_card_its_own_turn_discarded(card: int) -> None:
     assert engine.dummy is not None and engine.dummy.cards == (63, card)  # not purple: it bids on
     assert engine.deck == (1 - card,) and engine.discard == ()
     assert engine.reshuffles == 2 and engine.to_act == 1
+    check_state(engine)
+
+
+def two_seat_last_withdrawal() -> State:
+    """Two players: the deck holds purple 70 and white 90, the discard pile the 76
+    other cards not in hands or the display; the dummy has turned red 10, yellow 30
+    and green 50; seat 0 has withdrawn and taken two display cards; seat 1 (yellow 21
+    played) is to act."""
+    hands = [[0, 1, 2, 3, 4, 5], [21, 22, 23, 24, 25, 26]]
+    state = new_game(Setup.stacked(2, hands, display=[84, 85, 86]))
+    rest = [c for c in state.deck if c not in (10, 30, 50, 70, 90)]
+    state = evolve(state, deck=(10, 30, 50, 70, 90), discard=tuple(rest))
+    for action in (Play(0), Play(21), Withdraw(), TakeCard(84), TakeCard(85)):
+        state, _ = step(state, action)
+    assert state.deck == (70, 90) and state.to_act == 1
+    assert state.dummy is not None and state.dummy.cards == (10, 30, 50)
+    check_state(state)
+    return state
+
+
+@pytest.mark.parametrize("dummy", [70, 90])
+def test_the_dummys_last_card_is_reshuffled_into_the_next_display(dummy: int) -> None:
+    # Seat 1's withdrawal ends the visit (E1): it takes display card 86, the dummy
+    # turns one of the two cards left (D2), the dummy's cards are discarded (D5),
+    # and the new display (E4) takes the other card, then two from the reshuffled
+    # discard pile (W12), which holds the dummy's card, whichever it was.
+    game = load(2)
+    start = two_seat_last_withdrawal()
+    state = game.state_from_engine(start)
+    state.apply_action(action_index(Withdraw()))
+    assert [c for c, _ in state.chance_outcomes()] == [70, 90]
+    state.apply_action(dummy)  # the dummy's card
+    other = 160 - dummy
+    assert state.chance_outcomes() == [(other, 1.0)]  # the display's first card
+    state.apply_action(other)
+    # The 76 first discarded, both seats' played cards (W10), the dummy's four.
+    pool = sorted({*start.discard, 0, 21, 10, 30, 50, dummy})
+    assert [c for c, _ in state.chance_outcomes()] == pool
+    assert other not in pool and len(pool) == 76 + 2 + 4
+    state.apply_action(dummy)  # the dummy's card comes back at once
+    state.apply_action(pool[0])
+    engine = state.engine
+    assert engine is not None and not state.is_chance_node()
+    assert engine.visit == 2 and engine.dummy is not None and engine.dummy.cards == ()
+    assert engine.display == tuple(sorted((other, dummy, pool[0])))
+    assert engine.deck == tuple(sorted(set(pool) - {dummy, pool[0]}))
+    assert engine.discard == () and engine.reshuffles == 1
     check_state(engine)
 
 

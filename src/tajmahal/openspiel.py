@@ -185,6 +185,23 @@ class Slot:
 
 
 @frozen
+class Pool:
+    """The cards of one epoch's deck when it starts: ``cards`` that are known now,
+    and the cards drawn at the slots ``drawn`` (the action drew them earlier and
+    discarded them before the reshuffle: which cards they are is up to the chance
+    nodes of those slots)."""
+
+    cards: frozenset[int]
+    drawn: tuple[int, ...] = ()
+
+    def of(self, picks: Sequence[int]) -> frozenset[int]:
+        """The pool once the cards of its ``drawn`` slots are ``picks[slot]``."""
+        if not self.drawn:
+            return self.cards
+        return self.cards | {picks[i] for i in self.drawn}
+
+
+@frozen
 class Plan:
     """What applying ``action`` draws: its slots in order, and the cards each epoch's
     deck holds when it starts (epoch 0: the deck now; then the discard pile at each
@@ -192,7 +209,12 @@ class Plan:
 
     action: Action
     slots: tuple[Slot, ...]
-    pools: tuple[frozenset[int], ...]
+    pools: tuple[Pool, ...]
+
+    def pool(self, epoch: int, picks: Sequence[int]) -> frozenset[int]:
+        """The cards of ``epoch``'s deck when it starts, given the cards drawn so far
+        (at least those of the slots its pool refers to)."""
+        return self.pools[epoch].of(picks)
 
 
 def plan_draws(state: State, action: Action) -> tuple[Plan | None, State]:
@@ -202,33 +224,42 @@ def plan_draws(state: State, action: Action) -> tuple[Plan | None, State]:
     true result), else the plan (and a state to throw away).  How many cards an
     action draws and from which pile never depends on which cards come: the
     dummy's stop (D3), the only rule that looks at a drawn card, comes last.
+    Which cards a reshuffled pile holds may depend on them, though: a card this
+    action drew and discarded (the dummy's, at the end of a visit) is reshuffled,
+    so the pool refers to its slot, not to the card this trial happened to draw.
     """
     after, events = step(state, action)
-    pools = [frozenset(state.deck)]
+    pools = [Pool(frozenset(state.deck))]
     discard = list(state.discard)
+    discarded_draws: list[int] = []  # slots whose cards went to the discard pile
+    slot_of: dict[int, int] = {}  # a card this trial drew -> its slot
     slots: list[Slot] = []
     epoch, left = 0, len(state.deck)
     in_display = False
     display_from_old = -1
     for e in events:
         if isinstance(e, Discarded):
-            discard.extend(e.cards)
+            for card in e.cards:
+                if card in slot_of:
+                    discarded_draws.append(slot_of.pop(card))
+                else:
+                    discard.append(card)
         elif isinstance(e, Reshuffled):
             if in_display:
                 display_from_old = left
             elif left != 0:
                 raise AssertionError("a reshuffle before the deck ran out")
-            if len(discard) != e.cards:
+            if len(discard) + len(discarded_draws) != e.cards:
                 raise AssertionError("the discard pile does not match the reshuffle")
             epoch += 1
-            pools.append(frozenset(discard))
-            discard = []
+            pools.append(Pool(frozenset(discard), tuple(discarded_draws)))
+            discard, discarded_draws = [], []
             left = e.cards
-        elif isinstance(e, CardDrawn):
-            slots.append(Slot(epoch, HAND, e.seat))
-            left -= 1
-        elif isinstance(e, DummyTurned):
-            slots.append(Slot(epoch, DUMMY))
+        elif isinstance(e, CardDrawn | DummyTurned):
+            if e.card is not None:  # the engine's own events: the card is known
+                slot_of[e.card] = len(slots)
+            kind, seat = (HAND, e.seat) if isinstance(e, CardDrawn) else (DUMMY, PUBLIC)
+            slots.append(Slot(epoch, kind, seat))
             left -= 1
         elif isinstance(e, VisitEnded):
             in_display = True
@@ -251,7 +282,7 @@ def available(plan: Plan, picks: Sequence[int]) -> list[int]:
     """The cards the next slot of ``plan`` may draw, given the cards drawn so far."""
     slot = plan.slots[len(picks)]
     taken = {c for s, c in zip(plan.slots, picks, strict=False) if s.epoch == slot.epoch}
-    return sorted(plan.pools[slot.epoch] - taken)
+    return sorted(plan.pool(slot.epoch, picks) - taken)
 
 
 #: How many reshuffle orders :func:`realize` may try for a dummy's card (see there).
@@ -310,7 +341,7 @@ def realize(state: State, plan: Plan, picks: Sequence[int]) -> State:
             raise RuntimeError("no reshuffle order turned the chosen card for the dummy")
     last = slots[-1].epoch
     drawn_last = {c for s, c in zip(slots, picks, strict=True) if s.epoch == last}
-    deck = tuple(sorted(plan.pools[last] - drawn_last))
+    deck = tuple(sorted(plan.pool(last, picks) - drawn_last))
     if last == 0:
         new_discard = after.discard
     else:
