@@ -29,7 +29,7 @@ play: $(BIN)/.installed
 # The suite runs on the compiled engine, then again on the pure-Python one.
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
-	TAJMAHAL_PURE=1 $(BIN)/python -m pytest -m "not differential"
+	TAJMAHAL_PURE=1 $(BIN)/python -m pytest -m "not differential and not heavy"
 	$(BIN)/ruff check src tests bots protocol benchmarks examples setup.py
 	$(BIN)/mypy
 

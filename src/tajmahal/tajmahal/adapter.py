@@ -55,6 +55,7 @@ from .views import PlayerView, PublicSetup, SeatView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .render import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
@@ -443,6 +444,13 @@ class TajMahal:
             elif isinstance(e, Discarded):
                 continue
         return lines
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.tajmahal.encoding`; needs the ``rl`` extra)."""
+        from .encoding import ENCODING
+
+        return ENCODING
 
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""

@@ -67,6 +67,7 @@ from .views import view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .render import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
@@ -317,6 +318,13 @@ class Tikal:
             elif isinstance(e, GameOver):
                 lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
         return lines
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.tikal.encoding`; needs the ``rl`` extra)."""
+        from .encoding import encoding
+
+        return encoding(self)
 
     def pictures(self) -> TikalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
