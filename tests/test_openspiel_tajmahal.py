@@ -17,9 +17,10 @@ from attrs import evolve
 import tajmahal.tajmahal.chance as tc
 from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
 from tajmahal.arena import InProcessConnection, MatchConfig, play_match
+from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.openspiel import OpenSpielGame
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import GreedyPlayer
+from tajmahal.tajmahal.bots import BOTS
 from tajmahal.tajmahal.encoding import action_index
 from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
 from tajmahal.tajmahal.rules import step
@@ -309,7 +310,7 @@ def test_information_states_grow_and_hide_the_other_hands() -> None:
 
 
 def test_openspiel_ismcts_plays_through_the_referee() -> None:
-    players = [ismcts_player(seed=1, simulations=4), GreedyPlayer(2)]
+    players = [ismcts_player(seed=1, simulations=4), GreedyPlayer(BOTS, 2)]
     connections = [InProcessConnection(p, p.name, None) for p in players]
     result = play_match(TAJMAHAL, Setup.random(2, 5), connections, MatchConfig(), seed=5)
     assert result.faults == []

@@ -12,7 +12,7 @@ Needs the ``rl`` extra (``pip install 'tajmahal[rl]'``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,9 +23,11 @@ from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import Evaluator
 
 from .. import __version__
+from ..kit.bots import ViewPlayer
 from ..openspiel import OpenSpielGame, OpenSpielState, register
+from .actions import Action
 from .adapter import TAJMAHAL
-from .bots import ViewPlayer
+from .bots import BOTS
 from .encoding import action_index, outcome
 from .hidden import determinize
 from .mcts import evaluate, rollout
@@ -85,21 +87,19 @@ class OpenSpielPlayer(ViewPlayer):
     version = __version__
 
     def __init__(self, make_bot: Callable[[OpenSpielGame, int], Any], seed: int = 0) -> None:
-        super().__init__(seed)
+        super().__init__(BOTS, seed)
         self.make_bot = make_bot
         self.seed = seed
         self.game: OpenSpielGame | None = None
         self.bot: Any = None
 
-    def pick(self, v: PlayerView) -> int:
-        if len(v.legal) <= 1:
-            return 0
+    def pick(self, v: PlayerView, legal: Sequence[Action]) -> int:
         if self.game is None:
             self.game = pyspiel.load_game(register(TAJMAHAL), {"players": v.setup.players})
             self.bot = self.make_bot(self.game, self.seed)
         state = self.game.state_from_engine(determinize(v, self.rng))
         chosen = int(self.bot.step(state))
-        return [action_index(a) for a in v.legal].index(chosen)
+        return [action_index(a) for a in legal].index(chosen)
 
 
 def ismcts_bot(
