@@ -4,7 +4,7 @@
 
 The IS-MCTS bot (``open_spiel.python.algorithms.ismcts``) searches the
 ``python_tajmahal`` game of :mod:`tajmahal.openspiel`; it sits at the table as an
-in-process player (:func:`tajmahal.tajmahal.spiel.ismcts_player`) that gets the same
+in-process player (:func:`tajmahal.openspiel.ismcts_player`) that gets the same
 messages as any bot and rebuilds an OpenSpiel state from its view.  Its seat
 rotates from game to game; the other seats are the built-in bots named by
 ``--opponents``.  Needs the ``rl`` extra.
@@ -20,8 +20,8 @@ from typing import Any
 from tajmahal import Setup
 from tajmahal.arena import InProcessConnection, MatchConfig, TimeControl, play_match
 from tajmahal.arena.referee import seat_seed
+from tajmahal.openspiel import ismcts_player
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.spiel import ismcts_player
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

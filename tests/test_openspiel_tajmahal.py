@@ -1,6 +1,6 @@
 """Taj Mahal in OpenSpiel (tajmahal.openspiel): its parameters, its chance model
 (tajmahal.tajmahal.chance: the setup, the deal and the draws), its information
-states, and OpenSpiel's IS-MCTS bot playing through the referee (tajmahal.tajmahal.spiel).
+states, and OpenSpiel's IS-MCTS bot playing through the referee (tajmahal.openspiel).
 tests/test_openspiel.py runs what every game must pass."""
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ import tajmahal.tajmahal.chance as tc
 from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
 from tajmahal.arena import InProcessConnection, MatchConfig, play_match
 from tajmahal.kit.bots import GreedyPlayer
-from tajmahal.openspiel import OpenSpielGame
+from tajmahal.openspiel import OpenSpielGame, ismcts_player
 from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.bots import BOTS
 from tajmahal.tajmahal.encoding import action_index
 from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
 from tajmahal.tajmahal.rules import step
-from tajmahal.tajmahal.spiel import ismcts_player
 
 PLAYERS = (2, 3, 4, 5)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -38,22 +38,29 @@ import numpy.typing as npt
 import orjson
 import pyspiel
 from attrs import evolve, field, frozen
+from open_spiel.python.algorithms.ismcts import ISMCTSBot
+from open_spiel.python.algorithms.mcts import Evaluator
 
+from . import __version__
 from .arena.game import AnyGame
 from .arena.registry import UnknownGame
 from .games import GAMES
+from .kit.bots import ViewPlayer
 from .kit.chance import NOBODY, PUBLIC, Chance, ChanceModel, is_chance
-from .kit.encoding import Encoding
+from .kit.encoding import Encoding, encoding_of
 
 __all__ = [
+    "BotsEvaluator",
     "Core",
     "InfoStateObserver",
     "ObservationObserver",
     "OpenSpielGame",
+    "OpenSpielPlayer",
     "OpenSpielState",
     "Tokens",
-    "encoding_of",
     "game_type",
+    "ismcts_bot",
+    "ismcts_player",
     "register",
     "registered",
     "short_name",
@@ -66,12 +73,6 @@ DEFAULT_PLAYERS: Final = 4
 def short_name(game: AnyGame) -> str:
     """The name OpenSpiel knows ``game`` by: ``python_`` and its protocol id."""
     return f"python_{game.name}"
-
-
-def encoding_of(game: AnyGame) -> Encoding[Any, Any] | None:
-    """The game's encoding (its optional ``encoding()`` method), or None."""
-    method = getattr(game, "encoding", None)
-    return method() if callable(method) else None
 
 
 def _chance_model(encoding: Encoding[Any, Any]) -> ChanceModel[Any, Any]:
@@ -470,25 +471,21 @@ _REGISTERED: dict[str, Encoding[Any, Any]] = {}
 def register(game: AnyGame | str) -> str:
     """Register ``game`` (a game object, or a name the registry knows) with OpenSpiel
     as ``python_<id>`` (once; again is a no-op) and return that name.  Raises
-    TypeError for a game without an encoding or a chance model."""
-    if isinstance(game, str):
-        game = GAMES.get(game)
-    name = short_name(game)
-    if name in _REGISTERED:
-        return name
+    ValueError for a game without an encoding, TypeError without a chance model."""
     encoding = encoding_of(game)
-    if encoding is None:
-        raise TypeError(f"{game.title} declares no encoding (an encoding() method)")
-    _chance_model(encoding)
+    name = short_name(encoding.game)
+    if name not in _REGISTERED:
+        _chance_model(encoding)
 
-    def __init__(self: OpenSpielGame, params: dict[str, Any] | None = None) -> None:
-        OpenSpielGame.__init__(self, encoding, params)
+        def __init__(self: OpenSpielGame, params: dict[str, Any] | None = None) -> None:
+            OpenSpielGame.__init__(self, encoding, params)
 
-    # OpenSpiel keeps the factory until after Python is gone: a class (a function
-    # would be freed then, without the interpreter, and abort the process).
-    factory = type(f"{type(game).__name__}Game", (OpenSpielGame,), {"__init__": __init__})
-    pyspiel.register_game(game_type(encoding), factory)
-    _REGISTERED[name] = encoding
+        # OpenSpiel keeps the factory until after Python is gone: a class (a function
+        # would be freed then, without the interpreter, and abort the process).
+        title = type(encoding.game).__name__
+        factory = type(f"{title}Game", (OpenSpielGame,), {"__init__": __init__})
+        pyspiel.register_game(game_type(encoding), factory)
+        _REGISTERED[name] = encoding
     return name
 
 
@@ -502,13 +499,116 @@ def _register_all() -> None:
     game that cannot be loaded is named in a warning)."""
     for entry in GAMES.entries():
         try:
-            game = GAMES.get(entry.name)
+            encoding = encoding_of(entry.name)
         except UnknownGame as e:
             warnings.warn(f"tajmahal.openspiel: {e}", stacklevel=2)
             continue
-        encoding = encoding_of(game)
-        if encoding is not None and isinstance(encoding.chance, ChanceModel):
-            register(game)
+        except ValueError:  # no encoding: not a game for learning programs
+            continue
+        if isinstance(encoding.chance, ChanceModel):
+            register(encoding.game)
+
+
+
+# --------------------------------------------------------------------------- bots at a table
+
+
+class BotsEvaluator(Evaluator):
+    """Leaf values for OpenSpiel's MCTS and IS-MCTS bots, from a game's own judgement
+    (its :class:`tajmahal.kit.bots.Bots`): the chance outcomes still waiting drawn at
+    random, what is undecided shuffled (the chance model's ``shuffle``), then the
+    game's playout (its rollout policy to its search horizon: the rest of the visit
+    in Taj Mahal) and ``evaluate``, squashed to ``tanh(value / scale)`` to compare
+    with the returns.  A whole random game through Python is long and says little.
+    Priors are uniform."""
+
+    def __init__(self, encoding: Encoding[Any, Any], seed: int = 0, scale: float = 10.0) -> None:
+        if encoding.bots is None:
+            raise TypeError(f"{encoding.game.title} declares no bots to value a position")
+        self.bots = encoding.bots
+        self.model = _chance_model(encoding)
+        self.rng = random.Random(seed)
+        self.scale = scale
+
+    def evaluate(self, state: OpenSpielState) -> npt.NDArray[np.float64]:
+        if state.is_terminal():
+            return np.array(state.returns())
+        working = state
+        while working.is_chance_node():  # a decision waiting for its draws: draw them
+            if working is state:
+                working = state.clone()
+            outcomes = working.chance_outcomes()
+            working.apply_action(outcomes[self.rng.randrange(len(outcomes))][0])
+        engine = self.model.shuffle(working.engine, self.rng)
+        values = self.bots.playout(engine, engine, self.rng, None)
+        return np.tanh(np.array(values, dtype=np.float64) / self.scale)
+
+    def prior(self, state: OpenSpielState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class OpenSpielPlayer(ViewPlayer):
+    """A referee player that asks an OpenSpiel bot (``make_bot(game, seed)``) to
+    choose, from a state its view allows (the hidden parts dealt at random by the
+    game's ``determinize``): the bot sees what the seat sees (an IS-MCTS bot
+    resamples the hidden parts itself)."""
+
+    name = "openspiel"
+    version = __version__
+
+    def __init__(
+        self,
+        make_bot: Callable[[OpenSpielGame, int], Any],
+        seed: int = 0,
+        game: str | AnyGame = "tajmahal",
+    ) -> None:
+        self.short_name = register(game)
+        self.encoding = _REGISTERED[self.short_name]
+        super().__init__(self.encoding.bots, seed)
+        self.make_bot = make_bot
+        self.seed = seed
+        self.game: OpenSpielGame | None = None
+        self.bot: Any = None
+
+    def pick(self, view: Any, legal: Sequence[Any]) -> int:
+        guess = self.bots.determinize(view, self.rng)
+        if self.game is None:
+            players = self.encoding.players(guess)
+            self.game = pyspiel.load_game(self.short_name, {"players": players})
+            self.bot = self.make_bot(self.game, self.seed)
+        chosen = int(self.bot.step(self.game.state_from_engine(guess)))
+        return list(self.encoding.actions.indices(legal)).index(chosen)
+
+
+def ismcts_bot(
+    game: OpenSpielGame, seed: int = 0, simulations: int = 200, uct_c: float = 1.5
+) -> Any:
+    """OpenSpiel's IS-MCTS bot on ``game`` with :class:`BotsEvaluator` leaves."""
+    bot = ISMCTSBot(
+        game,
+        BotsEvaluator(game.encoding, seed),
+        uct_c,
+        simulations,
+        random_state=np.random.RandomState(seed % 2**32),
+        allow_inconsistent_action_sets=True,
+    )
+    # Resample worlds from the bot's own seed, so that a seed fixes its play.
+    worlds = random.Random(seed)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.random))
+    return bot
+
+
+def ismcts_player(
+    seed: int = 0, simulations: int = 200, game: str | AnyGame = "tajmahal"
+) -> OpenSpielPlayer:
+    """A referee player for ``game`` running :func:`ismcts_bot` with
+    ``simulations`` per decision."""
+    player = OpenSpielPlayer(lambda g, s: ismcts_bot(g, s, simulations=simulations), seed, game)
+    player.name = f"openspiel-ismcts-{simulations}"
+    return player
 
 
 _register_all()

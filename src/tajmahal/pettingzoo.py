@@ -45,27 +45,12 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .arena.game import AnyGame
-from .games import GAMES
-from .kit.encoding import Encoding
+from .kit.encoding import Encoding, encoding_of
 
-__all__ = ["GameEnv", "encoding_for", "env", "parallel_env", "raw_env"]
+__all__ = ["GameEnv", "env", "parallel_env", "raw_env"]
 
 #: The game an environment plays when none is named.
 DEFAULT_GAME = "tajmahal"
-
-
-def encoding_for(game: str | AnyGame) -> Encoding[Any, Any]:
-    """The encoding of ``game`` (a registry name or a game object); ValueError for a
-    game that declares none."""
-    if isinstance(game, str):
-        game = GAMES.get(game)
-    elif isinstance(game, int):
-        raise TypeError(f"game is a game's name such as 'tikal', not {game!r}")
-    method = getattr(game, "encoding", None)
-    if not callable(method):
-        raise ValueError(f"{game.title} has no encoding for learning programs (no encoding())")
-    encoding: Encoding[Any, Any] = method()
-    return encoding
 
 
 class GameEnv(AECEnv[str, dict[str, Any], int]):
@@ -86,7 +71,7 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
         variant: str | None = None,
     ) -> None:
         super().__init__()
-        encoding = encoding_for(game)
+        encoding = encoding_of(game)
         self.encoding = encoding
         self.rules = encoding.game
         layout = encoding.layout(num_players)  # ValueError for a bad count

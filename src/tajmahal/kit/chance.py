@@ -86,6 +86,12 @@ class ChanceModel(ABC, Generic[S, A]):
         a state from elsewhere (a referee's game) enters the model."""
         return state
 
+    def shuffle(self, state: S, rng: random.Random) -> S:
+        """``state`` with what is not yet decided drawn at random by ``rng`` (a
+        deck's order, say): for a playout in which the engine itself draws.
+        Default: ``state`` (nothing to draw)."""
+        return state
+
     def resample(self, state: S, seat: int, rng: random.Random) -> S:
         """A state ``seat`` cannot tell from ``state``, its hidden parts dealt again
         at random (for IS-MCTS); :meth:`normalize`-d."""

@@ -274,7 +274,8 @@ class Encoding(Generic[S, A]):
     (:class:`tajmahal.kit.chance.ChanceModel`); ``images`` draws a state as an
     RGB array for ``render_mode="rgb_array"`` (None: the game has no such picture);
     ``variants`` the variants a user may ask for by name (empty: the player count
-    decides).
+    decides); ``bots`` the game's :class:`tajmahal.kit.bots.Bots` (its judgement
+    values the leaves of OpenSpiel's search bots at a table).
     """
 
     def __init__(
@@ -288,6 +289,7 @@ class Encoding(Generic[S, A]):
         chance: Any = None,
         images: Callable[[S], npt.NDArray[np.uint8]] | None = None,
         variants: tuple[str, ...] = (),
+        bots: Any = None,
     ) -> None:
         self.game = game
         self.actions = actions
@@ -298,6 +300,7 @@ class Encoding(Generic[S, A]):
         self.chance = chance
         self.images = images
         self.variants = variants
+        self.bots = bots
         self.layout = cache(self._layout)
 
     @property
@@ -369,3 +372,20 @@ class Encoding(Generic[S, A]):
         if self.game.to_act(state) is not None:
             raise ValueError("the game is not over: no outcome yet")
         return zero_sum(self.game.scores(state))
+
+
+def encoding_of(game: str | AnyGame) -> Encoding[Any, Any]:
+    """The encoding ``game`` declares through its optional ``encoding()`` method
+    (``game``: a game object, or a name the package's registry knows, plugins
+    included).  ValueError for a game that declares none."""
+    if isinstance(game, str):
+        from ..games import GAMES
+
+        game = GAMES.get(game)
+    elif not hasattr(game, "title"):
+        raise TypeError(f"a game is a game's name such as 'tikal', not {game!r}")
+    method = getattr(game, "encoding", None)
+    if not callable(method):
+        raise ValueError(f"{game.title} has no encoding for learning programs (no encoding())")
+    encoding: Encoding[Any, Any] = method()
+    return encoding

@@ -463,6 +463,12 @@ class TajMahalChance(ChanceModel[State, Action]):
         """The deck in id order: its order is decided draw by draw."""
         return evolve(state, deck=tuple(sorted(state.deck)))
 
+    def shuffle(self, state: State, rng: random.Random) -> State:
+        """The deck in a random order."""
+        deck = list(state.deck)
+        rng.shuffle(deck)
+        return evolve(state, deck=tuple(deck))
+
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` cannot see dealt again (:func:`tajmahal.determinize`)."""
         return self.normalize(determinize(view(state, seat), rng))

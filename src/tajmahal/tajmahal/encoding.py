@@ -54,6 +54,7 @@ from ..kit.encoding import (
 from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
 from .adapter import TAJMAHAL
 from .board import CITIES, PROVINCES
+from .bots import BOTS
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
 from .chance import BONUS_KINDS, CHANCE
 from .raster import render_image
@@ -272,6 +273,7 @@ ENCODING: Final = Encoding[State, Action](
     max_decisions=lambda players, variant: max_game_length(players),
     chance=CHANCE,
     images=render_image,
+    bots=BOTS,
 )
 
 

@@ -33,7 +33,7 @@ from .actions import Action
 from .components import Components
 from .events import Event, TileDrawn, TilesRevealed, TreasureDug
 from .rules import new_game, step
-from .state import BASIC, VARIANTS, Setup, State, all_treasures
+from .state import BASIC, VARIANTS, Setup, Space, State, all_treasures
 from .views import determinize, view
 
 __all__ = ["Draw", "DrawChance", "TikalChance", "check", "face_down", "plan", "rig"]
@@ -238,6 +238,25 @@ class TikalChance(ChanceModel[State, Action]):
             stack=_stack(state.components, (), state.stack),
             supply=tuple(sorted(state.supply)),
         )
+
+    def shuffle(self, state: State, rng: random.Random) -> State:
+        """The stack shuffled within each back letter (T11), and the face-down tokens
+        dealt again to the supply and the treasure spaces, as many to each."""
+        c = state.components
+        stack: list[int] = []
+        for back in sorted({c.tiles[t].back for t in state.stack}):
+            group = [t for t in state.stack if c.tiles[t].back == back]
+            rng.shuffle(group)
+            stack += group
+        tokens = list(face_down(state).elements())
+        rng.shuffle(tokens)
+        spaces: list[Space | None] = []
+        for space in state.spaces:
+            if space is not None and space.tokens:
+                k = len(space.tokens)
+                space, tokens = evolve(space, tokens=tuple(tokens[:k])), tokens[k:]
+            spaces.append(space)
+        return evolve(state, stack=tuple(stack), spaces=tuple(spaces), supply=tuple(tokens))
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """The stack's order and the face-down tokens dealt again

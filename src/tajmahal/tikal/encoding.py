@@ -50,6 +50,7 @@ from .actions import (
     Place,
     Uncover,
 )
+from .bots import BOTS
 from .chance import TikalChance
 from .components import BACKS, TOP_LEVEL, Components
 from .rules import PER_TURN, TREASURE_POINTS
@@ -281,4 +282,5 @@ def encoding(game: Tikal) -> Encoding[State, Action]:
         max_decisions=lambda players, variant: max_decisions(c, players, variant),
         chance=TikalChance(c),
         variants=VARIANTS,
+        bots=BOTS,
     )
