@@ -308,13 +308,18 @@ class Encoding(Generic[S, A]):
         return str(self.game.name)
 
     def _layout(self, players: int) -> ObservationLayout:
+        return observation_layout(players, self.specs(players))
+
+    def specs(self, players: int) -> list[BlockSpec]:
+        """The blocks the game declares for ``players`` (``"n"`` in a shape stands for
+        the number of players)."""
         game = self.game
         if not game.min_players <= players <= game.max_players:
             raise ValueError(
                 f"{game.title} is for {game.min_players}-{game.max_players} players, "
                 f"not {players}"
             )
-        return observation_layout(players, self._blocks(players))
+        return list(self._blocks(players))
 
     # -- actions
 
@@ -389,3 +394,39 @@ def encoding_of(game: str | AnyGame) -> Encoding[Any, Any]:
         raise ValueError(f"{game.title} has no encoding for learning programs (no encoding())")
     encoding: Encoding[Any, Any] = method()
     return encoding
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def tables(encoding: Encoding[Any, Any]) -> str:
+    """The tables docs/research.md shows for a game (``python -m tajmahal.kit.encoding
+    GAME`` prints them): its action groups, its observation's length by player
+    count, and its observation blocks (``n``: the number of players)."""
+    lines = ["| indices | group | actions | first | last |", "|---|---|---|---|---|"]
+    for g in encoding.actions.groups:
+        first, last = encoding.actions.actions[g.start], encoding.actions.actions[g.stop - 1]
+        span = f"{g.start}" if g.stop - g.start == 1 else f"{g.start}\N{EN DASH}{g.stop - 1}"
+        lines.append(f"| {span} | {g.name} | {g.stop - g.start} | `{first!r}` | `{last!r}` |")
+    game = encoding.game
+    counts = range(game.min_players, game.max_players + 1)
+    sizes = ", ".join(f"{encoding.layout(n).size} ({n} players)" for n in counts)
+    lines += ["", f"Observation length: {sizes}.", ""]
+    lines += ["| block | shape | meaning |", "|---|---|---|"]
+    for name, shape, _, meaning in encoding.specs(game.min_players):
+        dims = " \N{MULTIPLICATION SIGN} ".join(str(d) for d in shape)
+        lines.append(f"| `{name}` | {dims} | {meaning} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Print a game's encoding tables (Markdown).")
+    parser.add_argument("game", help="a game's name: tajmahal, tikal, java, ...")
+    args = parser.parse_args(argv)
+    print(tables(encoding_of(args.game)))
+
+
+if __name__ == "__main__":
+    main()

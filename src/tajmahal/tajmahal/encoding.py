@@ -114,25 +114,26 @@ SCORE_SCALE: Final = 10.0
 _SPECIALS: Final = tuple(SPECIAL_CARDS[c] for c in CHARACTERS)
 
 
-def blocks(n: int) -> Iterable[BlockSpec]:
-    """The blocks of an observation for ``n`` players (docs/research.md)."""
-    c, p, cards = CITIES, PROVINCES, len(CARDS)
+def blocks(players: int) -> Iterable[BlockSpec]:
+    """The blocks of an observation (docs/research.md); ``"n"`` is the number of
+    players, the same for every count."""
+    c, p, cards, kinds = CITIES, PROVINCES, len(CARDS), len(BONUS_KINDS)
     return [
         ("visit", (VISITS,), 1, "one-hot: the visit, 1-12"),
-        ("phase", (len(PHASES),), 1, "one-hot: play, place, take, over"),
-        ("to_act", (n,), 1, "one-hot, relative seat to act (all 0 once the game is over)"),
-        ("start_player", (n,), 1, "one-hot, relative seat that started this visit"),
+        ("phase", (len(PHASES),), 1, "one-hot: " + ", ".join(PHASES)),
+        ("to_act", ("n",), 1, "one-hot, relative seat to act (all 0 once the game is over)"),
+        ("start_player", ("n",), 1, "one-hot, relative seat that started this visit"),
         ("province", (p,), 1, "one-hot: the province of this visit"),
-        ("visit_order", (p, VISITS), 1, "[province, k-1] = 1: province hosts visit k (S3)"),
+        ("visit_order", (p, VISITS), 1, "[province, k-1] = 1: the province hosts visit k (S3)"),
         ("court", (len(SYMBOLS),), 1, "prizes still at court: " + ", ".join(SYMBOLS)),
-        ("reserve", (len(CHARACTERS),), 6, "influence tiles in reserve, by character"),
+        ("reserve", (len(CHARACTERS),), 6, _by_character("influence tiles in reserve")),
         ("supply", (len(CHARACTERS),), 1, "special cards nobody owns, by character"),
-        ("deck_size", (1,), 1, "cards in the deck / 96"),
+        ("deck_size", (1,), 1, f"cards in the deck / {len(REGULAR_CARDS)}"),
         ("hand", (cards,), 1, "the observer's hand, by card id"),
         ("display", (cards,), 1, "the display, by card id"),
         ("discard", (cards,), 1, "the discard pile, by card id"),
-        ("dummy", (cards,), 1, "the dummy's cards this visit, by card id (2 players)"),
-        ("dummy_bidding", (1,), 1, "1 while the dummy still bids (2 players)"),
+        ("dummy", (cards,), 1, "the dummy's cards this visit, by card id (2 players; else 0)"),
+        ("dummy_bidding", (1,), 1, "1 while the dummy still bids"),
         (
             "pending",
             (5,),
@@ -140,26 +141,43 @@ def blocks(n: int) -> Iterable[BlockSpec]:
             "after a withdrawal: palaces to place, mogul palace to place, built, "
             "province tile won, display cards to take",
         ),
-        ("palaces", (c, n), 1, "[city, seat] = 1: seat's normal palace stands there"),
-        ("moguls", (c, n), 1, "[city, seat] = 1: seat's mogul palace stands there"),
-        ("bonus", (c, len(BONUS_KINDS)), 1, "[city, kind]: bonus tile still on the city"),
-        ("hand_size", (n,), 10, f"cards in each seat's hand / {HAND_SCALE:g}"),
-        ("played", (n, cards), 1, "[seat, card]: on the seat's table this visit"),
-        ("color", (n, len(COLORS)), 1, "the seat's colour this visit: " + ", ".join(COLORS)),
-        ("withdrawn", (n,), 1, "1 if the seat has withdrawn from this visit"),
-        ("palaces_left", (n,), 1, "palaces not yet built / 20"),
-        ("influence", (n, len(CHARACTERS)), 6, "influence tiles held, by character"),
-        ("province_tiles", (n, VISITS), 1, "[seat, k-1] = 1: holds province tile k"),
-        ("bonus_tiles", (n, len(BONUS_KINDS)), 15, "bonus tiles held, by kind"),
+        ("palaces", (c, "n"), 1, "[city, seat] = 1: the seat's normal palace stands there"),
+        ("moguls", (c, "n"), 1, "[city, seat] = 1: the seat's mogul palace stands there"),
+        (
+            "bonus",
+            (c, kinds),
+            1,
+            "[city, kind] = 1: that bonus tile still lies on the city (Taj Mahal, +2, card, "
+            + ", ".join(str(t.good) for t in BONUS_KINDS[3:])
+            + ")",
+        ),
+        ("hand_size", ("n",), 10, f"cards in each seat's hand / {HAND_SCALE:g}"),
+        ("played", ("n", cards), 1, "[seat, card] = 1: on the seat's table this visit"),
+        ("color", ("n", len(COLORS)), 1, "the seat's colour this visit: " + ", ".join(COLORS)),
+        ("withdrawn", ("n",), 1, "1 if the seat has withdrawn from this visit"),
+        ("palaces_left", ("n",), 1, "palaces not yet built / 20"),
+        ("influence", ("n", len(CHARACTERS)), 6, "influence tiles held, by character"),
+        ("province_tiles", ("n", VISITS), 1, "[seat, k-1] = 1: holds province tile k"),
+        ("bonus_tiles", ("n", kinds), 15, "bonus tiles held, by kind"),
         (
             "score",
-            (n, len(SCORE_SOURCES)),
+            ("n", len(SCORE_SOURCES)),
             100,
             f"points by source / {SCORE_SCALE:g}: " + ", ".join(SCORE_SOURCES),
         ),
-        ("special", (n, len(CHARACTERS)), 1, "special cards held (hand or table)"),
-        ("revealed", (n, cards), 1, "[seat, card]: known to be in the seat's hand (W11)"),
+        ("special", ("n", len(CHARACTERS)), 1, "special cards held (in hand or on the table)"),
+        (
+            "revealed",
+            ("n", cards),
+            1,
+            "[seat, card] = 1: everybody saw the seat take the card from the display (W11) "
+            "and it is still in its hand",
+        ),
     ]
+
+
+def _by_character(what: str) -> str:
+    return f"{what}, by character ({', '.join(CHARACTERS)})"
 
 
 def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
