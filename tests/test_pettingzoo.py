@@ -29,6 +29,7 @@ CASES = [
     *(pytest.param("tajmahal", n, None, id=f"tajmahal-{n}") for n in (2, 3, 4, 5)),
     *(pytest.param("tikal", n, None, id=f"tikal-{n}") for n in (2, 3, 4)),
     pytest.param("tikal", 3, "auction", id="tikal-3-auction"),
+    *(pytest.param("java", n, None, id=f"java-{n}") for n in (2, 3, 4)),
 ]
 
 
@@ -46,7 +47,7 @@ def test_pettingzoo_seed_test_passes(game: str, players: int, variant: str | Non
     seed_test(lambda: env(game, players, variant=variant), num_cycles=100)
 
 
-@pytest.mark.parametrize("game", ["tajmahal", "tikal"])
+@pytest.mark.parametrize("game", ["tajmahal", "tikal", "java"])
 def test_parallel_api_test_passes_and_reset_names_the_agent_to_act(game: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -130,6 +130,7 @@ class Tokens:
         self.hidden = self.chance + len(self.kinds) * self.outcomes
         self.seats = encoding.game.max_players
         self.seat = self.hidden + self.seats + 1
+        self._texts: dict[int, str] = {}
         #: Where each kind of token starts.
         self.bases: dict[str, int] = {
             "action": self.action,
@@ -147,6 +148,12 @@ class Tokens:
     def text(self, token: int) -> str:
         """A token for people: ``a12`` (action 12), ``card:7``, ``?>2`` (an outcome
         seat 2 saw), ``seat1:`` (the observer)."""
+        text = self._texts.get(token)
+        if text is None:
+            text = self._texts[token] = self._text(token)
+        return text
+
+    def _text(self, token: int) -> str:
         if token >= self.seat:
             return f"seat{token - self.seat}:"
         if token >= self.hidden:

@@ -214,9 +214,10 @@ class Writer:
     that hold other values (:meth:`put`), by block offset plus the element's flat
     position in the block; :meth:`finish` writes them all at once."""
 
-    __slots__ = ("at", "obs", "offset", "ones", "values")
+    __slots__ = ("at", "layout", "obs", "offset", "ones", "values")
 
     def __init__(self, layout: ObservationLayout, out: Vector | None = None) -> None:
+        self.layout = layout
         self.obs = layout.zeros(out)
         self.offset = layout.offsets
         self.ones: list[int] = []
@@ -230,6 +231,12 @@ class Writer:
         if value:
             self.at.append(self.offset[name] + position)
             self.values.append(value)
+
+    def part(self, name: str) -> Vector:
+        """The block ``name`` of the observation, in its shape, to write a whole array
+        at once (numpy); the elements :meth:`one` and :meth:`put` collect are
+        written over it by :meth:`finish`."""
+        return self.layout.part(self.obs, name)
 
     def finish(self) -> Vector:
         obs = self.obs
