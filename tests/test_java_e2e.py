@@ -190,11 +190,11 @@ def test_the_pictures_draw_every_position_figure_and_palace_and_hide_hands() -> 
     assert isinstance(pictures, JavaPictures)
     board = pictures.board(state)
     assert board.count("<polygon") == 150 + 52 and 'id="pos-0"' in board
-    public = pictures.public(state, ["ann", "bob"])
+    public = "".join(pictures.public(state, ["ann", "bob"]))
     assert public.count("<circle") == 2 and public.count("<rect") == 1  # 2 figures, 1 palace
     assert "ann: 0 points" in public and "dance" not in public.split("display:")[0]
-    assert "dance, dance, dance" in pictures.hand(state, 0)  # cards 0-2
-    assert pictures.target({"type": "select", "position": 7}) == "pos-7"
+    assert "dance, dance, dance" in "".join(pictures.hand(state, 0))  # cards 0-2
+    assert pictures.targets(state, {"type": "select", "position": 7}) == ("pos-7",)
     assert pictures.document(board).startswith("<svg")
 
 

@@ -4,8 +4,9 @@ chance outcome leading to a whole state, observations that are the encoding of t
 seat's view, information states with perfect recall, resampling for IS-MCTS, and
 OpenSpiel's MCTSBot playing 20 games against random at every player count.
 
-The heavy suites (random_sim_test, the MCTSBot games) are marked ``heavy``: they
-prove the same on both engines and run in the compiled pass of ``make test`` only.
+The heavy suites (random_sim_test, the MCTSBot games) are marked ``once`` (they prove
+the same on both engines: the compiled pass of ``make test`` runs them) and ``slow``
+(``make test-fast`` leaves them out).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def test_the_package_registers_each_game_with_its_parameters() -> None:
     assert tos.register("tikal") == "python_tikal"  # again: nothing new
 
 
-@pytest.mark.heavy
+@pytest.mark.once
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "variant"), CASES)
 def test_openspiel_random_sim_test_passes(name: str, players: int, variant: str) -> None:
     pyspiel.random_sim_test(load(name, players, variant), num_sims=1, serialize=True, verbose=False)
@@ -210,7 +212,8 @@ class Rollouts(Evaluator):
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-@pytest.mark.heavy
+@pytest.mark.once
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), COUNTS)
 def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None:
     # Two simulations a decision; leaves valued by whole random games in two-player

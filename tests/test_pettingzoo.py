@@ -33,7 +33,8 @@ CASES = [
 ]
 
 
-@pytest.mark.heavy
+@pytest.mark.once
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players", "variant"), CASES)
 def test_pettingzoo_api_test_passes(game: str, players: int, variant: str | None) -> None:
     with warnings.catch_warnings(record=True) as caught:

@@ -33,6 +33,10 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from .extras import require
+
+require("rl", "tajmahal.openspiel", ("numpy", "pyspiel"))
+
 import numpy as np
 import numpy.typing as npt
 import orjson

@@ -37,6 +37,10 @@ import io
 import random
 from typing import Any
 
+from .extras import require
+
+require("rl", "tajmahal.pettingzoo", ("numpy", "gymnasium", "pettingzoo"))
+
 import numpy as np
 import numpy.typing as npt
 from gymnasium import logger, spaces

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
-    from .render import TajMahalPictures
+    from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_data", "view_from_data"]
 
@@ -454,7 +454,7 @@ class TajMahal:
 
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import PICTURES
+        from .pictures import PICTURES
 
         return PICTURES
 

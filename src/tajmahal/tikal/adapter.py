@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
-    from .render import TikalPictures
+    from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
 
@@ -328,7 +328,7 @@ class Tikal:
 
     def pictures(self) -> TikalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import TikalPictures
+        from .pictures import TikalPictures
 
         return TikalPictures(self.components)
 
