@@ -30,27 +30,8 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
-from .actions import (
-    TILES,
-    Action,
-    BuildPalace,
-    Deploy,
-    Done,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from . import actions as act
+from .actions import Action
 from .chance import JavaChance
 from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
 from .state import NONE, PHASES, TERRAINS, VARIANTS, State
@@ -63,18 +44,18 @@ __all__ = ["ACT_ACTIONS", "encoding", "max_decisions", "max_turns"]
 
 #: The choices of the phase ``act`` (J19), in the order of the ``act`` group.
 ACT_ACTIONS: Final[tuple[Action, ...]] = (
-    *(PlaceLand(t) for t in TILES),
-    PlaceWater(),
-    Deploy(),
-    Withdraw(),
-    Move(),
-    BuildPalace(),
-    ExtendPalace(),
-    TakeCard(True),
-    TakeCard(False),
-    UseToken(),
-    HoldFestival(),
-    EndTurn(),
+    *(act.PlaceLand(t) for t in act.TILES),
+    act.PlaceWater(),
+    act.Deploy(),
+    act.Withdraw(),
+    act.Move(),
+    act.BuildPalace(),
+    act.ExtendPalace(),
+    act.TakeCard(True),
+    act.TakeCard(False),
+    act.UseToken(),
+    act.HoldFestival(),
+    act.EndTurn(),
 )
 #: Divisors of the blocks that hold counts or points, so that values stay near 0..1.
 POINT_SCALE: Final = 100.0
@@ -101,12 +82,12 @@ def max_decisions(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
 def _actions(c: Components) -> Iterator[tuple[str, list[Action]]]:
     board = c.board
     yield "act", list(ACT_ACTIONS)
-    yield "select", [Select(q) for q in range(len(board.coords))]
-    yield "shape", [Shape(cells) for cells in (*board.pairs, *board.triangles)]
-    yield "value", [Value(v) for v in PALACE_VALUES]
-    yield "lay", [Lay(card) for card in range(len(c.cards))]
-    yield "done", [Done()]
-    yield "pass", [Pass()]
+    yield "select", [act.Select(q) for q in range(len(board.coords))]
+    yield "shape", [act.Shape(cells) for cells in (*board.pairs, *board.triangles)]
+    yield "value", [act.Value(v) for v in PALACE_VALUES]
+    yield "lay", [act.Lay(card) for card in range(len(c.cards))]
+    yield "done", [act.Done()]
+    yield "pass", [act.Pass()]
 
 
 def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:

@@ -39,7 +39,7 @@ from .events import (
     VisitEnded,
 )
 from .hidden import determinize
-from .rules import VISITS, new_game, step
+from .rules import VISITS, check_state, new_game, step
 from .setups import HAND_SIZE, Setup, display_size, place_tiles, variant_for
 from .state import State
 from .tiles import DEFAULT_BONUS_TILES, BonusTile
@@ -262,7 +262,7 @@ def realize(state: State, plan: Plan, picks: Sequence[int]) -> State:
         display=tuple(sorted(display)) if display else after.display,
         reshuffles=state.reshuffles + last,
     )
-    _check_cards(fixed)
+    check_state(fixed)  # every card in one place: a draw lost or doubled none
     return fixed
 
 
@@ -282,16 +282,6 @@ def _discarded_after(events: Sequence[Event], start: int) -> tuple[int, ...]:
         elif isinstance(e, Discarded) and counting:
             out.extend(e.cards)
     return tuple(out)
-
-
-def _check_cards(state: State) -> None:
-    places = [*state.deck, *state.discard, *state.display, *state.supply]
-    for p in state.players:
-        places += [*p.hand, *p.played]
-    if state.dummy is not None:
-        places += state.dummy.cards
-    if sorted(places) != list(range(len(CARDS))):
-        raise AssertionError("a draw lost or doubled a card")
 
 
 

@@ -34,27 +34,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
-from .actions import (
-    END_TURN,
-    PASS,
-    Action,
-    Bid,
-    BuildCamp,
-    CampMove,
-    Choose,
-    Dig,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
-    Place,
-    Uncover,
-)
+from . import actions as act
+from .actions import Action
 from .bots import BOTS
 from .chance import TikalChance
 from .components import BACKS, TOP_LEVEL, Components
 from .rules import PER_TURN, TREASURE_POINTS
-from .state import (
+from .state import (  # the game's phases and constants
     ACT,
     AUCTION,
     AUCTION_CAPITAL,
@@ -111,29 +97,33 @@ def _actions(c: Components, players: int) -> Iterator[tuple[str, list[Action]]]:
     neighbours = c.board.neighbours
     leaders = (False, True)
     types = range(len(c.treasure_types))
-    yield "place", [Place(s, r) for s in spaces for r in range(6)]
-    yield "enter", [Enter(s, lead) for s in spaces for lead in leaders]
+    yield "place", [act.Place(s, r) for s in spaces for r in range(6)]
+    yield "enter", [act.Enter(s, lead) for s in spaces for lead in leaders]
     yield "move", [
-        Move(s, n, lead) for s in spaces for n in neighbours[s] if n is not None for lead in leaders
+        act.Move(s, n, lead)
+        for s in spaces
+        for n in neighbours[s]
+        if n is not None
+        for lead in leaders
     ]
     yield "camp_move", [
-        CampMove(a, b, lead) for a in spaces for b in spaces if a != b for lead in leaders
+        act.CampMove(a, b, lead) for a in spaces for b in spaces if a != b for lead in leaders
     ]
-    yield "uncover", [Uncover(s) for s in spaces]
-    yield "dig", [Dig(s) for s in spaces]
+    yield "uncover", [act.Uncover(s) for s in spaces]
+    yield "dig", [act.Dig(s) for s in spaces]
     yield "exchange", [
-        Exchange(seat, take, give)
+        act.Exchange(seat, take, give)
         for seat in range(players)
         for take in types
         for give in types
         if take != give
     ]
-    yield "build_camp", [BuildCamp(s) for s in spaces]
-    yield "guard", [Guard(s, lead) for s in spaces for lead in leaders]
-    yield "end_turn", [END_TURN]
-    yield "bid", [Bid(amount) for amount in range(1, score_bound(c) + 1)]
-    yield "pass", [PASS]
-    yield "choose", [Choose(t.id) for t in c.tiles]
+    yield "build_camp", [act.BuildCamp(s) for s in spaces]
+    yield "guard", [act.Guard(s, lead) for s in spaces for lead in leaders]
+    yield "end_turn", [act.END_TURN]
+    yield "bid", [act.Bid(amount) for amount in range(1, score_bound(c) + 1)]
+    yield "pass", [act.PASS]
+    yield "choose", [act.Choose(t.id) for t in c.tiles]
 
 
 def _scales(c: Components) -> tuple[int, int]:
