@@ -21,13 +21,14 @@ the end: :func:`tajmahal.kit.encoding.zero_sum` of the scores (+1 for a lone
 winner, ``-1/(n-1)`` for each other seat).  The observation (string and tensor)
 is the seat's current view; the information state is the seat's whole
 action-observation history (perfect recall), its tensor a fixed-length sequence
-of token ids (:class:`Tokens`).
+of token ids (:class:`tajmahal.kit.chance.Tokens`).
 
 Needs the ``rl`` extra (``pip install 'tajmahal[rl]'``: open_spiel and numpy).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import warnings
 from collections.abc import Callable, Sequence
@@ -39,7 +40,6 @@ require("rl", "tajmahal.openspiel", ("numpy", "pyspiel"))
 
 import numpy as np
 import numpy.typing as npt
-import orjson
 import pyspiel
 from attrs import evolve, field, frozen
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
@@ -49,8 +49,8 @@ from . import __version__
 from .arena.game import AnyGame
 from .arena.registry import UnknownGame
 from .games import GAMES
-from .kit.bots import ViewPlayer
-from .kit.chance import NOBODY, PUBLIC, Chance, ChanceModel, is_chance
+from .kit.bots import Bots, ViewPlayer
+from .kit.chance import PUBLIC, Chance, ChanceModel, Tokens, is_chance
 from .kit.encoding import Encoding, encoding_of
 
 __all__ = [
@@ -61,7 +61,6 @@ __all__ = [
     "OpenSpielGame",
     "OpenSpielPlayer",
     "OpenSpielState",
-    "Tokens",
     "game_type",
     "ismcts_bot",
     "ismcts_player",
@@ -84,6 +83,11 @@ def _chance_model(encoding: Encoding[Any, Any]) -> ChanceModel[Any, Any]:
     if not isinstance(model, ChanceModel):
         raise TypeError(f"{encoding.game.title} declares no chance model: not an OpenSpiel game")
     return model
+
+
+def history_tokens(encoding: Encoding[Any, Any]) -> Tokens:
+    """The token ids of a game's information states (:class:`tajmahal.kit.chance.Tokens`)."""
+    return Tokens(_chance_model(encoding), encoding.actions.size, encoding.game.max_players)
 
 
 def default_players(game: AnyGame) -> int:
@@ -113,60 +117,6 @@ def game_type(encoding: Encoding[Any, Any]) -> pyspiel.GameType:
         provides_observation_tensor=True,
         parameter_specification=params,
     )
-
-
-# --------------------------------------------------------------------------- tokens
-
-
-class Tokens:
-    """The token ids of a game's information states: the seat's history, one token
-    per step.  0 pads the tensor; then, in order: each action (1 + its index); each
-    kind of chance outcome the seat saw (``kind`` base + outcome); "an outcome went
-    to seat q, unseen" (one per seat, and one for an outcome nobody saw); the
-    observing seat (the first token of every history)."""
-
-    def __init__(self, encoding: Encoding[Any, Any]) -> None:
-        model = _chance_model(encoding)
-        self.kinds = model.kinds
-        self.outcomes = model.max_outcomes
-        self.action = 1
-        self.chance = self.action + encoding.actions.size
-        self.hidden = self.chance + len(self.kinds) * self.outcomes
-        self.seats = encoding.game.max_players
-        self.seat = self.hidden + self.seats + 1
-        self._texts: dict[int, str] = {}
-        #: Where each kind of token starts.
-        self.bases: dict[str, int] = {
-            "action": self.action,
-            **{k: self.chance + i * self.outcomes for i, k in enumerate(self.kinds)},
-            "hidden": self.hidden,
-            "seat": self.seat,
-        }
-
-    def of_chance(self, kind: str, outcome: int) -> int:
-        return self.bases[kind] + outcome
-
-    def unseen(self, seer: int) -> int:
-        return self.hidden + (self.seats if seer == NOBODY else seer)
-
-    def text(self, token: int) -> str:
-        """A token for people: ``a12`` (action 12), ``card:7``, ``?>2`` (an outcome
-        seat 2 saw), ``seat1:`` (the observer)."""
-        text = self._texts.get(token)
-        if text is None:
-            text = self._texts[token] = self._text(token)
-        return text
-
-    def _text(self, token: int) -> str:
-        if token >= self.seat:
-            return f"seat{token - self.seat}:"
-        if token >= self.hidden:
-            seat = token - self.hidden
-            return "?>nobody" if seat == self.seats else f"?>{seat}"
-        if token >= self.chance:
-            kind, outcome = divmod(token - self.chance, self.outcomes)
-            return f"{self.kinds[kind]}:{outcome}"
-        return f"a{token - self.action}"
 
 
 # --------------------------------------------------------------------------- the state
@@ -201,7 +151,7 @@ class Shared:
 
 def _shared(name: str) -> Shared:
     encoding = _REGISTERED[name]
-    return Shared(encoding, _chance_model(encoding), Tokens(encoding))
+    return Shared(encoding, _chance_model(encoding), history_tokens(encoding))
 
 
 @frozen
@@ -358,7 +308,7 @@ class ObservationObserver:
         core = state.core
         if core.engine is None:
             return f"seat {player} setup {len(core.tokens)}"
-        text = orjson.dumps(self.encoding.game.view_data(core.engine, player)).decode()
+        text = self.encoding.game.view_json(core.engine, player).decode()
         if core.chance is not None:
             text += f" drawing {core.drawn}"
         return f"seat {player} {text}"
@@ -416,7 +366,7 @@ class OpenSpielGame(pyspiel.Game):
                 f"unknown variant {variant!r} of {game.title}; known: "
                 + ", ".join(encoding.variants)
             )
-        self.shared = Shared(encoding, _chance_model(encoding), Tokens(encoding))
+        self.shared = Shared(encoding, _chance_model(encoding), history_tokens(encoding))
         self.variant = variant
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.actions.size,
@@ -524,6 +474,16 @@ def _register_all() -> None:
 # --------------------------------------------------------------------------- bots at a table
 
 
+def bots_of(game: AnyGame) -> Bots[Any, Any, Any]:
+    """The game's :class:`~tajmahal.kit.bots.Bots` (its adapter's ``bots`` module's
+    ``BOTS``); TypeError for a game that declares none."""
+    module = getattr(game, "bots", None)
+    bots = getattr(importlib.import_module(module), "BOTS", None) if module else None
+    if not isinstance(bots, Bots):
+        raise TypeError(f"{game.title} declares no bots (a bots module with BOTS)")
+    return bots
+
+
 class BotsEvaluator(Evaluator):
     """Leaf values for OpenSpiel's MCTS and IS-MCTS bots, from a game's own judgement
     (its :class:`tajmahal.kit.bots.Bots`): the chance outcomes still waiting drawn at
@@ -534,9 +494,7 @@ class BotsEvaluator(Evaluator):
     Priors are uniform."""
 
     def __init__(self, encoding: Encoding[Any, Any], seed: int = 0, scale: float = 10.0) -> None:
-        if encoding.bots is None:
-            raise TypeError(f"{encoding.game.title} declares no bots to value a position")
-        self.bots = encoding.bots
+        self.bots = bots_of(encoding.game)
         self.model = _chance_model(encoding)
         self.rng = random.Random(seed)
         self.scale = scale
@@ -578,7 +536,7 @@ class OpenSpielPlayer(ViewPlayer):
     ) -> None:
         self.short_name = register(game)
         self.encoding = _REGISTERED[self.short_name]
-        super().__init__(self.encoding.bots, seed)
+        super().__init__(bots_of(self.encoding.game), seed)
         self.make_bot = make_bot
         self.seed = seed
         self.game: OpenSpielGame | None = None

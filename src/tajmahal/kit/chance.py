@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -102,3 +102,52 @@ def is_chance(node: object) -> bool:
     """True for a :class:`Chance` node (not an engine's state)."""
     return isinstance(node, Chance)
 
+
+class Tokens:
+    """The token ids of a history, as a seat saw it (an OpenSpiel information state):
+    one token a step.  0 pads a tensor of them; then, in order: each action (1 +
+    its index among ``actions``); each kind of chance outcome the seat saw (the
+    kind's base + the outcome); "an outcome went to seat q, unseen" (one per seat,
+    and one for an outcome nobody saw); the observing seat (the first token)."""
+
+    def __init__(self, model: ChanceModel[Any, Any], actions: int, seats: int) -> None:
+        self.kinds = model.kinds
+        self.outcomes = model.max_outcomes
+        self.action = 1
+        self.chance = self.action + actions
+        self.hidden = self.chance + len(self.kinds) * self.outcomes
+        self.seats = seats
+        self.seat = self.hidden + seats + 1
+        self._texts: dict[int, str] = {}
+        #: Where each kind of token starts.
+        self.bases: dict[str, int] = {
+            "action": self.action,
+            **{k: self.chance + i * self.outcomes for i, k in enumerate(self.kinds)},
+            "hidden": self.hidden,
+            "seat": self.seat,
+        }
+
+    def of_chance(self, kind: str, outcome: int) -> int:
+        return self.bases[kind] + outcome
+
+    def unseen(self, seer: int) -> int:
+        return self.hidden + (self.seats if seer == NOBODY else seer)
+
+    def text(self, token: int) -> str:
+        """A token for people: ``a12`` (action 12), ``card:7``, ``?>2`` (an outcome
+        seat 2 saw), ``seat1:`` (the observer)."""
+        text = self._texts.get(token)
+        if text is None:
+            text = self._texts[token] = self._text(token)
+        return text
+
+    def _text(self, token: int) -> str:
+        if token >= self.seat:
+            return f"seat{token - self.seat}:"
+        if token >= self.hidden:
+            seat = token - self.hidden
+            return "?>nobody" if seat == self.seats else f"?>{seat}"
+        if token >= self.chance:
+            kind, outcome = divmod(token - self.chance, self.outcomes)
+            return f"{self.kinds[kind]}:{outcome}"
+        return f"a{token - self.action}"

@@ -281,8 +281,7 @@ class Encoding(Generic[S, A]):
     (:class:`tajmahal.kit.chance.ChanceModel`); ``images`` draws a state as an
     RGB array for ``render_mode="rgb_array"`` (None: the game has no such picture);
     ``variants`` the variants a user may ask for by name (empty: the player count
-    decides); ``bots`` the game's :class:`tajmahal.kit.bots.Bots` (its judgement
-    values the leaves of OpenSpiel's search bots at a table).
+    decides).
     """
 
     def __init__(
@@ -296,7 +295,6 @@ class Encoding(Generic[S, A]):
         chance: Any = None,
         images: Callable[[S], npt.NDArray[np.uint8]] | None = None,
         variants: tuple[str, ...] = (),
-        bots: Any = None,
     ) -> None:
         self.game = game
         self.actions = actions
@@ -307,7 +305,6 @@ class Encoding(Generic[S, A]):
         self.chance = chance
         self.images = images
         self.variants = variants
-        self.bots = bots
         self.layout = cache(self._layout)
 
     @property

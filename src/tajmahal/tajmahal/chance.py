@@ -39,8 +39,8 @@ from .events import (
     VisitEnded,
 )
 from .hidden import determinize
-from .rules import VISITS, check_state, new_game, step
-from .setups import HAND_SIZE, Setup, display_size, place_tiles, variant_for
+from .rules import check_state, new_game, step
+from .setups import HAND_SIZE, VISITS, Setup, display_size, place_tiles, variant_for
 from .state import State
 from .tiles import DEFAULT_BONUS_TILES, BonusTile
 from .views import view

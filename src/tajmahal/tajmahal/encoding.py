@@ -54,12 +54,10 @@ from ..kit.encoding import (
 from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
 from .adapter import TAJMAHAL
 from .board import CITIES, PROVINCES
-from .bots import BOTS
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
 from .chance import BONUS_KINDS, CHANCE
 from .raster import render_image
-from .rules import VISITS
-from .setups import display_size
+from .setups import VISITS, display_size
 from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
 from .views import PlayerView, view
 
@@ -291,7 +289,6 @@ ENCODING: Final = Encoding[State, Action](
     max_decisions=lambda players, variant: max_game_length(players),
     chance=CHANCE,
     images=render_image,
-    bots=BOTS,
 )
 
 

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Final
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
 from . import actions as act
 from .actions import Action
-from .bots import BOTS
 from .chance import TikalChance
 from .components import BACKS, TOP_LEVEL, Components
 from .rules import PER_TURN, TREASURE_POINTS
@@ -272,5 +271,4 @@ def encoding(game: Tikal) -> Encoding[State, Action]:
         max_decisions=lambda players, variant: max_decisions(c, players, variant),
         chance=TikalChance(c),
         variants=VARIANTS,
-        bots=BOTS,
     )
