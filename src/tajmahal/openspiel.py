@@ -470,7 +470,6 @@ def _register_all() -> None:
             register(encoding.game)
 
 
-
 # --------------------------------------------------------------------------- bots at a table
 
 
