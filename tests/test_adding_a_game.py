@@ -11,6 +11,7 @@ examples/pig/pyproject.toml (no pip, no network).
 
 from __future__ import annotations
 
+import doctest
 import os
 import random
 import subprocess
@@ -73,6 +74,7 @@ def test_pig_rules_end_after_the_last_round_and_equal_banks_share() -> None:
     # P5: every turn of 8 rounds a 1 at once, then the banks (all 0) share rank 1.
     state = play_out((1,) * 16, 2, "r" * 16)
     assert state.to_act is None and PIG.ranks(state) == [1, 1]
+    assert doctest.testmod(rules).failed == 0  # the module's own example
 
 
 # --------------------------------------------------------------------------- the commands
