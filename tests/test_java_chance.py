@@ -16,6 +16,7 @@ from tajmahal.java import Setup, legal_actions, new_game
 from tajmahal.java.actions import TakeCard
 from tajmahal.java.chance import check, drawn, pools, relabel
 from tajmahal.java.rules import step
+from tajmahal.kit.encoding import encoding_of
 
 
 def load(players: int) -> tos.OpenSpielGame:
@@ -112,3 +113,15 @@ def test_relabelling_the_engines_draws_gives_the_chosen_cards() -> None:
                 assert other[0] in changed.players[seat].hand or changed.display == other[0]
                 check(changed)
             state = after
+
+
+def test_the_pile_is_unordered_until_drawn_sorted_or_shuffled() -> None:
+    # Java's pile (and Taj Mahal's deck): normalize forgets its order (by id),
+    # shuffle draws one; neither changes which cards it holds, nor anything else.
+    model = encoding_of("java").chance
+    state = new_game(Setup.random(3, seed=4))
+    ordered = model.normalize(state)
+    assert ordered.pile == tuple(sorted(state.pile)) and ordered.players == state.players
+    shuffled = model.shuffle(ordered, random.Random(1))
+    assert sorted(shuffled.pile) == list(ordered.pile) and shuffled.pile != ordered.pile
+    assert evolve(shuffled, pile=ordered.pile) == ordered

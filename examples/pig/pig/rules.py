@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
 GOAL: Final = 30
 ROUNDS: Final = 8
@@ -85,7 +85,7 @@ class Setup:
     """Seats, and the faces of the dice in the order they will be rolled."""
 
     players: int
-    dice: tuple[int, ...]
+    dice: tuple[int, ...] = field(repr=False)  # MAX_ROLLS faces: too many to print
     variant: str = "standard"
 
     @classmethod

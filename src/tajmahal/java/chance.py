@@ -26,7 +26,7 @@ from typing import Final
 
 from attrs import evolve, frozen
 
-from ..kit.chance import PUBLIC, Chance, ChanceModel
+from ..kit.chance import PUBLIC, Chance, PileChanceModel
 from .actions import Action, TakeCard
 from .components import Components
 from .events import CardTaken
@@ -155,10 +155,11 @@ def relabel(state: State, engine: Sequence[int], chosen: Sequence[int]) -> State
     )
 
 
-class JavaChance(ChanceModel[State, Action]):
+class JavaChance(PileChanceModel[State, Action]):
     """Java's chance model (the module docstring): outcomes are card ids."""
 
     kinds = (CARD,)
+    pile = "pile"
 
     def __init__(self, components: Components) -> None:
         self.components = components
@@ -192,16 +193,6 @@ class JavaChance(ChanceModel[State, Action]):
         from .encoding import max_turns
 
         return players * self.hand_size + 1 + 2 * 2 * max_turns(players, self.components)
-
-    def normalize(self, state: State) -> State:
-        """The draw pile in id order: its order is decided draw by draw."""
-        return evolve(state, pile=tuple(sorted(state.pile)))
-
-    def shuffle(self, state: State, rng: random.Random) -> State:
-        """The draw pile in a random order."""
-        pile = list(state.pile)
-        rng.shuffle(pile)
-        return evolve(state, pile=tuple(pile))
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` has not seen dealt again (:func:`tajmahal.java.views.determinize`)."""

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar, cast
+
+import attrs
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -96,6 +98,30 @@ class ChanceModel(ABC, Generic[S, A]):
         """A state ``seat`` cannot tell from ``state``, its hidden parts dealt again
         at random (for IS-MCTS); :meth:`normalize`-d."""
         raise NotImplementedError(f"{type(self).__name__} cannot resample a state")
+
+
+class PileChanceModel(ChanceModel[S, A]):
+    """A model whose state keeps a face-down pile (a deck) in the order it will be
+    drawn, the attribute :attr:`pile` of the state (an attrs value): the order is
+    not decided until a draw, so :meth:`normalize` sorts the pile and
+    :meth:`shuffle` shuffles it."""
+
+    #: The name of the state's pile (a tuple).
+    pile: str = "deck"
+
+    def normalize(self, state: S) -> S:
+        """The pile in sorted order: its order is decided draw by draw."""
+        return self._with_pile(state, sorted(getattr(state, self.pile)))
+
+    def shuffle(self, state: S, rng: random.Random) -> S:
+        """The pile in a random order."""
+        pile = list(getattr(state, self.pile))
+        rng.shuffle(pile)
+        return self._with_pile(state, pile)
+
+    def _with_pile(self, state: S, pile: list[Any]) -> S:
+        new: S = attrs.evolve(cast(Any, state), **{self.pile: tuple(pile)})
+        return new
 
 
 def is_chance(node: object) -> bool:

@@ -25,7 +25,7 @@ from typing import Final
 
 from attrs import evolve, frozen
 
-from ..kit.chance import PUBLIC, Chance, ChanceModel
+from ..kit.chance import PUBLIC, Chance, PileChanceModel
 from .actions import Action
 from .board import DEFAULT_BOARD
 from .cards import CARDS, REGULAR_CARDS
@@ -424,7 +424,7 @@ class DrawChance(Chance[State]):
         return f"draw #{outcome} {CARDS[outcome]} for {to}"
 
 
-class TajMahalChance(ChanceModel[State, Action]):
+class TajMahalChance(PileChanceModel[State, Action]):
     """Taj Mahal's chance model (the module docstring): outcomes are card ids, seats,
     province tile numbers and bonus tile kinds, all below 96."""
 
@@ -448,16 +448,6 @@ class TajMahalChance(ChanceModel[State, Action]):
         later = (VISITS - 1) * display_size(players) + VISITS * players + len(_BONUS_CITIES)
         dummy = VISITS * (84 + players) if players == 2 else 0
         return setup_size(players) + later + dummy
-
-    def normalize(self, state: State) -> State:
-        """The deck in id order: its order is decided draw by draw."""
-        return evolve(state, deck=tuple(sorted(state.deck)))
-
-    def shuffle(self, state: State, rng: random.Random) -> State:
-        """The deck in a random order."""
-        deck = list(state.deck)
-        rng.shuffle(deck)
-        return evolve(state, deck=tuple(deck))
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """The cards ``seat`` cannot see dealt again (:func:`tajmahal.determinize`)."""
