@@ -112,11 +112,14 @@ def test_pig_plays_under_match_tournament_and_the_replay_viewer(
     installed: dict[str, str], tmp_path: Path
 ) -> None:
     record = tmp_path / "game.jsonl"
-    out = tajmahal(installed, "match", "--game", "pig", "mcts", "greedy", "random",
-                   "--seed", "3", "--record", str(record))  # fmt: skip
-    assert "Pig" in out or "pig" in out
+    bot = str(PIG_DIR / "hold_at_20.py")  # a subprocess bot speaking the protocol
+    tajmahal(installed, "match", "--game", "pig", "mcts", "greedy", bot,
+             "--seed", "4", "--record", str(record))  # fmt: skip
     lines = [orjson.loads(line) for line in record.read_text().splitlines()]
     assert lines[0]["game"] == "pig"
+    assert [p["name"] for p in lines[0]["players"]] == ["mcts", "greedy", "hold_at_20"]
+    held = [x["scores"][2] for x in lines if x.get("seat") == 2 and x["action"]["type"] == "hold"]
+    assert held and min(held) >= 20  # the protocol bot held, and only at 20 or more
     tajmahal(installed, "replay", str(record), "--verify")
     page = tmp_path / "game.html"
     tajmahal(installed, "replay", str(record), "--html", str(page))
