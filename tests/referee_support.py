@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from click.testing import CliRunner
 
 from tajmahal.cli import main
@@ -59,6 +61,31 @@ def processes_with(marker: str) -> list[str]:
         if marker.encode() in cmdline and state != "Z":
             found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
     return found
+
+
+def plain_user_cli() -> tuple[list[str], dict[str, str]]:
+    """The command line (and environment) that runs ``tajmahal`` as an unprivileged
+    user: as root, a bot could read any memory whatever the referee does."""
+    code = "from tajmahal.cli import main; main()"
+    if os.geteuid() != 0:
+        return [sys.executable, "-c", code], dict(os.environ)
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: cannot run as a plain user")
+    import tajmahal  # its source, and the packages it needs, must be found by that user
+
+    source = str(Path(tajmahal.__file__).parent.parent)
+    paths = [source, *(p for p in sys.path if "site-packages" in p)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    user = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    pythons = [sys.executable, "/usr/bin/python3", shutil.which("python3") or ""]
+    for python in dict.fromkeys(pythons):
+        if python and subprocess.run(
+            [*user, "/bin/sh", "-c", f'exec "{python}" -c "import tajmahal.cli"'],
+            env=env, capture_output=True, cwd="/", timeout=60,
+        ).returncode == 0:
+            return [*user, python, "-c", code], env
+    pytest.skip("no Python here that an unprivileged user may run with tajmahal")
 
 
 PYTHON = sys.executable

@@ -10,19 +10,23 @@ or to cheat from the same machine.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import pytest
-from referee_support import HOSTILE, cli, hostile, match_json, processes_with
+from referee_support import (
+    HOSTILE,
+    cli,
+    hostile,
+    match_json,
+    plain_user_cli,
+    processes_with,
+)
 
 from tajmahal.arena import BotSpec, MatchConfig, TimeControl, run_match
 from tajmahal.tajmahal.adapter import TAJMAHAL
@@ -86,42 +90,6 @@ def test_attack_4_a_tournament_of_escaping_bots_leaves_nothing_behind(tmp_path: 
 # -- attack 5: same-user cheating
 
 
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A directory every user may write (for a referee run as another user)."""
-    path = Path(tempfile.mkdtemp(prefix="tajmahal-trust-"))
-    path.chmod(0o777)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def _plain_user_cli() -> tuple[list[str], dict[str, str]]:
-    """The command line (and environment) that runs ``tajmahal`` as an unprivileged
-    user: as root, a bot could read any memory whatever the referee does."""
-    code = "from tajmahal.cli import main; main()"
-    if os.geteuid() != 0:
-        return [sys.executable, "-c", code], dict(os.environ)
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("running as root without setpriv: cannot run as a plain user")
-    import tajmahal  # its source, and the packages it needs, must be found by that user
-
-    source = str(Path(tajmahal.__file__).parent.parent)
-    paths = [source, *(p for p in sys.path if "site-packages" in p)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-    user = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
-    pythons = [sys.executable, "/usr/bin/python3", shutil.which("python3") or ""]
-    for python in dict.fromkeys(pythons):
-        if python and subprocess.run(
-            [*user, "/bin/sh", "-c", f'exec "{python}" -c "import tajmahal.cli"'],
-            env=env, capture_output=True, cwd="/", timeout=60,
-        ).returncode == 0:
-            return [*user, python, "-c", code], env
-    pytest.skip("no Python here that an unprivileged user may run with tajmahal")
-
-
 def _spy_findings(log: Path) -> dict[str, str]:
     found = {}
     for line in log.read_text().splitlines():
@@ -147,7 +115,7 @@ def test_attack_5_a_bot_finds_no_seed_no_memory_and_no_output_of_its_referee(
         args = ["tournament", spy, "random", "--seed", seed, "--games", "2", "--jobs", "1",
                 "--out", str(shared_dir / "t"), "-q", "--time", "5"]
         log = shared_dir / "t" / "logs" / "000000.seat0.log"
-    argv, env = _plain_user_cli()
+    argv, env = plain_user_cli()
     done = subprocess.run([*argv, *args], capture_output=True, timeout=120, cwd=shared_dir,
                           env=env)
     assert done.returncode == 0, done.stderr

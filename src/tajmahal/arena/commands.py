@@ -99,11 +99,12 @@ _REFEREE_OPTIONS = (
         help="Send each bot its events with its next request (faster), or at once.",
     ),
     click.option(
-        "--sandbox",
-        is_flag=True,
-        help="Confine each bot process (Linux Landlock): no signals, tracing or TCP "
-        "outside its own processes, files read only from system, Python and its own "
-        "directories, written only in a private one (see docs/cli.md, Trust model).",
+        "--sandbox/--no-sandbox",
+        default=None,
+        help="Run each bot in a sandbox of its own (Linux namespaces, with bubblewrap): "
+        "no network, no other process, your files hidden but the system's, Python's "
+        "and its own, read-only (see docs/cli.md, Trust model).  Default: on for "
+        "tournament and play where the system allows it, off for match.",
     ),
     click.option(
         "--memory",
@@ -227,13 +228,14 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         preflight: bool,
         watch: bool,
         batch_events: bool,
-        sandbox: bool,
+        sandbox: bool | None,
         memory: int | None,
         as_json: bool,
         verbose: int,
         quiet: bool,
     ) -> None:
         game = load_game_option(registry, game_name)
+        sandbox = bool(sandbox)  # off unless asked for
         check_sandbox(sandbox)
         builtins = sorted(game.builtin_players())
         players = len(bots)
@@ -370,7 +372,26 @@ def check_sandbox(wanted: bool) -> None:
     if wanted:
         problem = sandbox_unavailable()
         if problem is not None:
-            raise click.UsageError(problem)
+            raise click.UsageError(f"{problem} (or give --no-sandbox)")
+
+
+def default_sandbox(given: bool | None) -> bool:
+    """``--sandbox``/``--no-sandbox`` as given; neither: the sandbox where the
+    system allows it (see :func:`say_sandbox`)."""
+    return given if given is not None else sandbox_unavailable() is None
+
+
+def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
+    """Say once whether the bots run sandboxed, and how to change it (on stderr):
+    a warning when they are not and nobody asked for that."""
+    if on and not quiet:
+        click.echo("the bots run sandboxed (see docs/cli.md, Trust model; --no-sandbox "
+                   "turns it off)", err=True)
+    elif not on and given is None:
+        why = sandbox_unavailable()
+        reason = f": {why}" if why else " (this tournament was started with --no-sandbox)"
+        click.echo(f"warning: the bots are not sandboxed{reason}; they run as you, with "
+                   "your files, network and processes within reach", err=True)
 
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:

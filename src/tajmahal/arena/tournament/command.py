@@ -21,12 +21,14 @@ from ..commands import (
     SEED,
     check_bots_start,
     check_sandbox,
+    default_sandbox,
     game_option,
     load_game_option,
     parse_bots,
     parse_seat_time,
     preflight_option,
     referee_options,
+    say_sandbox,
 )
 from ..game import AnyGame
 from ..referee import MatchConfig, TimeControl
@@ -226,6 +228,14 @@ def gauntlet_dir(out: Path) -> Path:
     return gauntlet.matchup_dir(out, 1)
 
 
+def given_sandbox() -> bool | None:
+    """``--sandbox`` or ``--no-sandbox`` as given on the command line (None: neither)."""
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("sandbox") is not click.core.ParameterSource.COMMANDLINE:
+        return None
+    return bool(ctx.params["sandbox"])
+
+
 def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     registry = registry_of(games)
 
@@ -333,6 +343,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     ) -> None:
         containment.hide_option("--seed")  # from other processes (the bots): it deals all
         options["preflight"] = preflight
+        options["sandbox"] = default_sandbox(options["sandbox"])
         is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
         game = _tournament_game(registry, game_name, out, is_gauntlet_run)
         if executor != "ray" and (address is not None or ray_working_dir is not None):
@@ -345,6 +356,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
                 lineup = _lineup(bots, options) if bots else None
                 plan = _plan(game, out, lineup, games, seed, options)
                 _check_entrants(game, plan.entrants, options, plan)
+                say_sandbox(plan.sandbox, given_sandbox(), quiet)
                 status = _play(game, out, plan, games, players, as_json, quiet)
         finally:
             players.close()
@@ -425,6 +437,7 @@ def _gauntlet(
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     _check_entrants(game, entrants, options)
+    say_sandbox(options["sandbox"], given_sandbox(), quiet)
     candidate = entrants[0]
     if seed is None and bots:  # one seed for every match-up: the same deals for each
         stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))

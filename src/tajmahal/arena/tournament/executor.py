@@ -174,6 +174,7 @@ def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
             watch=False,  # the games in parallel keep the CPUs busy
             sandbox=task.sandbox,
             memory=task.memory,
+            hide=(record.parent.parent,),  # the tournament's directory: DIR/games/N.jsonl
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         _sync_directory(record.parent)  # the record's rename is on disk before it counts
