@@ -48,6 +48,15 @@ def match_json(*args: str) -> dict[str, Any]:
 
 def processes_with(marker: str) -> list[str]:
     """Command lines of running processes that mention ``marker`` (not zombies)."""
+    return [cmdline for _, cmdline in _running_with(marker)]
+
+
+def pids_with(marker: str) -> list[int]:
+    """The running processes that mention ``marker`` (not zombies)."""
+    return [pid for pid, _ in _running_with(marker)]
+
+
+def _running_with(marker: str) -> list[tuple[int, str]]:
     found = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
@@ -59,7 +68,7 @@ def processes_with(marker: str) -> list[str]:
             continue
         state = stat.rsplit(")", 1)[-1].split()[0]
         if marker.encode() in cmdline and state != "Z":
-            found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+            found.append((int(pid), cmdline.replace(b"\0", b" ").decode(errors="replace")))
     return found
 
 

@@ -10,9 +10,11 @@ or to cheat from the same machine.
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -20,15 +22,16 @@ from pathlib import Path
 import orjson
 import pytest
 from referee_support import (
-    HOSTILE,
     cli,
+    faulty,
     hostile,
     match_json,
+    pids_with,
     plain_user_cli,
     processes_with,
 )
 
-from tajmahal.arena import BotSpec, MatchConfig, TimeControl, run_match
+from tajmahal.arena import BotSpec, MatchConfig, TimeControl, run_match, sandbox
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
 FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
@@ -113,7 +116,7 @@ def test_attack_5_a_bot_finds_no_seed_no_memory_and_no_output_of_its_referee(
         log = shared_dir / "g.seat0.log"
     else:
         args = ["tournament", spy, "random", "--seed", seed, "--games", "2", "--jobs", "1",
-                "--out", str(shared_dir / "t"), "-q", "--time", "5"]
+                "--out", str(shared_dir / "t"), "-q", "--time", "5", "--no-sandbox"]
         log = shared_dir / "t" / "logs" / "000000.seat0.log"
     argv, env = plain_user_cli()
     done = subprocess.run([*argv, *args], capture_output=True, timeout=120, cwd=shared_dir,
@@ -143,13 +146,28 @@ def test_attack_5_records_traces_and_logs_are_private(tmp_path: Path) -> None:
 @linux
 @pytest.mark.parametrize(("how", "kind", "signal_name"),
                          [("stop", "timeout", "SIGSTOP"), ("kill", "crash", "SIGKILL")])
-def test_attack_5_a_bot_stopped_or_killed_by_another_is_named_so(
+def test_attack_5_a_bot_stopped_or_killed_by_another_process_is_named_so(
     tmp_path: Path, how: str, kind: str, signal_name: str
 ) -> None:
     record = tmp_path / "g.jsonl"
-    victim = str(Path(__file__).parent.parent / "bots" / "random_bot.py")
-    result = match_json(hostile("signaller", how), victim, "--time", "0.5", "--bank", "0",
-                        "--grace", "0.5", "--seed", "2", "--record", str(record))
+    marker = _marker(tmp_path, how)
+    victim = faulty("slow", "0.05", marker)  # a game of a second or two
+    signum = signal.SIGSTOP if how == "stop" else signal.SIGKILL
+
+    def attack() -> None:  # another process of the same user, once the game is under way
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for pid in pids_with(marker):
+                time.sleep(0.3)
+                os.kill(pid, signum)
+                return
+            time.sleep(0.02)
+
+    attacker = threading.Thread(target=attack)
+    attacker.start()
+    result = match_json("first", victim, "--time", "1", "--bank", "0", "--grace", "0.5",
+                        "--seed", "2", "--record", str(record), "--no-preflight")
+    attacker.join()
     (fault,) = result["faults"]
     assert (fault["seat"], fault["kind"], fault["signal"]) == (1, kind, signal_name), fault
     assert f"{'stopped' if how == 'stop' else 'killed'} by {signal_name}" in fault["detail"]
@@ -157,4 +175,18 @@ def test_attack_5_a_bot_stopped_or_killed_by_another_is_named_so(
     lines = [orjson.loads(x) for x in record.read_bytes().splitlines()]
     (line,) = [x for x in lines if x["type"] == "fault"]
     assert line["signal"] == signal_name
-    assert processes_with(str(HOSTILE)) == []
+    assert processes_with(marker) == []
+
+
+@pytest.mark.skipif(not sandbox.scope_available(), reason="needs Landlock ABI 6 (Linux 6.12)")
+@pytest.mark.parametrize("how", ["stop", "kill"])
+def test_attack_5_a_bot_cannot_signal_the_other_bots_of_its_game(how: str) -> None:
+    """Even without the sandbox: Landlock keeps its signals within its own tree."""
+    victim = str(Path(__file__).parent.parent / "bots" / "random_bot.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "g.jsonl"
+        result = match_json(hostile("signaller", how), victim, "--time", "1", "--bank", "0",
+                            "--seed", "2", "--record", str(record))
+        log = (Path(tmp) / "g.seat0.log").read_text()
+    assert result["faults"] == []
+    assert "could not signal" in log and "signalled" not in log

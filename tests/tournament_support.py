@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from referee_support import pids_with
 
 from tajmahal.arena.referee import TimeControl
 from tajmahal.arena.tournament.journal import Finished
@@ -109,3 +112,28 @@ def still_running(processes: Sequence[tuple[int, str]]) -> list[int]:
         if fields[0] != "Z" and fields[19] == start:
             alive.append(pid)
     return alive
+
+
+def signal_worker(parent: int, marker: str, signum: int, done: list[int]) -> None:
+    """Signal, from outside, the worker (a child of ``parent``) of the first bot
+    found running with ``marker`` on its command line (then add its pid to ``done``)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not done:
+        for pid in pids_with(marker):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            worker = int(stat.rsplit(")", 1)[1].split()[1])
+            while worker > 1:  # up from the bot (through the sandbox) to the worker
+                stat = Path(f"/proc/{worker}/stat").read_text()
+                ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                if ppid == parent:
+                    break
+                worker = ppid
+            if worker > 1:
+                time.sleep(0.3)
+                os.kill(worker, signum)
+                done.append(worker)
+                return
+        time.sleep(0.05)
