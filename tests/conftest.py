@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,3 +22,15 @@ def shared_dir() -> Iterator[Path]:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def no_bot_left_from_an_earlier_test() -> None:
+    """Kill the test bots an earlier test left running (that test failed for it):
+    a leftover must not fail every later test that looks for processes."""
+    from referee_support import FAULTY, HOSTILE, pids_with
+
+    for marker in (str(FAULTY), str(HOSTILE)):
+        for pid in pids_with(marker):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

@@ -119,7 +119,7 @@ def test_replay_verify_finds_the_first_mismatch(
     assert code == 1 and "MISMATCH" in err and message in err, err
 
 
-def _wait_for(predicate: object, timeout: float = 15.0) -> None:
+def _wait_for(predicate: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():  # type: ignore[operator]

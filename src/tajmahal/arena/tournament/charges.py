@@ -8,10 +8,11 @@ wrote something that is not its outcome, or its result did not match its
 record) is *lost*: it is charged, as a fault of kind :data:`LOST` and a loss, to
 every seat that could have caused it (:func:`suspects`: the seats played by a
 separate program outside the sandbox; a built-in bot runs inside the referee,
-and a sandboxed one sees no process but its own: neither can).  The
-other seats share the win.  A game that no bot can have spoiled is played again.  A lost game is journaled like any other, so it is
-never played again: a bot that spoils its game whenever it is losing cannot draw
-again, and it is listed under :func:`lost_games` in the standings.
+and a sandboxed one sees no process but its own: neither can).  The other seats
+share the win.  A lost game is journaled like any other, so it is never played
+again: a bot that spoils its game whenever it is losing cannot draw again, and
+it is listed under :func:`lost_games` in the standings.  A game that no bot can
+have spoiled is played again instead.
 """
 
 from __future__ import annotations
