@@ -128,7 +128,7 @@ def _wait_for(predicate: object, timeout: float = 60.0) -> None:
     raise AssertionError("timed out waiting")
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_interrupted_referee_leaves_no_process_and_no_record(
     tmp_path: Path, signum: int
 ) -> None:

@@ -125,6 +125,12 @@ def main() -> None:
     help="With SEATs: a bot's seconds per decision (people: none).",
 )
 @click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
+@click.option(
+    "--sandbox/--no-sandbox",
+    default=None,
+    help="With SEATs: run the bots sandboxed (Linux namespaces; docs/cli.md, Trust model) "
+    "[default: where the system allows it].",
+)
 def play(
     seats: tuple[str, ...],
     players: int,
@@ -137,6 +143,7 @@ def play(
     linger: float | None,
     move: float,
     game_name: str | None,
+    sandbox: bool | None,
 ) -> None:
     """Play one game between in-process random players and print the scores; or,
     with SEATs, play in the web browser: each SEAT is `human` (a person at the
@@ -161,6 +168,7 @@ def play(
             open_browser=browser,
             linger=linger,
             move=move,
+            sandbox=sandbox,
         )
         return
     seed = 1 if seed is None else seed

@@ -19,6 +19,7 @@ import orjson
 from attrs import frozen
 
 from ..game import AnyGame
+from ..signals import STOPPING
 from .charges import check_result, lost_games, lost_result, suspects
 from .executor import Executor, GameOutcome, GameTask
 from .journal import Finished, TournamentDir
@@ -261,8 +262,9 @@ def write_summary(
 
 @contextlib.contextmanager
 def _interrupts_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM during the block, then raise KeyboardInterrupt if one
-    came (main thread only; elsewhere the block runs as is)."""
+    """Hold SIGINT, SIGTERM and SIGHUP during the block, then raise
+    KeyboardInterrupt if one came (main thread only; elsewhere the block runs as
+    is)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -271,7 +273,7 @@ def _interrupts_deferred() -> Iterator[None]:
     def hold(signum: int, frame: Any) -> None:
         caught.append(signum)
 
-    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, hold) for s in STOPPING}
     try:
         yield
     finally:
