@@ -235,3 +235,42 @@ def test_a_game_lost_by_the_executor_is_tried_again_then_charged(tmp_path: Path)
     assert not first.result.get("lost") and first.record == "games/000000.jsonl"
     assert second.result["lost"].endswith("the node was lost")
     assert [f["seat"] for f in second.result["faults"]] == [second.seating.index(1)]
+
+
+def test_resuming_believes_only_the_games_the_tournament_journaled(tmp_path: Path) -> None:
+    """The red team's bot rewrote journal.jsonl and stopped the run: on resume its
+    lines counted, games without records included.  Now a line counts as it
+    stands only under the directory's seal; otherwise its record must replay to
+    it, or the game is played again."""
+    def run(out: Path, games: int) -> dict[str, Any]:
+        code, _, stderr = cli("tournament", "random", "first", "--games", str(games),
+                              "--seed", SEED, "--jobs", "1", "--out", str(out), "-q")
+        assert code == 0, stderr
+        data: dict[str, Any] = orjson.loads((out / "standings.json").read_bytes())
+        return data
+
+    honest = run(tmp_path / "honest", 8)
+    out = tmp_path / "t"
+    run(out, 4)
+    lines = (out / "journal.jsonl").read_bytes().splitlines()
+    flipped = orjson.loads(lines[1])
+    flipped["result"]["ranks"] = flipped["result"]["ranks"][::-1]
+    forged = [orjson.loads(x) for x in (tmp_path / "honest" / "journal.jsonl").read_bytes()
+              .splitlines()[4:]]  # games 4-7, never played here, as wins for the first entrant
+    for entry in forged:
+        first = entry["seating"].index(0)
+        entry["result"]["ranks"] = [1 if s == first else 2 for s in range(2)]
+    forged[0]["result"]["lost"] = "forged"
+    (out / "games" / "000005.jsonl").write_bytes((out / "games" / "000000.jsonl").read_bytes())
+    tampered = [lines[0], orjson.dumps(flipped), *lines[2:], *map(orjson.dumps, forged)]
+    (out / "journal.jsonl").write_bytes(b"\n".join(tampered) + b"\n")
+    data = run(out, 8)
+    errors = (out / "errors.log").read_text()
+    assert [int(x.split("game ")[1].split(":")[0]) for x in errors.splitlines()] == [1, 4, 5, 6, 7]
+    assert errors.count("its journal line is not believed") == 5
+    for key in ("finished", "complete", "lost_games"):
+        assert data[key] == honest[key]
+    assert [e["win_share"] for e in data["entrants"]] == [
+        e["win_share"] for e in honest["entrants"]]
+    code, stdout, stderr = cli("tournament", "--out", str(out))  # sealed now: nothing doubted
+    assert code == 0 and "resuming: 8 of 8 games" in stdout and "not believed" not in stderr

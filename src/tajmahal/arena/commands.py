@@ -381,6 +381,14 @@ def default_sandbox(given: bool | None) -> bool:
     return given if given is not None else sandbox_unavailable() is None
 
 
+def sandbox_given() -> bool | None:
+    """``--sandbox`` or ``--no-sandbox`` as given on the command line (None: neither)."""
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("sandbox") is not click.core.ParameterSource.COMMANDLINE:
+        return None
+    return bool(ctx.params["sandbox"])
+
+
 def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
     """Say once whether the bots run sandboxed, and how to change it (on stderr):
     a warning when they are not and nobody asked for that."""

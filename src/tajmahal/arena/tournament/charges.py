@@ -103,6 +103,27 @@ def lost_games(games: Sequence[Finished], names: Sequence[str]) -> list[dict[str
     return listed
 
 
+def audit(game: AnyGame, store: TournamentDir) -> dict[int, str]:
+    """Settle the journal's unsealed lines (see :mod:`.journal`): each game played
+    to its end whose record replays to its line is counted (and sealed again);
+    the others, and every unsealed lost game (it has no record to replay), are
+    taken out of the journal, to be played again.  Returns those (number: why)."""
+    if not store.unsealed:
+        return {}
+    doubted = {}
+    for entry in list(store.unsealed):
+        if entry.result.get("lost"):
+            doubted[entry.number] = "a lost game whose line is not sealed"
+            continue
+        problem = check_result(game, store, entry.slot, entry.result)
+        if problem is None:
+            store.vouch(entry)
+        else:
+            doubted[entry.number] = problem
+    store.settle(doubted)
+    return doubted
+
+
 def check_result(
     game: AnyGame, store: TournamentDir, slot: Slot, result: dict[str, Any]
 ) -> str | None:

@@ -28,6 +28,7 @@ from ..commands import (
     parse_seat_time,
     preflight_option,
     referee_options,
+    sandbox_given,
     say_sandbox,
 )
 from ..game import AnyGame
@@ -35,6 +36,7 @@ from ..referee import MatchConfig, TimeControl
 from ..registry import GameRegistry, UnknownGame, registry_of
 from ..signals import terminate_as_interrupt
 from . import gauntlet
+from .charges import audit
 from .display import (
     LiveDisplay,
     PlainDisplay,
@@ -228,14 +230,6 @@ def gauntlet_dir(out: Path) -> Path:
     return gauntlet.matchup_dir(out, 1)
 
 
-def given_sandbox() -> bool | None:
-    """``--sandbox`` or ``--no-sandbox`` as given on the command line (None: neither)."""
-    ctx = click.get_current_context()
-    if ctx.get_parameter_source("sandbox") is not click.core.ParameterSource.COMMANDLINE:
-        return None
-    return bool(ctx.params["sandbox"])
-
-
 def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     registry = registry_of(games)
 
@@ -356,7 +350,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
                 lineup = _lineup(bots, options) if bots else None
                 plan = _plan(game, out, lineup, games, seed, options)
                 _check_entrants(game, plan.entrants, options, plan)
-                say_sandbox(plan.sandbox, given_sandbox(), quiet)
+                say_sandbox(plan.sandbox, sandbox_given(), quiet)
                 status = _play(game, out, plan, games, players, as_json, quiet)
         finally:
             players.close()
@@ -437,7 +431,7 @@ def _gauntlet(
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     _check_entrants(game, entrants, options)
-    say_sandbox(options["sandbox"], given_sandbox(), quiet)
+    say_sandbox(options["sandbox"], sandbox_given(), quiet)
     candidate = entrants[0]
     if seed is None and bots:  # one seed for every match-up: the same deals for each
         stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))
@@ -560,6 +554,13 @@ def _run(
         )
         if plan.sprt is not None:
             click.echo(f"SPRT {plan.sprt.text()}: stops when H0 or H1 is accepted")
+        doubted = audit(game, store)
+        if doubted:
+            click.echo(
+                f"{count(len(doubted), 'journaled game')} not believed (its journal line or "
+                f"record was changed; see {store.root / ERRORS}): played again",
+                err=True,
+            )
         if store.finished:
             click.echo(f"resuming: {len(store.finished)} of {plan.games} games already finished")
     executor = players.get(store)

@@ -20,7 +20,7 @@ from attrs import frozen
 
 from ..game import AnyGame
 from ..signals import STOPPING
-from .charges import check_result, lost_games, lost_result, suspects
+from .charges import audit, check_result, lost_games, lost_result, suspects
 from .executor import Executor, GameOutcome, GameTask
 from .journal import Finished, TournamentDir
 from .plan import Plan
@@ -105,7 +105,9 @@ def run_tournament(
     """Play the games of ``store.plan`` that are not in its journal yet (or, when
     the plan has a sequential test, until the test is decided).
 
-    With the ``game``, a result counts only if the game's record replays to it
+    With the ``game``, a journaled game whose line is not sealed counts only if
+    its record replays to it (:func:`~.charges.audit`; else it is played again), a
+    result counts only if the game's record replays to it
     (:func:`~.charges.check_result`), and a game that could not be finished is
     *lost*: charged to the seats played by separate programs, which could have
     caused it (:mod:`.charges`), at once, or, if the executor says the loss was
@@ -114,6 +116,8 @@ def run_tournament(
     given) is played again, after the others, up to ``retries`` more times in
     this run; then it is reported as failed (and tried again on the next run)."""
     plan = store.plan
+    if game is not None:
+        audit(game, store)  # journaled games count only as the tournament wrote them
     builtins = set(game.builtin_players()) if game is not None else None
     tries: dict[int, int] = {}
     standings = Standings(plan.entrants)
