@@ -529,6 +529,7 @@ class _Executors:
 
     def get(self, store: TournamentDir) -> Executor:
         if self.ray is not None:
+            self.ray.log = self.ray.log or store.root / "workers.log"  # the driver's messages
             return self.ray
         jobs = self.jobs or default_jobs()
         return LocalExecutor(self.reference, jobs, store.root / "workers.log")
@@ -609,6 +610,13 @@ def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = Tr
             + ", ".join(str(p) for p in report.files)
             + f"; records in {store.root / GAMES}"
         )
+    if report.lost is not None:
+        click.echo(
+            f"stopped: {report.lost}; {report.finished} of {plan.games} games are saved in "
+            f"{store.root}: run the same command to resume",
+            err=True,
+        )
+        return 1
     if report.interrupted:
         click.echo(
             f"interrupted: the games under way were stopped and their bots killed; "

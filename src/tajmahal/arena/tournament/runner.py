@@ -21,7 +21,7 @@ from attrs import frozen
 from ..game import AnyGame
 from ..signals import STOPPING
 from .charges import audit, check_result, lost_games, lost_result, suspects
-from .executor import Executor, GameOutcome, GameTask
+from .executor import Executor, ExecutorLost, GameOutcome, GameTask
 from .journal import Finished, TournamentDir
 from .plan import Plan
 from .schedule import Slot
@@ -55,8 +55,9 @@ class Listener(Protocol):
 class Report:
     """How a run went: games ``played`` in this run out of the plan's, those that
     ``failed`` (number, error), whether it was ``interrupted``, the seconds it took,
-    the final standings, the summary files written, and where the plan's
-    sequential test stands (``sprt``, None without one)."""
+    the final standings, the summary files written, where the plan's
+    sequential test stands (``sprt``, None without one), and why the executor
+    could play no more (``lost``: the run stopped there, to be resumed)."""
 
     plan: Plan
     finished: int
@@ -67,6 +68,7 @@ class Report:
     standings: Standings
     files: tuple[Path, ...]
     sprt: SprtStatus | None = None
+    lost: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -140,6 +142,7 @@ def run_tournament(
 
     played = 0
     interrupted = False
+    lost: str | None = None
     start = time.monotonic()
     todo: Iterable[int] = (s.number for s in plan.slots())
     try:
@@ -187,6 +190,10 @@ def run_tournament(
             todo = sorted(errors)  # played again, in order
     except KeyboardInterrupt:
         interrupted = True
+    except ExecutorLost as e:  # the games under way are played again on resume
+        interrupted, lost = True, str(e)
+        for number in sorted(under_way):
+            store.log_error(number, f"the executor was lost during the game: {lost}")
     failed = [(n, e) for n, e in sorted(errors.items()) if n not in done]
     seconds = time.monotonic() - start
     store.remove_partial_records()  # left by workers that were killed
@@ -206,6 +213,7 @@ def run_tournament(
         standings=standings,
         files=files,
         sprt=sprt,
+        lost=lost,
     )
 
 
