@@ -45,10 +45,10 @@ def test_a_person_at_a_tikal_table_answers_through_the_referee() -> None:
         picture = snap["picture"]
         assert picture.startswith("<svg")
         for o in options:  # a space to click is in the picture; ending the turn is a button
-            assert o["target"] is None or f'id="{o["target"]}"' in picture
+            assert all(f'id="{target}"' in picture for target in o["path"])
             button = o["label"] == "end the turn" or o["label"].startswith("exchange")
-            assert (o["target"] is None) == button
-            clickable += o["target"] is not None
+            assert (not o["path"]) == button
+            clickable += bool(o["path"])
         assert all(isinstance(o["label"], str) and o["label"] for o in options)
         assert table.choose(1, pending["decision"], 0) is not None  # not seat 1's turn
         assert table.choose(0, pending["decision"], len(options)) is not None  # no such action
@@ -71,3 +71,40 @@ def test_a_game_that_draws_nothing_gets_buttons_only() -> None:
     game = Undrawn(GAMES.get("tikal"))
     table = Table(game, game.random_setup(2, 7), ["human", "first"], [0])
     assert table.snapshot(0)["picture"] is None
+
+
+def test_bot_moves_are_paced_and_logged_with_what_they_caused(monkeypatch: Any) -> None:
+    """A bot's move waits until ``pace`` seconds after the page last changed; a
+    person's move shows at once; the log tells what each move caused."""
+    from tajmahal.arena import webplay
+
+    now = [100.0]
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(round(seconds, 6))
+        now[0] += seconds
+
+    monkeypatch.setattr(webplay.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(webplay.time, "sleep", sleep)
+    game = GAMES.get("tajmahal")
+    setup = game.random_setup(3, 4)
+    table = Table(game, setup, ["human", "first", "first"], [0], pace=0.5)
+    state = table.state
+    bot = game.to_act(state)
+    assert bot is not None and bot != 0
+    first = game.legal_actions(state)[0]
+    now[0] += 0.2  # the page changed 0.2 s ago: the bot's move waits 0.3 s more
+    table.on_step(1, bot, state, first, game.step(state, first)[1], "bot")
+    assert slept == [0.3]
+    entry = table.snapshot(0)["log"][-1]
+    assert entry["seat"] == bot and entry["text"].startswith("play ")
+    assert any(line.startswith(f"first (seat {bot}) plays ") for line in entry["lines"])
+    assert table.snapshot(0)["last"]  # the move is marked on the picture
+    # a person's move: no wait
+    state = table.state
+    person = game.to_act(state)
+    table.humans = [person]
+    action = game.legal_actions(state)[0]
+    table.on_step(2, person, state, action, game.step(state, action)[1], "bot")
+    assert slept == [0.3]

@@ -124,6 +124,14 @@ def main() -> None:
     show_default=True,
     help="With SEATs: a bot's seconds per decision (people: none).",
 )
+@click.option(
+    "--pace",
+    type=click.FloatRange(min=0),
+    default=0.8,
+    show_default=True,
+    metavar="SECONDS",
+    help="With SEATs: show the bots' moves this far apart (0: at once).",
+)
 @click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
 @click.option(
     "--sandbox/--no-sandbox",
@@ -142,6 +150,7 @@ def play(
     browser: bool,
     linger: float | None,
     move: float,
+    pace: float,
     game_name: str | None,
     sandbox: bool | None,
 ) -> None:
@@ -168,6 +177,7 @@ def play(
             open_browser=browser,
             linger=linger,
             move=move,
+            pace=pace,
             sandbox=sandbox,
         )
         return

@@ -537,8 +537,15 @@ def write_html(registry: GameRegistry, game_name: str | None, source: Path, out:
             return load_game_option(registry, game_name)
         return registry.by_id(read_game_id(path))
 
+    live = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:  # a folder: the games replayed so far
+        if total > 1 and (live or done == total or done % max(1, total // 10) == 0):
+            end = "\n" if done == total or not live else ""
+            click.echo(f"\r{done}/{total} games replayed{end}", nl=False, err=True)
+
     try:
-        count = write_viewer(game_of, paths, out)
+        count = write_viewer(game_of, paths, out, progress)
     except (UnknownGame, RecordError) as e:
         click.echo(printable(f"{source}: MISMATCH: {e}"), err=True)
         sys.exit(1)

@@ -37,10 +37,21 @@ def _centre(q: int, r: int) -> tuple[float, float]:
     return SIZE * math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r
 
 
+_FRAMES: dict[int, tuple[Components, tuple[float, float, float, float]]] = {}
+
+
 def _frame(c: Components) -> tuple[float, float, float, float]:
+    """The board's left and top edge, width and height (once per components object)."""
+    cached = _FRAMES.get(id(c))
+    if cached is not None and cached[0] is c:
+        return cached[1]
     xs, ys = zip(*(_centre(q, r) for q, r in c.board.coords), strict=True)
     left, top = min(xs) - SIZE - MARGIN, min(ys) - SIZE - MARGIN
-    return left, top, max(xs) + SIZE + MARGIN - left, max(ys) + SIZE + MARGIN - top
+    frame = (left, top, max(xs) + SIZE + MARGIN - left, max(ys) + SIZE + MARGIN - top)
+    if len(_FRAMES) > 8:
+        _FRAMES.clear()
+    _FRAMES[id(c)] = (c, frame)
+    return frame
 
 
 def _at(c: Components, p: int) -> tuple[float, float]:
@@ -177,21 +188,30 @@ class JavaPictures:
     def board(self, state: State) -> str:
         return board_layer(state.components)
 
-    def public(self, state: State, names: Sequence[str]) -> str:
-        return public_layer(state, names)
+    def public(self, state: State, names: Sequence[str]) -> list[str]:
+        return [public_layer(state, names)]
 
-    def hand(self, state: State, seat: int) -> str:
-        return hand_layer(state, seat)
+    def hand(self, state: State, seat: int) -> list[str]:
+        return [hand_layer(state, seat)]
 
     def document(self, body: str) -> str:
         return document(self.components, body)
 
-    def target(self, action: Any) -> str | None:
+    def targets(self, state: State, action: Any) -> tuple[str, ...]:
         """The position a person clicks for an action on one position (a figure
         deployed, water laid, a palace built): its hex."""
         if not isinstance(action, dict):
-            return None
+            return ()
         for key in ("position", "palace"):
             if isinstance(action.get(key), int):
-                return f"pos-{action[key]}"
-        return None
+                return (f"pos-{action[key]}",)
+        return ()
+
+    def preview(self, state: State, action: Any) -> str:
+        return ""
+
+    def mark(self, state: State, action: Any) -> str:
+        return ""
+
+    def legend(self) -> list[tuple[str, str]]:
+        return []
