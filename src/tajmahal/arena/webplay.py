@@ -41,7 +41,7 @@ from .player import Player
 from .protocol import Message
 from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
 from .signals import terminate_as_interrupt
-from .viewer import Pictures, asset, pictures_of
+from .viewer import Pictures, asset, pictures_of, seen_by
 from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol, new_token
 
 #: The name a seat gives for a person (``tajmahal play human greedy``).
@@ -123,14 +123,7 @@ class Table:
     def _seen(self, events: Sequence[Any]) -> list[Any]:
         """The events the page may tell: the public ones, and with one person at the
         table also those only their seat sees (their own draws)."""
-        game = self.game
-        seat = self.humans[0] if len(self.humans) == 1 else None
-        return [
-            e
-            for e in events
-            if game.is_public(e)
-            or (seat is not None and game.event_data(e, seat) != game.event_data(e, None))
-        ]
+        return seen_by(self.game, events, self.humans[0] if len(self.humans) == 1 else None)
 
     def ask(self, seat: int, message: Message) -> int:
         """Wait for a person's choice among ``message["legal"]`` (an index)."""
