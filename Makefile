@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint clean
+.PHONY: play test lint clean bwrap
 
 # The install compiles the engine's hot modules with mypyc (setup.py): it is
 # redone when they change.
@@ -26,8 +26,17 @@ play: $(BIN)/.installed
 	$(BIN)/tajmahal match bots/random_bot.py bots/greedy_bot.py $(NODE_BOT) greedy \
 		--seed 1 --record runs/play.jsonl
 
+# The sandbox runs each bot under bubblewrap (docs/cli.md, Trust model): installed
+# with apt-get where it is missing (sudo when not root); without it the sandbox's
+# tests are skipped.
+bwrap:
+	@command -v bwrap >/dev/null || ! command -v apt-get >/dev/null || { \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq bubblewrap; } \
+		|| echo "bubblewrap could not be installed: bots will not be sandboxed"
+
 # The suite runs on the compiled engine, then again on the pure-Python one.
-test: $(BIN)/.installed
+test: $(BIN)/.installed bwrap
 	$(BIN)/python -m pytest
 	TAJMAHAL_PURE=1 $(BIN)/python -m pytest -m "not differential"
 	$(BIN)/ruff check src tests bots protocol benchmarks examples setup.py

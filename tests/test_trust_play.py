@@ -18,9 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import hostile, processes_with
-
-from tajmahal.arena import sandbox
+from referee_support import hostile, processes_with, skip_without_sandbox
 
 pytest.importorskip("uvicorn")
 SECRET = "1618033988749"
@@ -50,8 +48,8 @@ def spy_report(log: Path, deadline: float) -> dict[str, Any]:
 def test_play_keeps_its_bots_from_the_persons_game(
     tmp_path: Path, sandboxed: bool, signum: int
 ) -> None:
-    if sandboxed and sandbox.unavailable() is not None:
-        pytest.skip(str(sandbox.unavailable()))
+    if sandboxed:
+        skip_without_sandbox()
     port, marker = free_port(), f"tajmahal-play-escape-{tmp_path.name}"
     spy = hostile("play_spy", str(port), SECRET[::-1], marker)
     record = tmp_path / "game.jsonl"

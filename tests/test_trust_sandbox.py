@@ -24,14 +24,11 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import cli, hostile, match_json, plain_user_cli
+from referee_support import cli, hostile, match_json, needs_sandbox, plain_user_cli
 
-from tajmahal.arena import commands, sandbox
+from tajmahal.arena import commands
 
 FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
-needs_sandbox = pytest.mark.skipif(
-    sandbox.unavailable() is not None, reason=str(sandbox.unavailable())
-)
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux rlimits")
 SECRET = "271828182845"
 IPC_CREAT, IPC_RMID = 0o1000, 0

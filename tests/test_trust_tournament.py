@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import BOTS, cli, faulty, hostile
+from referee_support import BOTS, cli, faulty, hostile, needs_sandbox, skip_without_sandbox
 from tournament_support import make_plan, result, signal_worker
 
 from tajmahal.arena import sandbox
@@ -39,9 +39,6 @@ from tajmahal.arena.tournament.standings import game_credits
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
-needs_sandbox = pytest.mark.skipif(
-    sandbox.unavailable() is not None, reason=str(sandbox.unavailable())
-)
 needs_scope = pytest.mark.skipif(
     not sandbox.scope_available(), reason="needs Landlock ABI 6 (Linux 6.12)"
 )
@@ -114,8 +111,8 @@ def test_attack_2_a_worker_stopped_from_outside_is_not_waited_for(
     """Sandboxed, no bot can have stopped it: the game is played again.  Outside
     the sandbox, the bot could have (through a service of its user's, say): the
     game is charged to it, and never played again."""
-    if sandboxed and sandbox.unavailable() is not None:
-        pytest.skip(str(sandbox.unavailable()))
+    if sandboxed:
+        skip_without_sandbox()
     out = tmp_path / "t"
     marker = f"tajmahal-stopped-{tmp_path.name}"
     argv = [sys.executable, "-c", "from tajmahal.cli import main; main()", "tournament",

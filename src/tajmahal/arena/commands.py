@@ -375,10 +375,13 @@ def check_sandbox(wanted: bool) -> None:
             raise click.UsageError(f"{problem} (or give --no-sandbox)")
 
 
-def default_sandbox(given: bool | None) -> bool:
+def default_sandbox(given: bool | None, programs: bool = True) -> bool:
     """``--sandbox``/``--no-sandbox`` as given; neither: the sandbox where the
-    system allows it (see :func:`say_sandbox`)."""
-    return given if given is not None else sandbox_unavailable() is None
+    system allows it (see :func:`say_sandbox`), if there are ``programs`` to put
+    in it (built-in bots run inside the referee)."""
+    if given is not None:
+        return given
+    return programs and sandbox_unavailable() is None
 
 
 def sandbox_given() -> bool | None:

@@ -492,9 +492,10 @@ def run_play(
         setup = game.random_setup(len(seats), seed)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    confined = default_sandbox(sandbox)
+    programs = any(spec is not None and spec.builtin is None for spec in specs)
+    confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
-    if any(spec is not None and spec.builtin is None for spec in specs):
+    if programs:
         say_sandbox(confined, sandbox)
     config = MatchConfig(time=TimeControl(move=move), record=record, sandbox=confined)
     try:

@@ -337,9 +337,9 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     ) -> None:
         containment.hide_option("--seed")  # from other processes (the bots): it deals all
         options["preflight"] = preflight
-        options["sandbox"] = default_sandbox(options["sandbox"])
         is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
         game = _tournament_game(registry, game_name, out, is_gauntlet_run)
+        options["sandbox"] = default_sandbox(options["sandbox"], _programs(game, bots))
         if executor != "ray" and (address is not None or ray_working_dir is not None):
             raise click.UsageError("--address and --ray-working-dir are for --executor ray")
         players = _Executors(game, executor, jobs, address, ray_working_dir)
@@ -350,7 +350,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
                 lineup = _lineup(bots, options) if bots else None
                 plan = _plan(game, out, lineup, games, seed, options)
                 _check_entrants(game, plan.entrants, options, plan)
-                say_sandbox(plan.sandbox, sandbox_given(), quiet)
+                if _programs(game, tuple(e.bot for e in plan.entrants)):
+                    say_sandbox(plan.sandbox, sandbox_given(), quiet)
                 status = _play(game, out, plan, games, players, as_json, quiet)
         finally:
             players.close()
@@ -431,7 +432,8 @@ def _gauntlet(
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     _check_entrants(game, entrants, options)
-    say_sandbox(options["sandbox"], sandbox_given(), quiet)
+    if _programs(game, tuple(e.bot for e in entrants)):
+        say_sandbox(options["sandbox"], sandbox_given(), quiet)
     candidate = entrants[0]
     if seed is None and bots:  # one seed for every match-up: the same deals for each
         stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))
@@ -468,6 +470,15 @@ def _gauntlet(
         console().print(gauntlet.gauntlet_table(rows))
         click.echo(f"results: {path}")
     return status
+
+
+def _programs(game: AnyGame, bots: Sequence[str]) -> bool:
+    """Whether any of ``bots`` (BOT or NAME=BOT) is a program (none given: maybe)."""
+    try:
+        entrants = parse_entrants(bots)
+    except ValueError:
+        return True
+    return not bots or any(e.bot not in game.builtin_players() for e in entrants)
 
 
 def _check_entrants(
