@@ -425,7 +425,11 @@ def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfi
 
 
 def check_writable(path: Path, option: str) -> None:
-    """A usage error unless a file can be created beside ``path`` (its folder is made)."""
+    """A usage error unless a file can be created beside ``path`` (its folder is
+    made), and ``path`` is no special file: a record replaces its path when done,
+    and as root would replace ``/dev/null`` itself."""
+    if path.exists() and not path.is_file():
+        raise click.UsageError(f"{option} {path}: not a regular file (give a file's path)")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         probe = path.parent / f".{path.name}.{os.getpid()}.check"
@@ -534,6 +538,7 @@ def write_html(registry: GameRegistry, game_name: str | None, source: Path, out:
     paths = records_in(source)
     if not paths:
         raise click.BadParameter(f"no game records (*.jsonl) in {source}", param_hint="RECORD")
+    check_writable(out, "--html")
 
     def game_of(path: Path) -> AnyGame:
         if game_name is not None:
