@@ -15,7 +15,6 @@ are the same): only the start differs.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from tajmahal.arena import sandbox
 
-from .measure import Result, spread
+from .measure import Result, module_main, spread
 
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "bots" / "random_bot.py")]
 HELLO = b'{"type": "hello", "protocol_version": 1, "seat": 0, "players": 2, "seed": 1}\n'
@@ -74,15 +73,5 @@ def run_all(quick: bool) -> list[Result]:
     return results
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.sandbox", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="a few seconds")
-    args = parser.parse_args(argv)
-    from .__main__ import print_table
-
-    print_table(run_all(args.quick))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(module_main("python -m benchmarks.sandbox", __doc__, run_all))

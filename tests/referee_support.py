@@ -7,6 +7,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,18 @@ def plain_user_cli() -> tuple[list[str], dict[str, str]]:
         ).returncode == 0:
             return [*user, python, "-c", code], env
     pytest.skip("no Python here that an unprivileged user may run with tajmahal")
+
+
+def interrupted(proc: subprocess.Popen[bytes], signum: int, ready: Callable[[], None]) -> bytes:
+    """Once ``ready()`` returns (it raises if that moment never comes), send
+    ``signum`` to ``proc``; its stderr when it has exited.  Killed if anything fails."""
+    try:
+        ready()
+        proc.send_signal(signum)
+        return proc.communicate(timeout=30)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 PYTHON = sys.executable

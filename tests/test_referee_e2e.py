@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import BOTS, FAULTY, NODE, cli, faulty, match_json, processes_with
+from referee_support import BOTS, FAULTY, NODE, cli, faulty, interrupted, match_json, processes_with
 
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
@@ -147,14 +147,11 @@ def test_interrupted_referee_leaves_no_process_and_no_record(
         log = tmp_path / "game.seat1.log"
         return log.exists() and b"decision" in log.read_bytes()
 
-    try:
+    def ready() -> None:
         _wait_for(lambda: len(processes_with(marker)) >= 3)  # the bot and its children
         _wait_for(mid_game)
-        referee.send_signal(signum)
-        _, err = referee.communicate(timeout=15)
-    finally:
-        if referee.poll() is None:
-            referee.kill()
+
+    err = interrupted(referee, signum, ready)
     assert referee.returncode == 130, err
     assert b"interrupted" in err
     assert processes_with(marker) == []

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from typing import Any
 import orjson
 import pytest
 from referee_support import BOTS, cli, faulty, processes_with
-from tournament_support import descendants, signal_worker, still_running
+from tournament_support import descendants, still_running, tournament_with_a_worker_signalled
 
 FAST = ["--time", "0.5", "--bank", "0", "--grace", "0.5", "--handshake", "5"]
 
@@ -114,16 +113,9 @@ def test_a_worker_that_dies_loses_only_its_game(tmp_path: Path) -> None:
     marker = f"tajmahal-killed-{tmp_path.name}"
     args = ["tournament", faulty("slow", "0.02", marker), "random", "--games", "4",
             "--jobs", "2", "--seed", "1", "--out", str(out), "--no-sandbox", "--no-preflight"]
-    code = [sys.executable, "-c", "from tajmahal.cli import main; main()"]
-    with subprocess.Popen([*code, *args, "--json"], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE) as run:
-        killed: list[int] = []
-        killer = threading.Thread(target=signal_worker,
-                                  args=(run.pid, marker, signal.SIGKILL, killed))
-        killer.start()
-        stdout, stderr = run.communicate(timeout=120)
-        killer.join()
-    assert run.returncode == 0, stderr
+    status, stdout, stderr, killed = tournament_with_a_worker_signalled(
+        [*args, "--json"], marker, signal.SIGKILL)
+    assert status == 0 and killed, stderr
     summary = orjson.loads(stdout)
     assert summary["complete"] is True
     (lost,) = summary["lost_games"]

@@ -54,25 +54,10 @@ def ray_command() -> str:
 
 
 @pytest.fixture(scope="module")
-def head() -> Iterator[str]:
+def head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a Ray head with 2 CPUs on 127.0.0.1."""
-    temp = tempfile.mkdtemp(prefix="tjray", dir="/tmp")  # Ray's socket paths must be short
-    port = free_port()
-    proc = subprocess.Popen(
-        [ray_command(), "start", "--head", "--node-ip-address", "127.0.0.1", "--port",
-         str(port), "--include-dashboard=false", "--disable-usage-stats", "--num-cpus", "2",
-         "--temp-dir", temp, "--block"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    address = f"127.0.0.1:{port}"
-    try:
-        wait_for_port(port, proc)
+    with ray_head() as (address, _):
         yield address
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the head and every process it started
-        proc.wait()
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 def wait_for_port(port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -132,32 +117,44 @@ def game_processes() -> list[int]:
     return found
 
 
+@contextlib.contextmanager
+def signalling_a_game(signum: int, after: float = 0.0) -> Iterator[list[int]]:
+    """While the block runs, send ``signum`` to the first Ray worker seen playing a
+    game (``after`` seconds later, if it still is); yields the pids signalled."""
+    signalled: list[int] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set() and not signalled:
+            for pid in game_processes():
+                time.sleep(after)
+                if pid in game_processes():
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signum)
+                        signalled.append(pid)
+                break
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        yield signalled
+    finally:
+        done.set()
+        watcher.join()
+
+
 def test_a_game_whose_worker_is_killed_is_played_again_and_counted_once(
     head: str, tmp_path: Path
 ) -> None:
     bot = str(BOTS / "random_bot.py")
     plan = make_plan(bots=(f"a={bot}", f"b={bot}"), deals=6)
     store = TournamentDir.open(tmp_path, plan)
-    killed: list[int] = []
-    stop = threading.Event()
-
-    def kill_one() -> None:
-        while not stop.is_set() and not killed:
-            for pid in game_processes():
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                    killed.append(pid)
-                    break
-            time.sleep(0.01)
-
-    killer = threading.Thread(target=kill_one)
-    killer.start()
     executor = RayExecutor(game_reference(TAJMAHAL), jobs=2, address=head)
     try:
-        report = run_tournament(store, executor)
+        with signalling_a_game(signal.SIGKILL) as killed:
+            report = run_tournament(store, executor)
     finally:
-        stop.set()
-        killer.join()
         executor.close()
         store.close()
     assert killed, "no Ray worker was caught playing a game"
@@ -181,27 +178,11 @@ def test_a_game_whose_worker_is_stopped_is_killed_and_played_again(
     plan = make_plan(bots=(f"a={slow}", f"b={slow}"), deals=2, sandbox=True, handshake=2.0,
                      grace=0.5, time=(quick, quick))
     store = TournamentDir.open(tmp_path, plan)
-    stopped: list[int] = []
-    done = threading.Event()
-
-    def stop_one() -> None:
-        while not done.is_set() and not stopped:
-            for pid in game_processes():
-                time.sleep(0.5)  # under way: its first progress reported
-                if pid in game_processes():  # still playing that game
-                    os.kill(pid, signal.SIGSTOP)
-                    stopped.append(pid)
-                break
-            time.sleep(0.01)
-
-    stopper = threading.Thread(target=stop_one)
-    stopper.start()
     executor = RayExecutor(game_reference(TAJMAHAL), jobs=2, address=head)
-    try:
-        report = run_tournament(store, executor, game=TAJMAHAL)
+    try:  # half a second into a game: its first progress reported
+        with signalling_a_game(signal.SIGSTOP, after=0.5) as stopped:
+            report = run_tournament(store, executor, game=TAJMAHAL)
     finally:
-        done.set()
-        stopper.join()
         executor.close()
         store.close()
     assert stopped, "no Ray worker was caught playing a game"
@@ -222,7 +203,7 @@ def test_a_lost_cluster_ends_the_run_with_its_standings_written(
     machine) plays the rest, nothing twice."""
     monkeypatch.setenv("RAY_gcs_rpc_server_reconnect_timeout_s", "3")
     out = tmp_path / "t"
-    with ray_head(tmp_path) as (address, temp):
+    with ray_head() as (address, temp):
         args = ("tournament", "random", f"{BOTS / 'random_bot.py'}", "--games", "12",
                 "--seed", "3", "--jobs", "2", "--out", str(out), "-q", "--no-sandbox",
                 "--time", "0.5")
@@ -257,8 +238,9 @@ def test_a_lost_cluster_ends_the_run_with_its_standings_written(
 
 
 @contextlib.contextmanager
-def ray_head(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """A Ray head of its own (for a test that kills it): address, temp directory."""
+def ray_head() -> Iterator[tuple[str, str]]:
+    """A Ray head with 2 CPUs on 127.0.0.1 (``ray start --head --block``, its process
+    group killed after): its address and temporary directory."""
     temp = tempfile.mkdtemp(prefix="tjray", dir="/tmp")
     port = free_port()
     proc = subprocess.Popen(

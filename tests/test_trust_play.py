@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import hostile, processes_with, skip_without_sandbox
+from referee_support import hostile, interrupted, processes_with, skip_without_sandbox
 
 pytest.importorskip("uvicorn")
 SECRET = "1618033988749"
@@ -57,19 +57,19 @@ def test_play_keeps_its_bots_from_the_persons_game(
             "--no-browser", "--seed", SECRET, "--record", str(record)]
     if not sandboxed:
         argv.append("--no-sandbox")
+    reports: list[dict[str, Any]] = []
+
+    def ready() -> None:  # the spy has looked, its escaped child runs
+        reports.append(spy_report(tmp_path / "game.seat1.log", time.monotonic() + 60))
+        deadline = time.monotonic() + 30
+        while not processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(marker)
+        assert SECRET not in Path(f"/proc/{play.pid}/cmdline").read_text()
+
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
-        try:
-            report = spy_report(tmp_path / "game.seat1.log", time.monotonic() + 60)
-            deadline = time.monotonic() + 30
-            while not processes_with(marker) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert processes_with(marker)  # its escaped child is running
-            assert SECRET not in Path(f"/proc/{play.pid}/cmdline").read_text()
-            play.send_signal(signum)
-            _, stderr = play.communicate(timeout=30)
-        finally:
-            if play.poll() is None:
-                play.kill()
+        stderr = interrupted(play, signum, ready)
+    (report,) = reports
     assert play.returncode == 130, stderr
     assert b"interrupted" in stderr
     notice = b"the bots run sandboxed" if sandboxed else b"warning: the bots are not sandboxed"

@@ -18,9 +18,7 @@ up to the point where it spoils one.
 from __future__ import annotations
 
 import signal
-import subprocess
 import sys
-import threading
 from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,7 @@ from typing import Any
 import orjson
 import pytest
 from referee_support import BOTS, cli, faulty, hostile, needs_sandbox, skip_without_sandbox
-from tournament_support import make_plan, result, signal_worker
+from tournament_support import make_plan, result, tournament_with_a_worker_signalled
 
 from tajmahal.arena import sandbox
 from tajmahal.arena.tournament.charges import LOST, lost_result
@@ -115,19 +113,12 @@ def test_attack_2_a_worker_stopped_from_outside_is_not_waited_for(
         skip_without_sandbox()
     out = tmp_path / "t"
     marker = f"tajmahal-stopped-{tmp_path.name}"
-    argv = [sys.executable, "-c", "from tajmahal.cli import main; main()", "tournament",
-            faulty("slow", "0.02", marker), "random", "--games", "2", "--seed", SEED,
-            "--jobs", "1", "--out", str(out), "-q", "--no-preflight",
+    args = ["tournament", faulty("slow", "0.02", marker), "random", "--games", "2", "--seed",
+            SEED, "--jobs", "1", "--out", str(out), "-q", "--no-preflight",
             "--sandbox" if sandboxed else "--no-sandbox"]
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as run:
-        stopped: list[int] = []
-        watcher = threading.Thread(target=signal_worker,
-                                   args=(run.pid, marker, signal.SIGSTOP, stopped))
-        watcher.start()
-        _, stderr = run.communicate(timeout=120)
-        watcher.join()
-    assert run.returncode == 0, stderr
-    assert stopped
+    status, _, stderr, stopped = tournament_with_a_worker_signalled(args, marker,
+                                                                    signal.SIGSTOP)
+    assert status == 0 and stopped, stderr
     data = orjson.loads((out / "standings.json").read_bytes())
     assert data["complete"]
     errors = (out / "errors.log").read_text()

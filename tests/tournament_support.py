@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -137,3 +140,20 @@ def signal_worker(parent: int, marker: str, signum: int, done: list[int]) -> Non
                 done.append(worker)
                 return
         time.sleep(0.05)
+
+
+def tournament_with_a_worker_signalled(
+    args: Sequence[str], marker: str, signum: int
+) -> tuple[int, bytes, bytes, list[int]]:
+    """Run ``tajmahal ARGS`` (a tournament) in a process of its own and signal, from
+    outside, the worker of the first bot seen with ``marker``: its exit status,
+    stdout, stderr, and the worker signalled (if one was)."""
+    code = [sys.executable, "-c", "from tajmahal.cli import main; main()"]
+    with subprocess.Popen([*code, *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as run:
+        done: list[int] = []
+        watcher = threading.Thread(target=signal_worker, args=(run.pid, marker, signum, done))
+        watcher.start()
+        stdout, stderr = run.communicate(timeout=120)
+        watcher.join()
+    return run.returncode, stdout, stderr, done

@@ -54,6 +54,7 @@ from attrs import evolve
 from ..text import printable
 from .executor import ExecutorLost, GameOutcome, GameTask, load_game, play_task
 from .journal import write_atomically
+from .local import wait_or_kill
 
 #: Seconds the driver has to start (join Ray), and to stop the games under way.
 START_TIMEOUT: Final = 120.0
@@ -173,22 +174,14 @@ class _Driver:
         return message
 
     def death(self) -> str:
-        try:
-            status = self.proc.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            status = self.proc.wait()
+        status = wait_or_kill(self.proc, STOP_TIMEOUT)
         return (f"the Ray driver ended (status {status}): the cluster was lost, or could "
                 "not be reached")
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
             self.stdin.close()
-        try:
-            self.proc.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        wait_or_kill(self.proc, STOP_TIMEOUT)
         self.selector.close()
         self.stdout.close()
 
