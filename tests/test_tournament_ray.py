@@ -38,6 +38,8 @@ LOOPBACK = {
 }
 os.environ.update(LOOPBACK)  # before Ray is imported: it reads them once
 ray = pytest.importorskip("ray")  # in the test extra: CI has it
+#: Ray's behaviour does not depend on the engine: once per `make test` (the first pass).
+pytestmark = pytest.mark.differential
 
 from tajmahal.arena.tournament.ray_executor import RayExecutor  # noqa: E402
 
@@ -147,12 +149,12 @@ def signalling_a_game(signum: int, after: float = 0.0) -> Iterator[list[int]]:
 def test_a_game_whose_worker_is_killed_is_played_again_and_counted_once(
     head: str, tmp_path: Path
 ) -> None:
-    bot = str(BOTS / "random_bot.py")
-    plan = make_plan(bots=(f"a={bot}", f"b={bot}"), deals=6)
+    slow = faulty("slow", "0.01")  # a game of a second or two: killed well inside it
+    plan = make_plan(bots=(f"a={slow}", f"b={slow}"), deals=6)
     store = TournamentDir.open(tmp_path, plan)
     executor = RayExecutor(game_reference(TAJMAHAL), jobs=2, address=head)
     try:
-        with signalling_a_game(signal.SIGKILL) as killed:
+        with signalling_a_game(signal.SIGKILL, after=0.3) as killed:
             report = run_tournament(store, executor)
     finally:
         executor.close()

@@ -119,12 +119,14 @@ def check_sandboxed(reports: list[dict[str, Any]], udp: socket.socket, where: Pa
         assert reached == [], report
         assert report["write_home"] == "done"
         assert report["secret_seen"] == [] and report["heard"] == []
+        assert report["others"] == [], report  # no process but its own
         assert set(report["env"]) <= {"HOME", "LANG", "LC_ALL", "PATH", "PWD", "TMPDIR"}
     assert received(udp) == []
     assert not (where / "planted").exists()
 
 
 @needs_sandbox
+@pytest.mark.differential  # namespaces, not the engine: once per `make test`
 def test_a_sandboxed_bot_reaches_nothing_outside_its_sandbox(shared_dir: Path) -> None:
     with targets(shared_dir) as t:
         control = probe_match(shared_dir, t["config"], "--no-sandbox")
@@ -133,7 +135,7 @@ def test_a_sandboxed_bot_reaches_nothing_outside_its_sandbox(shared_dir: Path) -
             assert {k: report[k] for k in ("tcp", "unix", "shm", "pty", "ancestor_cmdline",
                                            "list_records")} == dict.fromkeys(
                 ("tcp", "unix", "shm", "pty", "ancestor_cmdline", "list_records"), "done")
-            assert report["secret_seen"] and report["heard"]
+            assert report["secret_seen"] and report["heard"] and report["others"]
         assert received(t["udp"])
         (shared_dir / "planted").unlink()
         shutil.rmtree(shared_dir / "records")
@@ -142,6 +144,7 @@ def test_a_sandboxed_bot_reaches_nothing_outside_its_sandbox(shared_dir: Path) -
 
 
 @needs_sandbox
+@pytest.mark.differential
 def test_the_sandbox_holds_for_a_user_that_is_not_root(shared_dir: Path) -> None:
     with targets(shared_dir) as t:
         reports = probe_match(shared_dir, t["config"], "--sandbox", user="nobody")

@@ -70,6 +70,23 @@ def listing(path: str) -> None:
         raise OSError(f"{path} is empty")
 
 
+def others() -> list[str]:
+    """The command lines of the processes it sees that are not its own sandbox's
+    (bwrap, the launcher, itself)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    line = f.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            program = os.path.basename(line.split(" ", 1)[0])
+            if line and program != "bwrap" and "sandbox_probe.py" not in line:
+                found.append(line[:100])
+    return found
+
+
 def seen_secret() -> list[str]:
     """The processes (pid: what) whose command line or environment shows the seed."""
     found = []
@@ -112,6 +129,7 @@ def probe() -> dict:
         "write_outside": attempt(lambda: write_into(os.path.join(CONFIG["dir"], "planted"))),
         "write_home": attempt(lambda: write_into(os.path.join(os.environ["HOME"], "notes"))),
         "secret_seen": seen_secret(),
+        "others": others(),
         "env": sorted(os.environ),
     }
 

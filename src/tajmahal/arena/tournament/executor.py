@@ -23,6 +23,7 @@ from attrs import frozen
 
 from ..game import AnyGame
 from ..referee import BotSpec, MatchConfig, StepHook, TimeControl, run_match
+from .journal import GAMES
 
 
 @frozen
@@ -181,7 +182,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             watch=False,  # the games in parallel keep the CPUs busy
             sandbox=task.sandbox,
             memory=task.memory,
-            hide=(record.parent.parent,),  # the tournament's directory: DIR/games/N.jsonl
+            hide=_tournament_dir(record),
             on_step=on_step,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
@@ -191,6 +192,12 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
         return GameOutcome(task.number, result=data)
     except Exception:
         return GameOutcome(task.number, error=traceback.format_exc().rstrip())
+
+
+def _tournament_dir(record: Path) -> tuple[Path, ...]:
+    """The tournament's directory, to hide from sandboxed bots, for a record at
+    ``DIR/games/N.jsonl`` (a Ray task's record is elsewhere: in a temporary one)."""
+    return (record.parent.parent,) if record.parent.name == GAMES else ()
 
 
 def _sync_directory(path: Path) -> None:
