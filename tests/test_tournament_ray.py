@@ -38,8 +38,9 @@ LOOPBACK = {
 }
 os.environ.update(LOOPBACK)  # before Ray is imported: it reads them once
 ray = pytest.importorskip("ray")  # in the test extra: CI has it
-#: Ray's behaviour does not depend on the engine: once per `make test` (the first pass).
-pytestmark = pytest.mark.differential
+#: Ray's behaviour does not depend on the engine (make test's first pass only), and each
+#: test takes 10-30 s (left out of make test-fast).
+pytestmark = [pytest.mark.once, pytest.mark.slow]
 
 from tajmahal.arena.tournament.ray_executor import RayExecutor  # noqa: E402
 

@@ -126,7 +126,7 @@ def check_sandboxed(reports: list[dict[str, Any]], udp: socket.socket, where: Pa
 
 
 @needs_sandbox
-@pytest.mark.differential  # namespaces, not the engine: once per `make test`
+@pytest.mark.once  # namespaces, not the engine
 def test_a_sandboxed_bot_reaches_nothing_outside_its_sandbox(shared_dir: Path) -> None:
     with targets(shared_dir) as t:
         control = probe_match(shared_dir, t["config"], "--no-sandbox")
@@ -144,7 +144,7 @@ def test_a_sandboxed_bot_reaches_nothing_outside_its_sandbox(shared_dir: Path) -
 
 
 @needs_sandbox
-@pytest.mark.differential
+@pytest.mark.once
 def test_the_sandbox_holds_for_a_user_that_is_not_root(shared_dir: Path) -> None:
     with targets(shared_dir) as t:
         reports = probe_match(shared_dir, t["config"], "--sandbox", user="nobody")
@@ -163,8 +163,9 @@ def test_a_sandboxed_bot_in_a_tournament_sees_no_tournament(
     with targets(tmp_path) as t:
         config = dict(t["config"], dir=str(bots / "t"))
         probe = shlex_join([str(bots / "sandbox_probe.py"), orjson.dumps(config).decode()])
-        code, _, stderr = cli("tournament", "first", probe, "--games", "2", "--jobs", "1",
-                              "--out", "t", "-q", "--time", "5")
+        args = ("tournament", "first", probe, "--games", "2", "--jobs", "1", "--out", "t",
+                "-q", "--time", "5")
+        code, _, stderr = cli(*args)
         assert code == 0, stderr
         logs = sorted((bots / "t" / "logs").glob("*.log"))
         assert len(logs) == 2
@@ -173,6 +174,8 @@ def test_a_sandboxed_bot_in_a_tournament_sees_no_tournament(
             assert report["signal"] != "done"
     manifest = orjson.loads((bots / "t" / "tournament.json").read_bytes())
     assert manifest["plan"]["sandbox"] is True
+    code, _, stderr = cli(*args, "--no-sandbox")  # resumed without the sandbox: refused
+    assert code == 2 and "--sandbox: stored on, given off" in stderr
 
 
 def shlex_join(argv: list[str]) -> str:

@@ -81,7 +81,7 @@ def check_attempts_cost_only_the_spoiler(out: Path, data: dict[str, Any]) -> Non
 
 
 @needs_sandbox
-@pytest.mark.differential  # the sandbox, not the engine: once per `make test`
+@pytest.mark.once  # the sandbox, not the engine
 @pytest.mark.parametrize("mode", ["kill", "forge"])
 def test_attack_2_in_the_sandbox_a_bot_cannot_spoil_its_game_head_to_head(
     tmp_path: Path, mode: str
@@ -92,7 +92,7 @@ def test_attack_2_in_the_sandbox_a_bot_cannot_spoil_its_game_head_to_head(
 
 
 @needs_scope
-@pytest.mark.differential
+@pytest.mark.once
 @pytest.mark.parametrize("mode", ["kill", "stop", "forge"])
 def test_attack_2_outside_the_sandbox_a_bot_cannot_signal_its_worker(
     tmp_path: Path, mode: str
