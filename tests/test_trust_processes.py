@@ -51,12 +51,11 @@ def test_attack_4_children_that_leave_the_group_die_with_the_match(
     tmp_path: Path, how: str
 ) -> None:
     marker = _marker(tmp_path, how)
-    started = time.monotonic()
     result = match_json("first", hostile("escape", how, marker), *FAST)
-    took = time.monotonic() - started
     assert result["faults"] == []
     assert processes_with(marker) == []  # gone when the match returns
-    assert took < 5  # the stderr reader did not wait for the daemon holding the pipe
+    # The stderr reader did not wait for the daemon holding the pipe: it has ended.
+    assert not [t for t in threading.enumerate() if t.name == "bot-stderr"]
 
 
 @linux
