@@ -102,11 +102,28 @@ def tikal(page: Any, folder: Path) -> None:
         page.screenshot(path=str(folder / "play-tikal-move.png"))
 
 
+def java(page: Any, folder: Path) -> None:
+    """Seat 0 clicks a position: what it can do there, the first previewed; then the
+    other space of its two-space tile."""
+    with serving("--game", "java", "human", "first", "--seed", "3") as url:
+        page.goto(url)
+        wait_for_turn(page)
+        click(page, "pos-64")
+        page.screenshot(path=str(folder / "play-java-where.png"))
+        click(page, "pos-64")  # the same position again: the next way, a two-space tile
+        confirm(page)
+        ahead = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")
+        click(page, ahead[2])
+        page.screenshot(path=str(folder / "play-java-shape.png"))
+
+
 SHOTS: list[Callable[[Any, Path], None]] = [
     lambda page, out: viewer(page, out, "taj-mahal", ["greedy", "random", "first"], 9, 60),
     lambda page, out: viewer(page, out, "tikal", ["greedy", "random"], 1, 80),
+    lambda page, out: viewer(page, out, "java", ["greedy", "random", "random"], 2, 150),
     taj_mahal,
     tikal,
+    java,
 ]
 
 

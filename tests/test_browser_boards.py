@@ -81,3 +81,16 @@ def test_tikal_spaces_are_big_targets(small: Any, tmp_path: Path) -> None:
     assert len(spaces) == 63 and min(b[3] - b[1] for b in spaces) >= 24
     small_text = [t for t in small.evaluate(SIZES, "#picture text") if t[1] < 9]
     assert small_text == []  # no text smaller than 9 px
+
+
+def test_java_positions_are_big_targets_and_every_text_readable(small: Any, tmp_path: Path) -> None:
+    small.goto(viewer(tmp_path, "--game", "java", "random", "random", "--seed", "2"))
+    small.wait_for_selector("body[data-ready='1']")
+    small.keyboard.press("End")
+    positions = small.evaluate(BOXES, "#picture .pos .hit")
+    assert len(positions) == 202 and min(b[3] - b[1] for b in positions) >= 24
+    small_text = [t for t in small.evaluate(SIZES, "#picture text") if t[1] < 9]
+    assert small_text == []  # no text smaller than 9 px
+    # the row letters and column numbers on the board's edge
+    edge = small.evaluate(BOXES, "#picture .coordinates text")
+    assert len(edge) == 2 * 10 + 2 * 15

@@ -37,6 +37,7 @@ from attrs import evolve
 from . import containment
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
+from .offers import half_made, offers
 from .player import Player
 from .protocol import Message
 from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
@@ -80,12 +81,17 @@ class Table:
         self.board = self.pictures.board(self.state) if self.pictures is not None else None
         self.legend = [list(item) for item in self.pictures.legend()] if self.pictures else []
         self.log: list[dict[str, Any]] = [
-            {"decision": 0, "seat": None, "text": "start",
-             "lines": game.describe_start(self.state, self.names)}
+            {
+                "decision": 0,
+                "seat": None,
+                "text": "start",
+                "lines": game.describe_start(self.state, self.names),
+            }
         ]
         self.last = ""  # the mark of the last move
         self.pending: dict[str, Any] | None = None
         self.answer: int | None = None
+        self.queued: list[tuple[int, int, int]] = []  # (seat, decision, choice) to come
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.version = 1
@@ -103,6 +109,11 @@ class Table:
         last change the page was shown."""
         game = self.game
         after, _ = game.step(before, action)
+        if not events and game.to_act(after) == seat and half_made(self.pictures, after):
+            with self.changed:  # half an action: its last decision tells it all
+                self.state = after
+                self._bump()
+            return
         text = game.describe_action(before, action)
         lines = game.describe_events(after, self._seen(events), self.names)
         mark = ""
@@ -126,12 +137,23 @@ class Table:
         return seen_by(self.game, events, self.humans[0] if len(self.humans) == 1 else None)
 
     def ask(self, seat: int, message: Message) -> int:
-        """Wait for a person's choice among ``message["legal"]`` (an index)."""
+        """Wait for a person's choice among ``message["legal"]`` (an index); the
+        second decision of a joined offer (see :mod:`tajmahal.arena.offers`) is
+        answered at once."""
+        decision = message["decision"]
         with self.changed:
+            queued, self.queued = self.queued, []
+            if (
+                queued
+                and queued[0][:2] == (seat, decision)
+                and queued[0][2] < len(message["legal"])
+            ):
+                return queued[0][2]
+            made = offers(self.game, self.pictures, self.state, message["legal"])
             self.pending = {
                 "seat": seat,
-                "decision": message["decision"],
-                "options": [self._option(data) for data in message["legal"]],
+                "decision": decision,
+                "options": [o.shown() for o in made],
             }
             self.answer = None
             self._bump()
@@ -139,22 +161,11 @@ class Table:
                 if self.closed:
                     raise GameClosed("the table was closed during a person's decision")
                 self.changed.wait(0.5)
-            choice, self.answer, self.pending = self.answer, None, None
+            choices = made[self.answer].choices
+            self.answer, self.pending = None, None
+            self.queued = [(seat, decision + k, c) for k, c in enumerate(choices[1:], 1)]
             self._bump()
-            return choice
-
-    def _option(self, data: Any) -> dict[str, Any]:
-        """A legal action as the page offers it: its text, the parts of the picture
-        to click for it, and its preview."""
-        game, state, p = self.game, self.state, self.pictures
-        label = game.describe_action(state, game.action_from_data(data))
-        if p is None:
-            return {"label": label, "path": [], "preview": ""}
-        return {
-            "label": label,
-            "path": list(p.targets(state, data)),
-            "preview": p.preview(state, data),
-        }
+            return choices[0]
 
     def finish(self, result: MatchResult) -> None:
         """The end of the game: the final table."""

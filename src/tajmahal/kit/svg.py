@@ -10,9 +10,11 @@ library: a picture is a string the viewer stores and the browser shows).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Generic, TypeVar
 from xml.sax.saxutils import escape, quoteattr
+
+T = TypeVar("T")
 
 #: The font of every picture (the same metrics in the browser and in Jupyter).
 FONT: Final = "DejaVu Sans, Verdana, sans-serif"
@@ -180,3 +182,48 @@ def text_width(content: str, size: float) -> float:
 def plural(count: int, word: str) -> str:
     """``1 point``, ``2 points``."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def ring(x: float, y: float, radius: float, turn: float, color: str, dashed: bool = False) -> str:
+    """A hexagon's outline around ``(x, y)`` (``turn`` as for :func:`hexagon`):
+    where an action happens (dashed: where the last one happened)."""
+    dash = ' stroke-dasharray="7 4"' if dashed else ""
+    return (
+        f'<polygon class="ring" points="{points(hexagon(x, y, radius, turn))}" fill="none" '
+        f'stroke="{color}" stroke-width="3.5"{dash}/>'
+    )
+
+
+def tag(x: float, y: float, words: str, color: str) -> str:
+    """A short label on a light ground centred on ``(x, y)`` (an AP cost, a rotation)."""
+    w = text_width(words, 11.5) * 1.1 + 12  # bold: a tenth wider
+    return (
+        f'<rect x="{number(x - w / 2)}" y="{number(y - 11.5)}" width="{number(w)}" height="17" '
+        f'rx="4" fill="#fff" stroke="{color}" stroke-width="1.5"/>'
+        + text(x, y + 1.5, words, 11.5, text_anchor="middle", font_weight="bold", fill="#8b0000")
+    )
+
+
+class Kept(Generic[T]):
+    """What pictures work out once per object (a board, a set of components), found
+    again by the object or by the serial number it was given (a small int, for the
+    keys of ``functools.lru_cache``).  ``make(obj, serial)`` works it out."""
+
+    def __init__(self, make: Callable[[Any, int], T]) -> None:
+        self._make = make
+        self._by_object: dict[int, tuple[Any, T]] = {}
+        self._by_serial: dict[int, T] = {}
+
+    def of(self, obj: Any) -> T:
+        found = self._by_object.get(id(obj))
+        if found is not None and found[0] is obj:
+            return found[1]
+        made = self._make(obj, len(self._by_serial) + 1)
+        if len(self._by_object) > 8:
+            self._by_object.clear()
+        self._by_object[id(obj)] = (obj, made)
+        self._by_serial[len(self._by_serial) + 1] = made
+        return made
+
+    def serial(self, serial: int) -> T:
+        return self._by_serial[serial]

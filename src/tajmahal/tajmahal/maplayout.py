@@ -32,7 +32,7 @@ from typing import Final
 
 from attrs import field, frozen
 
-from ..kit.svg import text_width
+from ..kit.svg import Kept, text_width
 from .board import Board
 
 Point = tuple[float, float]
@@ -384,26 +384,14 @@ def _labels(
 
 # --------------------------------------------------------------------------- the layout
 
-_CACHE: dict[int, tuple[Board, MapLayout]] = {}
-_BY_SERIAL: dict[int, MapLayout] = {}
 
-
-def layout_of(serial: int) -> MapLayout:
-    """The layout numbered ``serial``."""
-    return _BY_SERIAL[serial]
-
-
-def layout(board: Board) -> MapLayout:
-    """The layout of ``board`` (worked out once per board object)."""
-    cached = _CACHE.get(id(board))
-    if cached is not None and cached[0] is board:
-        return cached[1]
+def _make(board: Board, serial: int) -> MapLayout:
     at = _spread(_fitted(board))
     edges = _cells(at)
     cells = [[p for p, _, _ in cell] for cell in edges]
     city_labels, province_labels = _labels(board, at, cells)
-    result = MapLayout(
-        serial=len(_BY_SERIAL) + 1,
+    return MapLayout(
+        serial=serial,
         board=board,
         cities=tuple(at),
         cells=tuple(tuple((round(x, 1), round(y, 1)) for x, y in c) for c in cells),
@@ -412,8 +400,16 @@ def layout(board: Board) -> MapLayout:
         city_labels=city_labels,
         province_labels=province_labels,
     )
-    if len(_CACHE) > 8:
-        _CACHE.clear()
-    _CACHE[id(board)] = (board, result)
-    _BY_SERIAL[result.serial] = result
-    return result
+
+
+_LAYOUTS: Final = Kept(_make)
+
+
+def layout(board: Board) -> MapLayout:
+    """The layout of ``board`` (worked out once per board object)."""
+    return _LAYOUTS.of(board)
+
+
+def layout_of(serial: int) -> MapLayout:
+    """The layout numbered ``serial``."""
+    return _LAYOUTS.serial(serial)

@@ -21,7 +21,10 @@ from .actions import WITHDRAW
 from .cards import CARDS, SYMBOLS
 from .events import Withdrew
 from .maplayout import layout
-from .render import (
+from .panel import hand_parts, hand_spots, rows
+from .render import board_layer, document, public_parts
+from .rules import step
+from .scene import (
     CARD_COLORS,
     CARD_H,
     CARD_W,
@@ -33,16 +36,9 @@ from .render import (
     STEP,
     SYMBOL_MARKS,
     SYMBOL_NAMES,
-    _card,
-    _hand_spots,
-    _rows,
-    _scene,
-    board_layer,
-    document,
-    hand_parts,
-    public_parts,
+    card_at,
+    scene_of,
 )
-from .rules import step
 from .state import State
 
 HIGHLIGHT: Final = "#e0301e"
@@ -57,12 +53,12 @@ def _outline(x: float, y: float, w: float, h: float, dashed: bool = False) -> st
 
 
 def _ghost(card: int, x: float, y: float, small: bool = True) -> str:
-    return f'<g opacity="0.85">{_card(CARDS[card], round(x, 1), y, None, small)}</g>'
+    return f'<g opacity="0.85">{card_at(CARDS[card], round(x, 1), y, None, small)}</g>'
 
 
 def _table_slot(state: State, seat: int, index: int) -> tuple[float, float]:
-    s = _scene(state, None)
-    top, row = _rows(s)
+    s = scene_of(state, None)
+    top, row = rows(s)
     return PANEL_X + 50 + index * 26, top + seat * row + 48
 
 
@@ -72,12 +68,12 @@ def _play(state: State, action: dict[str, Any], done: bool) -> str:
     cards = [action["card"]] + ([action["extra"]] if action.get("extra") is not None else [])
     played = len(state.players[seat].played)
     out = []
-    for k, card in enumerate(cards):
+    for k, one in enumerate(cards):
         x, y = _table_slot(state, seat, played + k)
-        out.append(_outline(x, y, SMALL_W, SMALL_H) if done else _ghost(card, x, y))
+        out.append(_outline(x, y, SMALL_W, SMALL_H) if done else _ghost(one, x, y))
     if not done:
-        s = _scene(state, None)
-        spots = dict(zip(state.players[seat].hand, _hand_spots(s, seat), strict=True))
+        s = scene_of(state, None)
+        spots = dict(zip(state.players[seat].hand, hand_spots(s, seat), strict=True))
         out += [_outline(*spots[c], CARD_W, CARD_H) for c in cards if c in spots]
     return "".join(out)
 
@@ -88,11 +84,11 @@ def _take(state: State, action: dict[str, Any], done: bool) -> str:
     index = state.display.index(action["card"]) if action["card"] in state.display else 0
     out = [_outline(PANEL_X + index * STEP, 84, CARD_W, CARD_H, dashed=done)]
     if not done:
-        s = _scene(state, None)
-        spots = _hand_spots(s, seat)
+        s = scene_of(state, None)
+        spots = hand_spots(s, seat)
         if spots:
             x, y = spots[-1]
-            out.append(f'<g opacity="0.8">{_card(CARDS[action["card"]], x + 12, y - 6)}</g>')
+            out.append(f'<g opacity="0.8">{card_at(CARDS[action["card"]], x + 12, y - 6)}</g>')
     return "".join(out)
 
 
@@ -122,8 +118,8 @@ def _palace(state: State, action: dict[str, Any], done: bool) -> str:
 def _withdraw(state: State, done: bool) -> str:
     seat = state.to_act
     assert seat is not None
-    s = _scene(state, None)
-    top, row = _rows(s)
+    s = scene_of(state, None)
+    top, row = rows(s)
     if done:
         return _outline(PANEL_X - 4, top + seat * row + 2, 120, 22)
     _, events = step(state, WITHDRAW)
@@ -218,11 +214,11 @@ class TajMahalPictures:
     def __init__(self) -> None:
         self._last: tuple[State, Any] | None = None  # a step's scene, drawn in layers
 
-    def _scene(self, state: State, names: Sequence[str] | None = None) -> Any:
+    def scene_of(self, state: State, names: Sequence[str] | None = None) -> Any:
         last = self._last
         if last is not None and last[0] is state and names is None:
             return last[1]
-        scene = _scene(state, names)
+        scene = scene_of(state, names)
         self._last = (state, scene)
         return scene
 
@@ -230,10 +226,10 @@ class TajMahalPictures:
         return board_layer(state.setup.board)
 
     def public(self, state: State, names: Sequence[str]) -> list[str]:
-        return public_parts(self._scene(state, names))
+        return public_parts(self.scene_of(state, names))
 
     def hand(self, state: State, seat: int) -> tuple[str, ...]:
-        return hand_parts(self._scene(state), seat)
+        return hand_parts(self.scene_of(state), seat)
 
     def document(self, body: str) -> str:
         return document(body)

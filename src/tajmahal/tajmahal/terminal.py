@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CARDS, CHARACTERS
-from .render import SYMBOL_MARKS
+from .scene import SYMBOL_MARKS
 from .state import State
 from .tiles import GOODS, PROVINCE_GOODS
 from .views import PlayerView, view

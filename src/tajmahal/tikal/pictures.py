@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..kit.svg import hexagon, points, text
+from ..kit.svg import hexagon, points, ring, tag, text
 from .actions import COSTS, Action, BuildCamp, Dig, Enter, Guard, Uncover
 from .components import DEFAULT_COMPONENTS, Components
 from .events import FigureMoved
@@ -58,21 +58,11 @@ _COST_OF: Final = {
 
 def _ring(c: Components, space: int, dashed: bool = False) -> str:
     x, y = _at(c, space)
-    dash = ' stroke-dasharray="7 4"' if dashed else ""
-    return (
-        f'<polygon class="ring" points="{points(hexagon(x, y, SIZE - 2))}" fill="none" '
-        f'stroke="{HIGHLIGHT}" stroke-width="4"{dash}/>'
-    )
+    return ring(x, y, SIZE - 2, 0, HIGHLIGHT, dashed)
 
 
 def _tag(x: float, y: float, words: str) -> str:
-    """A small label with a light background (an AP cost, a rotation)."""
-    w = 7 * len(words) + 8
-    return (
-        f'<rect x="{x - w / 2:.1f}" y="{y - 11:.1f}" width="{w}" height="16" rx="4" '
-        f'fill="#fff" stroke="{HIGHLIGHT}" stroke-width="1.5"/>'
-        + text(x, y + 1.5, words, 11.5, text_anchor="middle", font_weight="bold", fill="#8b0000")
-    )
+    return tag(x, y, words, HIGHLIGHT)
 
 
 def _arrow(c: Components, origin: int, target: int, dashed: bool = False) -> str:

@@ -40,7 +40,7 @@ from typing import Final
 
 from attrs import field, frozen
 
-from ..kit.svg import FONT, attrs, hexagon, plural, points, text, text_width, title
+from ..kit.svg import FONT, Kept, attrs, hexagon, plural, points, text, text_width, title
 from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, Seat, State
@@ -85,22 +85,14 @@ class _Sheet:
     height: float
 
 
-_SHEETS: dict[int, tuple[Components, _Sheet]] = {}
-_BY_SERIAL: dict[int, _Sheet] = {}
-
-
-def _sheet(c: Components) -> _Sheet:
-    """The sheet of ``c`` (worked out once per components object)."""
-    cached = _SHEETS.get(id(c))
-    if cached is not None and cached[0] is c:
-        return cached[1]
+def _make_sheet(c: Components, serial: int) -> _Sheet:
     centres = [_centre(q, r) for q, r in c.board.coords]
     xs, ys = zip(*centres, strict=True)
     half = SIZE * math.sqrt(3) / 2
     left, top = min(xs) - SIZE - MARGIN, min(ys) - half - MARGIN
     at = tuple((round(x - left, 1), round(y - top, 1)) for x, y in centres)
     sheet = _Sheet(
-        serial=len(_BY_SERIAL) + 1,
+        serial=serial,
         components=c,
         centres=at,
         outlines=tuple(_points(x, y) for x, y in at),
@@ -108,11 +100,15 @@ def _sheet(c: Components) -> _Sheet:
         width=max(xs) + SIZE + MARGIN - left,
         height=max(ys) + half + MARGIN - top,
     )
-    if len(_SHEETS) > 8:
-        _SHEETS.clear()
-    _SHEETS[id(c)] = (c, sheet)
-    _BY_SERIAL[sheet.serial] = sheet
     return sheet
+
+
+_SHEETS: Final = Kept(_make_sheet)
+
+
+def _sheet(c: Components) -> _Sheet:
+    """The sheet of ``c`` (worked out once per components object)."""
+    return _SHEETS.of(c)
 
 
 def _geometry(c: Components) -> tuple[tuple[tuple[float, float], ...], float, float]:
@@ -200,7 +196,7 @@ def _figures(v: TikalView, space: int) -> Figures:
 
 @functools.lru_cache(maxsize=4096)
 def _space(serial: int, space: int, s: SpaceView, figures: Figures) -> str:
-    x, y = _BY_SERIAL[serial].centres[space]
+    x, y = _SHEETS.serial(serial).centres[space]
     out = [
         f'<g id="tile-{space}" class="tile"{attrs(data_kind=s.kind, data_tokens=s.tokens)}'
         f"{attrs(data_tile=s.tile)}>",
@@ -294,7 +290,7 @@ def _hit(
     serial: int, space: int, s: SpaceView | None, figures: Figures, labels: tuple[str, ...]
 ) -> str:
     """What a person points at and clicks: the space's outline, over everything."""
-    sheet = _BY_SERIAL[serial]
+    sheet = _SHEETS.serial(serial)
     tip = _space_title(sheet.names[space], s, figures, labels)
     return (
         f'<g id="space-{space}" class="space">{title(tip)}'
@@ -330,7 +326,7 @@ def _seat_block(
     serial: int, seat: int, p: Seat, label: str, acting: bool, y: float
 ) -> tuple[str, float]:
     """A seat's lines in the panel from ``y`` down, and the ``y`` after them."""
-    sheet = _BY_SERIAL[serial]
+    sheet = _SHEETS.serial(serial)
     panel = _Panel(sheet.width + 4, y)
     panel.line(
         f"{'> ' if acting else ''}{label}: {plural(p.score, 'point')} (temples "

@@ -26,6 +26,7 @@ async function send(pending, index) {
   } finally {
     sending = false;
   }
+  poll();  // the answer changes the game at once: do not wait for the next tick
 }
 
 // The person's decision, if one is waiting and in view.
@@ -224,8 +225,11 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-let legendShown = false;
+let legendShown = false, polling = false, timer = null;
 async function poll() {
+  if (polling) return;
+  polling = true;
+  clearTimeout(timer);
   try {
     const r = await fetch(`/api/state?since=${version}`, {cache: "no-store"});
     const s = await r.json();
@@ -237,7 +241,9 @@ async function poll() {
     if (s.result || s.closed) return;  // the game is over: nothing more will change
   } catch (e) {
     el("status").textContent = "the game server is not answering";
+  } finally {
+    polling = false;
   }
-  setTimeout(poll, 150);
+  timer = setTimeout(poll, 150);
 }
 poll();
