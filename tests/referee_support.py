@@ -7,6 +7,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,17 @@ def plain_user_cli() -> tuple[list[str], dict[str, str]]:
         ).returncode == 0:
             return [*user, python, "-c", code], env
     pytest.skip("no Python here that an unprivileged user may run with tajmahal")
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Return once ``predicate()`` holds; fail the test if it never does (a bound
+    on waiting, not a measure of speed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
 
 
 def interrupted(proc: subprocess.Popen[bytes], signum: int, ready: Callable[[], None]) -> bytes:

@@ -8,15 +8,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from referee_support import BOTS, cli, faulty, interrupted, processes_with
+from referee_support import BOTS, cli, faulty, interrupted, processes_with, wait_for
 from tournament_support import descendants, still_running, tournament_with_a_worker_signalled
 
 FAST = ["--time", "0.5", "--bank", "0", "--grace", "0.5", "--handshake", "5"]
@@ -34,14 +32,6 @@ def standings(out: Path) -> dict[str, Any]:
 def records(out: Path) -> list[str]:
     return sorted(p.name for p in (out / "games").iterdir())
 
-
-def wait_for(predicate: Callable[[], bool], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def test_builtin_bots_duplicate_deals_and_the_output_files(tmp_path: Path) -> None:

@@ -25,10 +25,13 @@ from referee_support import (
     cli,
     faulty,
     hostile,
+    interrupted,
     match_json,
     pids_with,
     plain_user_cli,
     processes_with,
+    skip_without_sandbox,
+    wait_for,
 )
 
 from tajmahal.arena import BotSpec, MatchConfig, TimeControl, run_match, sandbox
@@ -46,7 +49,7 @@ def _marker(tmp_path: Path, what: str) -> str:
 
 
 @linux
-@pytest.mark.parametrize("how", ["setsid", "setsid_cmd", "setpgrp", "daemon"])
+@pytest.mark.parametrize("how", ["setsid", "setsid_cmd", "setpgrp", "daemon", "runaway"])
 def test_attack_4_children_that_leave_the_group_die_with_the_match(
     tmp_path: Path, how: str
 ) -> None:
@@ -56,6 +59,30 @@ def test_attack_4_children_that_leave_the_group_die_with_the_match(
     assert processes_with(marker) == []  # gone when the match returns
     # The stderr reader did not wait for the daemon holding the pipe: it has ended.
     assert not [t for t in threading.enumerate() if t.name == "bot-stderr"]
+
+
+@linux
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["unsandboxed", "sandboxed"])
+def test_attack_4_an_interrupted_referee_leaves_nothing_of_a_runaway_chain(
+    tmp_path: Path, sandboxed: bool
+) -> None:
+    """A chain that forks on without end, each process an orphan at once, while the
+    referee is interrupted: nothing of it outlives the referee."""
+    if sandboxed:
+        skip_without_sandbox()
+    marker = _marker(tmp_path, f"runaway-{sandboxed}")
+    referee = subprocess.Popen(
+        [sys.executable, "-c", "from tajmahal.cli import main; main()", "match",
+         hostile("escape", "runaway", marker), faulty("slow", "0.2"), "--time", "5",
+         "--sandbox" if sandboxed else "--no-sandbox"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    # The bot, and a process of the chain besides it.
+    err = interrupted(
+        referee, signal.SIGTERM, lambda: wait_for(lambda: len(processes_with(marker)) >= 2)
+    )
+    assert referee.returncode == 130, err
+    assert processes_with(marker) == []
 
 
 @linux

@@ -427,8 +427,14 @@ def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:
     """Start every bot and exchange the hello (see :func:`preflight`); a usage error
-    naming each bot that failed."""
-    faults = preflight(game, specs, config)
+    naming each bot that failed.  Interrupted (Ctrl-C, SIGTERM, SIGHUP), it stops
+    the bots it started and exits with status 130."""
+    try:
+        with terminate_as_interrupt():
+            faults = preflight(game, specs, config)
+    except KeyboardInterrupt:
+        click.echo("interrupted before the first game: every bot was stopped", err=True)
+        sys.exit(130)
     if faults:
         lines = "\n".join(
             printable(
