@@ -204,7 +204,13 @@ def test_a_killed_tournament_resumes_with_no_game_lost_or_replayed(tmp_path: Pat
             "--jobs", "2", "--seed", "11", "--out", str(out)]
     runner = start(args)
     try:
-        wait_for(lambda: (out / "journal.jsonl").exists() and len(journal(out)) >= 2)
+        def two_finished_and_one_begun() -> bool:
+            if not (out / "journal.jsonl").exists():
+                return False
+            finished = {e["number"] for e in journal(out)}
+            return len(finished) >= 2 and bool(slow_decisions(out, finished))
+
+        wait_for(two_finished_and_one_begun)
         tree = descendants(runner.pid)
         assert len(tree) >= 4  # two workers, each with a bot or two
         runner.kill()
@@ -246,6 +252,7 @@ def test_ctrl_c_stops_every_worker_and_bot_at_once_and_the_tournament_resumes(
 
     def ready() -> None:  # both games under way: two workers, each with two bots, two
         wait_for(lambda: len(descendants(runner.pid)) >= 12)  # children, a grandchild
+        wait_for(lambda: len(slow_decisions(out, set())) == 2)  # both games have begun
         tree.extend(descendants(runner.pid))
 
     err = interrupted(runner, signal.SIGINT, ready)
