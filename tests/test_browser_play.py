@@ -46,11 +46,14 @@ class Game:
         assert self.process.stderr is not None
         line = self.process.stderr.readline()
         assert "the game is at http://127.0.0.1:" in line, line
-        self.url = line.split(" at ", 1)[1].split()[0]
+        self.url = line.split(" at ", 1)[1].split()[0]  # with its token: ?token=...
+        self.base, self.query = self.url.split("?", 1)
 
     def post(self, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         request = urllib.request.Request(
-            self.url + "api/act", json.dumps(data).encode(), {"Content-Type": "application/json"}
+            f"{self.base}api/act?{self.query}",
+            json.dumps(data).encode(),
+            {"Content-Type": "application/json"},
         )
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
