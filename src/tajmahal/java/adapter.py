@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from attrs import evolve
 
 from ..arena.player import FirstPlayer, Player, RandomPlayer
-from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import actions as act
 from . import events as ev
@@ -115,12 +115,8 @@ def action_text(state: State, action: Action) -> str:
     return f"{what} on {at(action.position)}"
 
 
-class JavaWords(Words):
+class JavaWords(ComponentsWords):
     """Java's names for things: positions by row and column, cards by symbols."""
-
-    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
-        super().__init__(state, names, events)
-        self.c = state.components
 
     def at(self, position: int) -> str:
         return position_label(self.c, position)
@@ -213,6 +209,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     words = JavaWords
     setup_type = Setup
     variants = VARIANTS
+    default_components = DEFAULT_COMPONENTS
     default_variant = START
 
     new_game = staticmethod(rules.new_game)
@@ -222,9 +219,8 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     view = staticmethod(view)
     components_data = staticmethod(components_data)
     event_for = staticmethod(event_for)
-
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        super().__init__(components)
+    scores = staticmethod(rules.scores)
+    describe_action = staticmethod(action_text)
 
     def is_public(self, event: Event) -> bool:
         """All but a card drawn from the pile."""
@@ -232,22 +228,13 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
     # -- results
 
-    def scores(self, state: State) -> list[int]:
-        return rules.scores(state)
-
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
             {"water": p.water, "palaces": p.palaces, "festivals": p.festivals, "final": p.final}
             for p in state.players
         ]
 
-    def ranks(self, state: State) -> list[int]:
-        return rules.ranks(rules.scores(state))
-
     # -- for people
-
-    def describe_action(self, state: State, action: Action) -> str:
-        return action_text(state, action)
 
     def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
         c = state.components

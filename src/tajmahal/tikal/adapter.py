@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from . import actions as act
 from . import events as ev
@@ -53,12 +53,8 @@ def tile_text(components: Components, tile: int) -> str:
     return f"tile {tile} ({t.back}: {t.kind}{detail})"
 
 
-class TikalWords(Words):
+class TikalWords(ComponentsWords):
     """Tikal's names for things: spaces by column and row, tiles by id and kind."""
-
-    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
-        super().__init__(state, names, events)
-        self.c = state.components
 
     def at(self, space: int) -> str:
         return space_label(self.c, space)
@@ -67,7 +63,7 @@ class TikalWords(Words):
         return tile_text(self.c, tile)
 
     def treasure(self, kind: int) -> str:
-        return self.c.treasure_types[kind]
+        return str(self.c.treasure_types[kind])
 
 
 _ACTION_TEXTS: Final[Mapping[type, Callable[[Any, TikalWords], str]]] = {
@@ -190,6 +186,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     words = TikalWords
     setup_type = Setup
     variants = VARIANTS
+    default_components = DEFAULT_COMPONENTS
     default_variant = BASIC
 
     new_game = staticmethod(rules.new_game)
@@ -198,14 +195,10 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
     components_data = staticmethod(components_data)
-
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        super().__init__(components)
+    scores = staticmethod(rules.scores)
+    describe_action = staticmethod(action_text)
 
     # -- results
-
-    def scores(self, state: State) -> list[int]:
-        return rules.scores(state)
 
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
@@ -213,13 +206,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
             for p in state.players
         ]
 
-    def ranks(self, state: State) -> list[int]:
-        return rules.ranks(rules.scores(state))
-
     # -- for people
-
-    def describe_action(self, state: State, action: Action) -> str:
-        return action_text(state, action)
 
     def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
         lines = [f"# Tikal ({state.setup.variant}); {who(0, names)} starts"]
