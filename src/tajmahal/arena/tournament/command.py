@@ -394,14 +394,7 @@ def _play(
             f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}",
             err=True,
         )
-    try:
-        store = TournamentDir.open(out, plan)
-    except TournamentError as e:
-        raise click.UsageError(str(e)) from None
-    try:
-        report = _run(game, store, players, as_json, quiet)
-    finally:
-        store.close()
+    store, report = _run_in(game, out, plan, players, as_json, quiet)
     return _finish(store, report, as_json)
 
 
@@ -448,14 +441,7 @@ def _gauntlet(
             pair = (candidate, Entrant(1, opponent.name, opponent.bot))
             lineup = (pair, (times[0], times[opponent.index]))
         plan = _plan(game, where, lineup, games, seed, options)
-        try:
-            store = TournamentDir.open(where, plan)
-        except TournamentError as e:
-            raise click.UsageError(str(e)) from None
-        try:
-            report = _run(game, store, players, as_json, quiet)
-        finally:
-            store.close()
+        store, report = _run_in(game, where, plan, players, as_json, quiet)
         status = max(status, _finish(store, report, as_json, show=not (as_json or quiet)))
         rows.append(gauntlet.matchup_result(opponent, where.name, report))
         if report.interrupted:
@@ -551,6 +537,21 @@ class _Executors:
     def close(self) -> None:
         if self.ray is not None:
             self.ray.close()
+
+
+def _run_in(
+    game: AnyGame, root: Path, plan: Plan, players: _Executors, as_json: bool, quiet: bool
+) -> tuple[TournamentDir, Report]:
+    """Play (or resume) ``plan`` in its directory ``root``: the directory, closed,
+    and the report."""
+    try:
+        store = TournamentDir.open(root, plan)
+    except TournamentError as e:
+        raise click.UsageError(str(e)) from None
+    try:
+        return store, _run(game, store, players, as_json, quiet)
+    finally:
+        store.close()
 
 
 def _run(
