@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import os
 import sys
 import traceback
 from collections.abc import Generator, Iterable
@@ -23,7 +22,7 @@ from attrs import frozen
 
 from ..game import AnyGame
 from ..referee import BotSpec, MatchConfig, StepHook, TimeControl, run_match
-from .journal import GAMES
+from .journal import GAMES, sync_directory
 
 
 @frozen
@@ -186,7 +185,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             on_step=on_step,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
-        _sync_directory(record.parent)  # the record's rename is on disk before it counts
+        sync_directory(record.parent)  # the record's rename is on disk before it counts
         data = result.to_data()
         data["logs"] = _keep_nonempty(data["logs"])
         return GameOutcome(task.number, result=data)
@@ -198,14 +197,6 @@ def _tournament_dir(record: Path) -> tuple[Path, ...]:
     """The tournament's directory, to hide from sandboxed bots, for a record at
     ``DIR/games/N.jsonl`` (a Ray task's record is elsewhere: in a temporary one)."""
     return (record.parent.parent,) if record.parent.name == GAMES else ()
-
-
-def _sync_directory(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _keep_nonempty(logs: list[str]) -> list[str]:

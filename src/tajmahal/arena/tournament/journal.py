@@ -32,14 +32,17 @@ import hashlib
 import hmac
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
 from attrs import field, frozen
 
 from .plan import Plan
 from .schedule import Slot
+
+T = TypeVar("T")
 
 FORMAT: Final = "arena-tournament"
 FORMAT_VERSION: Final = 1
@@ -106,18 +109,31 @@ class Finished:
 
 def stored_plan(root: Path) -> Plan | None:
     """The plan of the tournament in ``root``, or None if there is none."""
-    path = root / MANIFEST
+
+    def plan(manifest: dict[str, Any]) -> Plan:
+        if manifest.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"format version {manifest.get('format_version')} is not supported")
+        return Plan.from_data(manifest["plan"])
+
+    return read_manifest(root / MANIFEST, FORMAT, "tournament", plan)
+
+
+def read_manifest(
+    path: Path, kind: str, what: str, read: Callable[[dict[str, Any]], T]
+) -> T | None:
+    """``read(manifest)``, the manifest at ``path`` being of format ``kind``; None if
+    there is none.  A manifest that cannot be read (or that ``read`` refuses with a
+    ValueError, KeyError or TypeError) is a TournamentError: this ``what`` cannot
+    be resumed."""
     if not path.exists():
         return None
     try:
         manifest = orjson.loads(path.read_bytes())
-        if manifest.get("format") != FORMAT:
-            raise ValueError(f"its format is {manifest.get('format')!r}, not {FORMAT!r}")
-        if manifest.get("format_version") != FORMAT_VERSION:
-            raise ValueError(f"format version {manifest.get('format_version')} is not supported")
-        return Plan.from_data(manifest["plan"])
+        if manifest.get("format") != kind:
+            raise ValueError(f"its format is {manifest.get('format')!r}, not {kind!r}")
+        return read(manifest)
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise TournamentError(f"{path}: cannot resume this tournament: {e}") from None
+        raise TournamentError(f"{path}: cannot resume this {what}: {e}") from None
 
 
 def write_atomically(path: Path, data: bytes) -> None:
