@@ -38,7 +38,9 @@ from typing import Any, Final, TypeVar
 
 import orjson
 from attrs import field, frozen
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from .data import CONVERTER, Data
 from .plan import Plan
 from .schedule import Slot
 
@@ -60,7 +62,7 @@ class TournamentError(Exception):
 
 
 @frozen
-class Finished:
+class Finished(Data):
     """A finished game as the journal keeps it: its slot in the schedule, the path
     of its record (relative to the directory) and the referee's result."""
 
@@ -79,32 +81,18 @@ class Finished:
     def slot(self) -> Slot:
         return Slot(self.number, self.deal, self.rotation, self.seed, self.seating)
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "deal": self.deal,
-            "rotation": self.rotation,
-            "seed": self.seed,
-            "seating": list(self.seating),
-            "record": self.record,
-            "result": self.result,
-        }
 
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Finished:
-        return cls(
-            number=int(data["number"]),
-            deal=int(data["deal"]),
-            rotation=int(data["rotation"]),
-            seed=int(data["seed"]),
-            seating=tuple(int(e) for e in data["seating"]),
-            record=str(data["record"]),
-            result=dict(data["result"]),
-            seal=data.get("seal") if isinstance(data.get("seal"), str) else None,
-            sealed_digest=(
-                data.get("record_sha256") if isinstance(data.get("record_sha256"), str) else None
-            ),
-        )
+#: A journal line: the seal and the record's digest are written beside the fields.
+CONVERTER.register_unstructure_hook(
+    Finished,
+    make_dict_unstructure_fn(
+        Finished, CONVERTER, seal=override(omit=True), sealed_digest=override(omit=True)
+    ),
+)
+CONVERTER.register_structure_hook(
+    Finished,
+    make_dict_structure_fn(Finished, CONVERTER, sealed_digest=override(rename="record_sha256")),
+)
 
 
 def stored_plan(root: Path) -> Plan | None:
