@@ -37,6 +37,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from .extras import require
+
+require("rl", "tajmahal.openspiel", ("numpy", "pyspiel"))
+
 import numpy as np
 import numpy.typing as npt
 import orjson

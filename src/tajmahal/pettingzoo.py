@@ -32,6 +32,10 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from .extras import require
+
+require("rl", "tajmahal.pettingzoo", ("numpy", "gymnasium", "pettingzoo"))
+
 import numpy as np
 import numpy.typing as npt
 from gymnasium import logger, spaces

@@ -117,6 +117,14 @@ class BotSpec:
             return f"{program!r} {why}{where}{_did_you_mean(program, builtins, base)}"
         if shutil.which(program) is not None:
             return None
+        if (base / program).is_file():  # a file here, named without a path
+            runnable = os.access(base / program, os.X_OK)
+            how = f"run it as ./{program}" if runnable else "it is not executable either"
+            return (
+                f"{self.text!r} is a file here but not a bot: a bot is a built-in one "
+                f"({', '.join(builtins)}), a .py or .js script, or a program on the PATH "
+                f"or given by its path ({how})"
+            )
         return (
             f"{self.text!r} is neither a built-in bot ({', '.join(builtins)}) nor a program "
             f"on the PATH{_did_you_mean(program, builtins, base)}"
@@ -130,6 +138,7 @@ def _did_you_mean(text: str, builtins: Sequence[str], cwd: Path) -> str:
     with contextlib.suppress(OSError):
         prefix = "" if "/" not in text else text.rsplit("/", 1)[0] + "/"
         candidates += [prefix + p.name for p in sorted(folder.iterdir())[:1000]]
+    candidates = [c for c in candidates if c != text]
     close = difflib.get_close_matches(text, candidates, n=1, cutoff=0.75)
     return f"; did you mean {close[0]!r}?" if close else ""
 
