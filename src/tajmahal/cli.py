@@ -51,7 +51,8 @@ class LazyGroup(click.Group):
 
 def score_table(state: State, names: list[str]) -> str:
     """A plain-text table of each seat's score by source, with totals and ranks."""
-    from .tajmahal.rules import breakdown, ranks, scores
+    from .tajmahal.counting import ranks
+    from .tajmahal.rules import breakdown, scores
     from .tajmahal.state import SCORE_SOURCES
 
     rows = [["seat", "player", *SCORE_SOURCES, "total", "rank"]]

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Iterable, Sequence
 
 from attrs import frozen
@@ -45,6 +46,7 @@ from .sheet import (
     sheet_of,
 )
 from .state import NONE, RICE, VILLAGE, WATER, State
+from .views import JavaView, determinize
 
 
 def board_layer(c: Components) -> str:
@@ -352,8 +354,16 @@ def document(c: Components, body: str) -> str:
     )
 
 
-def svg(state: State, names: Sequence[str] | None = None) -> str:
-    """The whole picture of ``state``, every hand shown."""
+def svg(obj: State | JavaView, names: Sequence[str] | None = None) -> str:
+    """The whole picture of a state, every hand shown, or of a seat's view, its own
+    hand only (drawn from a state the view cannot tell from the real one: the
+    public layer and the seat's hand show nothing else)."""
+    if isinstance(obj, JavaView):
+        state = determinize(obj, random.Random(0))
+        seats: Iterable[int] = (obj.seat,)
+    else:
+        state = obj
+        seats = range(len(state.players))
     c = state.components
-    hands = "".join("".join(hand_parts(state, s)) for s in range(len(state.players)))
+    hands = "".join("".join(hand_parts(state, s)) for s in seats)
     return document(c, board_layer(c) + "".join(public_parts(state, names)) + hands)
