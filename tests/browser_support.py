@@ -4,7 +4,7 @@ browser: `playwright install` cannot work on the CI machines)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -60,12 +60,10 @@ def page(browser: Any) -> Iterator[Any]:
         yield page
 
 
-#: The whole-game tests drive the page, not the engine: the pure-Python pass of
-#: ``make test`` (TAJMAHAL_PURE=1) would only repeat them, slower.
-whole_game = pytest.mark.skipif(
-    os.environ.get("TAJMAHAL_PURE") == "1",
-    reason="a whole game in the browser tests the page; the compiled pass runs it",
-)
+def whole_game(test: Callable[..., None]) -> Callable[..., None]:
+    """A whole game played in the browser: tens of seconds (``slow``, left out by
+    ``make test-fast``), in the compiled pass only (``once``)."""
+    return pytest.mark.slow(pytest.mark.once(test))
 
 
 def next_decision(page: Any) -> bool:

@@ -18,6 +18,9 @@ from browser_support import browser, make_a_move, next_decision, page, whole_gam
 
 __all__ = ["browser", "page"]
 
+#: The page, not the engine: the pure-Python pass would only repeat them.
+pytestmark = pytest.mark.once
+
 
 class Game:
     """``tajmahal play`` in a subprocess, serving on a free port (bots at once)."""

@@ -25,7 +25,7 @@ from . import actions as act
 from . import events as ev
 from . import rules
 from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
-from .components import DEFAULT_COMPONENTS, Components
+from .components import DEFAULT_COMPONENTS, Board, Components
 from .events import CardTaken, Event
 from .legal import legal_actions
 from .rules import IllegalAction
@@ -44,14 +44,31 @@ __all__ = ["JAVA", "Java", "position_label"]
 def position_label(components: Components, position: int) -> str:
     """A position as people name it: row letter and column number on the grid
     (``A1`` top left); a rim cell gets its axial coordinates."""
-    board = components.board
-    q, r = board.coords[position]
-    if position >= board.grid_size:
-        return f"rim({q},{r})"
-    column = q + (r - (r & 1)) // 2
-    first = min(c[1] for c in board.coords[: board.grid_size])
-    left = min(c[0] + (c[1] - (c[1] & 1)) // 2 for c in board.coords[: board.grid_size])
-    return f"{chr(ord('A') + r - first)}{column - left + 1}"
+    return _position_labels(components.board)[position]
+
+
+#: Each board's position labels, worked out once (a replay names a position at
+#: nearly every step), by the board's identity.
+_LABELS: dict[int, tuple[Board, tuple[str, ...]]] = {}
+
+
+def _position_labels(board: Board) -> tuple[str, ...]:
+    known = _LABELS.get(id(board))
+    if known is not None and known[0] is board:
+        return known[1]
+    grid = board.coords[: board.grid_size]
+    first = min(r for _, r in grid)
+    left = min(q + (r - (r & 1)) // 2 for q, r in grid)
+    labels = tuple(
+        f"{chr(ord('A') + r - first)}{q + (r - (r & 1)) // 2 - left + 1}"
+        if p < board.grid_size
+        else f"rim({q},{r})"
+        for p, (q, r) in enumerate(board.coords)
+    )
+    if len(_LABELS) > 64:
+        _LABELS.clear()
+    _LABELS[id(board)] = (board, labels)
+    return labels
 
 
 def card_text(components: Components, card: int) -> str:
