@@ -1,8 +1,9 @@
 """`tajmahal replay RECORD --html FILE`: the self-contained HTML replay viewer
-(its data; tests/test_browser.py drives it in Chromium)."""
+(its data; tests/test_browser_replay.py drives it in Chromium)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import sys
@@ -138,3 +139,15 @@ def test_a_folder_needs_html(tmp_path: Path, args: list[str]) -> None:
     out = CliRunner().invoke(main, ["replay", str(tmp_path), *args])
     assert out.exit_code == 2
     assert "is a folder" in out.output
+
+
+def test_the_docs_show_every_screenshot_of_the_pages() -> None:
+    """docs/browser.md shows each picture docs/screenshots.py makes, all checked in."""
+    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "docs" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    screenshots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screenshots)
+    shown = re.findall(r"!\[[^]]+\]\(images/([^)]+)\)", (ROOT / "docs" / "browser.md").read_text())
+    assert sorted(shown) == sorted(screenshots.FILES)
+    for name in shown:
+        assert (ROOT / "docs" / "images" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
