@@ -166,6 +166,9 @@ def test_a_folder_makes_one_page_with_a_java_and_a_tikal_game(page: Any, tmp_pat
         page.keyboard.press("ArrowRight")
     assert page.locator("#picture .last-move > *").count() > 0
     assert "tile on level 1" in page.inner_text("#log")
+    # what and where, told in full with the tile's shape: faint lines in the log
+    assert page.locator("#log li.part").nth(0).inner_text() == "first: lay a 3-space tile"
+    assert page.locator("#log li.part").count() > decisions / 3
     page.locator("body").press("End")
     totals = page.eval_on_selector_all(
         "#final-table tr[data-seat] .total", "es => es.map(e => +e.textContent)"
@@ -178,3 +181,4 @@ def test_a_folder_makes_one_page_with_a_java_and_a_tikal_game(page: Any, tmp_pat
     assert page.locator("#picture .space").count() == 63
     assert page.inner_text("#step-label").startswith("decision 0 of ")
     assert "tile on level" not in page.inner_text("#log")
+    assert page.locator("#log li.part").count() == 0

@@ -188,10 +188,16 @@ def tile_drawing(
 Figures = tuple[tuple[int, bool], ...]
 
 
-def _figures(v: TikalView, space: int) -> Figures:
-    return tuple(
-        (workers, v.players[seat].leader == space) for seat, workers in enumerate(v.workers[space])
-    )
+def _all_figures(v: TikalView) -> list[Figures]:
+    """Each space's figures (most spaces have none: one shared tuple for them)."""
+    leaders = tuple(p.leader for p in v.players)
+    nobody: Figures = tuple((0, False) for _ in leaders)
+    return [
+        tuple((n, leader == space) for n, leader in zip(workers, leaders, strict=True))
+        if space in leaders or any(workers)
+        else nobody
+        for space, workers in enumerate(v.workers)
+    ]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -428,7 +434,7 @@ def public_parts(v: TikalView, c: Components, names: Sequence[str] | None = None
     the panel, and each space's outline to click (with its tooltip)."""
     labels = tuple(_labels(names, len(v.players)))
     serial = _sheet(c).serial
-    figures = [_figures(v, space) for space in range(len(v.spaces))]
+    figures = _all_figures(v)
     parts = ['<g class="public">']
     parts += [
         _space(serial, space, s, figures[space])
