@@ -21,6 +21,7 @@ from attrs import evolve
 from ..arena.player import FirstPlayer, Player, RandomPlayer
 from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from ..kit.svg import Kept
 from . import actions as act
 from . import events as ev
 from . import rules
@@ -44,31 +45,24 @@ __all__ = ["JAVA", "Java", "position_label"]
 def position_label(components: Components, position: int) -> str:
     """A position as people name it: row letter and column number on the grid
     (``A1`` top left); a rim cell gets its axial coordinates."""
-    return _position_labels(components.board)[position]
+    return _LABELS.of(components.board)[position]
 
 
-#: Each board's position labels, worked out once (a replay names a position at
-#: nearly every step), by the board's identity.
-_LABELS: dict[int, tuple[Board, tuple[str, ...]]] = {}
-
-
-def _position_labels(board: Board) -> tuple[str, ...]:
-    known = _LABELS.get(id(board))
-    if known is not None and known[0] is board:
-        return known[1]
+def _position_labels(board: Board, _: int) -> tuple[str, ...]:
     grid = board.coords[: board.grid_size]
     first = min(r for _, r in grid)
     left = min(q + (r - (r & 1)) // 2 for q, r in grid)
-    labels = tuple(
+    return tuple(
         f"{chr(ord('A') + r - first)}{q + (r - (r & 1)) // 2 - left + 1}"
         if p < board.grid_size
         else f"rim({q},{r})"
         for p, (q, r) in enumerate(board.coords)
     )
-    if len(_LABELS) > 64:
-        _LABELS.clear()
-    _LABELS[id(board)] = (board, labels)
-    return labels
+
+
+#: Each board's position labels, worked out once (a replay names a position at
+#: nearly every step).
+_LABELS: Final = Kept(_position_labels)
 
 
 def card_text(components: Components, card: int) -> str:
