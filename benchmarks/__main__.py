@@ -6,6 +6,7 @@ import argparse
 import json
 import platform
 import sys
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
@@ -37,6 +38,16 @@ def table(results: list[Result]) -> Table:
 def print_table(results: list[Result]) -> None:
     console = Console() if sys.stdout.isatty() else Console(width=130)
     console.print(table(results))
+
+
+def run_part(
+    name: str, doc: str | None, run_all: Callable[[bool], list[Result]], argv: list[str] | None
+) -> int:
+    """``python -m benchmarks.NAME [--quick]``: one part's table."""
+    parser = argparse.ArgumentParser(prog=f"python -m benchmarks.{name}", description=doc)
+    parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
+    print_table(run_all(parser.parse_args(argv).quick))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

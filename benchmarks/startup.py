@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import argparse
 import resource
 import statistics
 import subprocess
@@ -124,13 +123,9 @@ def run_all(quick: bool) -> list[Result]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.startup", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="a few seconds")
-    args = parser.parse_args(argv)
-    from .__main__ import print_table
+    from .__main__ import run_part
 
-    print_table(run_all(args.quick))
-    return 0
+    return run_part("startup", __doc__, run_all, argv)
 
 
 if __name__ == "__main__":

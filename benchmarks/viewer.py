@@ -20,7 +20,6 @@ of Taj Mahal (about 47,000 decisions) makes a page in seconds.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -122,13 +121,9 @@ def run_all(quick: bool) -> list[Result]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.viewer", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
-    args = parser.parse_args(argv)
-    from .__main__ import print_table
+    from .__main__ import run_part
 
-    print_table(run_all(args.quick))
-    return 0
+    return run_part("viewer", __doc__, run_all, argv)
 
 
 if __name__ == "__main__":
