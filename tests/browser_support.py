@@ -41,11 +41,13 @@ def browser() -> Iterator[Any]:
 
 @contextmanager
 def opened(browser: Any, width: int, height: int) -> Iterator[Any]:
-    """A page of ``width`` x ``height``; no error may happen in it."""
+    """A page of ``width`` x ``height``; no error may happen in it (an uncaught
+    exception, or an error on the console: a resource that failed to load)."""
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.errors = errors
     try:
         yield page
