@@ -6,12 +6,11 @@ import argparse
 import json
 import platform
 import sys
-from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
 
-from . import bots, compare, engine, referee, startup, viewer
+from . import bots, compare, engine, referee, sandbox, startup, viewer
 from .measure import Result
 
 
@@ -40,16 +39,6 @@ def print_table(results: list[Result]) -> None:
     console.print(table(results))
 
 
-def run_part(
-    name: str, doc: str | None, run_all: Callable[[bool], list[Result]], argv: list[str] | None
-) -> int:
-    """``python -m benchmarks.NAME [--quick]``: one part's table."""
-    parser = argparse.ArgumentParser(prog=f"python -m benchmarks.{name}", description=doc)
-    parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
-    print_table(run_all(parser.parse_args(argv).quick))
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
@@ -61,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         + compare.run_all(args.quick)
         + referee.run_all(args.quick)
         + startup.run_all(args.quick)
+        + sandbox.run_all(args.quick)
         + viewer.run_all(args.quick)
     )
     print_table(results)

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .measure import Result, spread
+from .measure import Result, module_main, spread
 
 STARTUP_TARGET = 0.1  # seconds, tajmahal --version
 TOURNAMENT_TARGET = 5_000  # games a minute, built-in bots, --jobs 2
@@ -123,9 +123,7 @@ def run_all(quick: bool) -> list[Result]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .__main__ import run_part
-
-    return run_part("startup", __doc__, run_all, argv)
+    return module_main("python -m benchmarks.startup", __doc__, run_all, argv)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from tajmahal.arena.record import replay
 from tajmahal.arena.viewer import records_in, write_viewer
 
 from .games import ENGINES, Loaded, load
-from .measure import Result, cpu_clock, spread
+from .measure import Result, cpu_clock, module_main, spread
 
 PLAYERS = 3
 #: Drawing a decision of any game costs at most this many times Taj Mahal's.
@@ -121,9 +121,7 @@ def run_all(quick: bool) -> list[Result]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .__main__ import run_part
-
-    return run_part("viewer", __doc__, run_all, argv)
+    return module_main("python -m benchmarks.viewer", __doc__, run_all, argv)
 
 
 if __name__ == "__main__":

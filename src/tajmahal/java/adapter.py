@@ -37,6 +37,7 @@ from .views import JavaView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
@@ -266,6 +267,13 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
             f"# Java ({state.setup.variant} action tokens); {who(0, names)} starts",
             f"display card: {shown}",
         ]
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.java.encoding`; needs the ``rl`` extra)."""
+        from .encoding import encoding
+
+        return encoding(self)
 
     def pictures(self) -> JavaPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""

@@ -211,7 +211,7 @@ def _at(state: State, seat: int, a: Action, q: int, events: list[Event]) -> Stat
 
 def _done(state: State, walked: tuple[int, ...] = ()) -> State:
     """An action of the turn is complete: back to the phase ``act``; ``walked``:
-    the figure that just walked (J49)."""
+    the figures that walked since the last action that was not a walk (J49)."""
     turn = evolve(state.turn, acted=True, walked=walked)
     return evolve(state, phase=ACT, pending=None, turn=turn)
 
@@ -302,7 +302,7 @@ def _walk(state: State, seat: int, origin: int, target: int, events: list[Event]
     cost = walk_costs(state, origin, seat)[target]
     state = _set_figure(_set_figure(_spend(state, cost), origin, NONE), target, seat)
     events.append(FigureMoved(seat, origin, target, cost))
-    return _done(state, walked=(target,))
+    return _done(state, walked=(*state.turn.walked, target))
 
 
 def _score_water(state: State, cells: tuple[int, ...], events: list[Event]) -> State:

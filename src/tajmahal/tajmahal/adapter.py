@@ -32,6 +32,7 @@ from .views import PlayerView, PublicSetup, SeatView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_from_data"]
@@ -186,6 +187,13 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
             f"{who(state.start_player, names)} starts",
             f"display: {_cards(state.display)}",
         ]
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.tajmahal.encoding`; needs the ``rl`` extra)."""
+        from .encoding import ENCODING
+
+        return ENCODING
 
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""

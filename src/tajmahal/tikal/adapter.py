@@ -32,6 +32,7 @@ from .views import SpaceView, TikalView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
@@ -239,6 +240,13 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
             shown = ", ".join(tile_text(state.components, t) for t in state.auction.display)
             lines.append(f"revealed: {shown}")
         return lines
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.tikal.encoding`; needs the ``rl`` extra)."""
+        from .encoding import encoding
+
+        return encoding(self)
 
     def pictures(self) -> TikalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
