@@ -32,6 +32,9 @@ COMPILED: Final = (
     "tajmahal.rules",
     "tajmahal.hidden",
     "tajmahal.mcts",
+    "tikal.board",
+    "tikal.legal",
+    "tikal.rules",
     "kit.jsontext",
 )
 

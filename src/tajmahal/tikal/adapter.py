@@ -59,7 +59,8 @@ from .events import (
     TurnBegan,
     TurnEnded,
 )
-from .rules import IllegalAction, apply, legal_actions, new_game, ranks, scores, step
+from .legal import legal_actions
+from .rules import IllegalAction, apply, new_game, ranks, scores, step
 from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
 from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, SetupError, State
 from .views import view

@@ -27,7 +27,8 @@ from ..arena.player import Player
 from ..arena.protocol import Message
 from .actions import Action, Bid, EndTurn
 from .components import DEFAULT_COMPONENTS
-from .rules import TREASURE_POINTS, apply, legal_actions
+from .legal import legal_actions
+from .rules import TREASURE_POINTS, apply
 from .serialize import from_data
 from .state import ACT, BID, OVER, SCORING, State
 from .views import TikalView, determinize

@@ -29,7 +29,8 @@ from hypothesis import strategies as st
 
 from .actions import Action
 from .components import DEFAULT_COMPONENTS, Components
-from .rules import apply, is_over, legal_actions, new_game
+from .legal import legal_actions
+from .rules import apply, is_over, new_game
 from .state import VARIANTS, Setup, State, all_treasures
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
