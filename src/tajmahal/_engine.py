@@ -33,6 +33,8 @@ COMPILED: Final = (
     "tajmahal.hidden",
     "tajmahal.mcts",
     "tikal.board",
+    "tikal.draft",
+    "tikal.effects",
     "tikal.legal",
     "tikal.rules",
     "kit.jsontext",

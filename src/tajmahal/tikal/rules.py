@@ -15,8 +15,10 @@ Traceback (most recent call last):
 ...
 tajmahal.tikal.rules.IllegalAction: T17: first place the tile you drew
 
-Legality is :mod:`tajmahal.tikal.legal`; this module plays what it allows.  A step
-changes a :class:`_Draft` of the state and freezes it into one new
+Legality is :mod:`tajmahal.tikal.legal`; this module plays what it allows: the
+turns, rounds and auctions (the effects of a turn's actions are
+:mod:`tajmahal.tikal.effects`).  A step changes a
+:class:`~tajmahal.tikal.draft.Draft` of the state and freezes it into one new
 :class:`~tajmahal.tikal.state.State` at the end; events are made only by
 :func:`step` (``apply`` does not need them).
 """
@@ -25,48 +27,33 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..kit.slots import slot_setters
 from .actions import (
-    COSTS,
     Action,
     Bid,
-    BuildCamp,
-    CampMove,
     Choose,
-    Dig,
     EndTurn,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
     Pass,
     Place,
-    Uncover,
 )
-from .board import VOLCANO, border, rotated, tables
+from .board import VOLCANO, rotated
+from .draft import Draft, Events, seat_of, space_of
+from .effects import act
 from .events import (
     AuctionWon,
     BidMade,
     BidPassed,
-    CampBuilt,
     Event,
-    FigureEntered,
-    FigureMoved,
     GameOver,
-    GuardPlaced,
-    LevelUncovered,
     Scored,
     ScoringBegan,
     TileChosen,
     TileDrawn,
     TilePlaced,
     TilesRevealed,
-    TreasureDug,
-    TreasuresExchanged,
     TurnBegan,
     TurnEnded,
 )
-from .legal import problem, used
+from .legal import problem
 from .state import (
     ACT,
     ACTION_POINTS,
@@ -75,7 +62,6 @@ from .state import (
     BASIC,
     BID,
     CHOOSE,
-    GONE,
     NORMAL,
     OVER,
     PLACE,
@@ -110,163 +96,6 @@ class IllegalAction(ValueError):
     """An action the rules do not allow here; the message starts with the rule id."""
 
 
-# --------------------------------------------------------------------------- building values
-# The engine builds its frozen values through their slots (tajmahal.kit.slots):
-# Final names, which mypyc keeps in C statics.
-
-_NEW: Final = object.__new__
-_STATE: Final = State
-_SEAT: Final = Seat
-_SPACE: Final = Space
-_STATE_SET: Final = slot_setters(State)
-_SEAT_SET: Final = slot_setters(Seat)
-_SPACE_SET: Final = slot_setters(Space)
-
-
-def _seat(
-    reserve: int,
-    removed: int,
-    leader: int,
-    camps: tuple[int, ...],
-    guards: tuple[int, ...],
-    treasures: tuple[int, ...],
-    temple_points: int,
-    treasure_points: int,
-    capital: int,
-) -> Seat:
-    """``Seat(...)``, every field given in order."""
-    p: Seat = _NEW(_SEAT)
-    _SEAT_SET[0](p, reserve)
-    _SEAT_SET[1](p, removed)
-    _SEAT_SET[2](p, leader)
-    _SEAT_SET[3](p, camps)
-    _SEAT_SET[4](p, guards)
-    _SEAT_SET[5](p, treasures)
-    _SEAT_SET[6](p, temple_points)
-    _SEAT_SET[7](p, treasure_points)
-    _SEAT_SET[8](p, capital)
-    return p
-
-
-def _space(
-    kind: str,
-    stones: tuple[int, ...],
-    tile: int | None,
-    value: int,
-    tokens: tuple[int, ...],
-    camp: int | None,
-    guard: int | None,
-    guard_leader: bool,
-) -> Space:
-    """``Space(...)``, every field given in order."""
-    s: Space = _NEW(_SPACE)
-    _SPACE_SET[0](s, kind)
-    _SPACE_SET[1](s, stones)
-    _SPACE_SET[2](s, tile)
-    _SPACE_SET[3](s, value)
-    _SPACE_SET[4](s, tokens)
-    _SPACE_SET[5](s, camp)
-    _SPACE_SET[6](s, guard)
-    _SPACE_SET[7](s, guard_leader)
-    return s
-
-
-class _Draft:
-    """A state being changed by one step; :meth:`freeze` makes the new
-    :class:`State` (the fields are :class:`State`'s)."""
-
-    def __init__(self, s: State) -> None:
-        self.setup: Setup = s.setup
-        self.spaces: tuple[Space | None, ...] = s.spaces
-        self.workers: tuple[tuple[int, ...], ...] = s.workers
-        self.players: tuple[Seat, ...] = s.players
-        self.stack: tuple[int, ...] = s.stack
-        self.supply: tuple[int, ...] = s.supply
-        self.levels: tuple[int, ...] = s.levels
-        self.phase: str = s.phase
-        self.to_act: int | None = s.to_act
-        self.tile: int | None = s.tile
-        self.ap: int = s.ap
-        self.turn: str = s.turn
-        self.uncovered: tuple[tuple[int, int], ...] = s.uncovered
-        self.dug: tuple[tuple[int, int], ...] = s.dug
-        self.round: Round | None = s.round
-        self.auction: Auction | None = s.auction
-        self.last_placer: int | None = s.last_placer
-
-    def freeze(self) -> State:
-        s: State = _NEW(_STATE)
-        _STATE_SET[0](s, self.setup)
-        _STATE_SET[1](s, self.spaces)
-        _STATE_SET[2](s, self.workers)
-        _STATE_SET[3](s, self.players)
-        _STATE_SET[4](s, self.stack)
-        _STATE_SET[5](s, self.supply)
-        _STATE_SET[6](s, self.levels)
-        _STATE_SET[7](s, self.phase)
-        _STATE_SET[8](s, self.to_act)
-        _STATE_SET[9](s, self.tile)
-        _STATE_SET[10](s, self.ap)
-        _STATE_SET[11](s, self.turn)
-        _STATE_SET[12](s, self.uncovered)
-        _STATE_SET[13](s, self.dug)
-        _STATE_SET[14](s, self.round)
-        _STATE_SET[15](s, self.auction)
-        _STATE_SET[16](s, self.last_placer)
-        return s
-
-    def set_seat(self, index: int, player: Seat) -> None:
-        players = list(self.players)
-        players[index] = player
-        self.players = tuple(players)
-
-    def set_space(self, index: int, space: Space) -> None:
-        spaces = list(self.spaces)
-        spaces[index] = space
-        self.spaces = tuple(spaces)
-
-    def add_workers(self, space: int, seat: int, delta: int) -> None:
-        row = list(self.workers[space])
-        row[seat] += delta
-        workers = list(self.workers)
-        workers[space] = tuple(row)
-        self.workers = tuple(workers)
-
-    def move_leader(self, seat: int, where: int) -> None:
-        p = self.players[seat]
-        self.set_seat(
-            seat,
-            _seat(
-                p.reserve,
-                p.removed,
-                where,
-                p.camps,
-                p.guards,
-                p.treasures,
-                p.temple_points,
-                p.treasure_points,
-                p.capital,
-            ),
-        )
-
-    def set_treasures(self, seat: int, treasures: tuple[int, ...]) -> None:
-        p = self.players[seat]
-        self.set_seat(
-            seat,
-            _seat(
-                p.reserve,
-                p.removed,
-                p.leader,
-                p.camps,
-                p.guards,
-                treasures,
-                p.temple_points,
-                p.treasure_points,
-                p.capital,
-            ),
-        )
-
-
 # --------------------------------------------------------------------------- start
 
 
@@ -280,7 +109,7 @@ def new_game(setup: Setup) -> State:
         spaces[s.space] = Space(s.kind, s.stones, None, s.value)
     capital = AUCTION_CAPITAL if setup.variant == AUCTION else 0
     seat = Seat(reserve=c.workers, treasures=(0,) * len(c.treasure_types), capital=capital)
-    d = _Draft(
+    d = Draft(
         State(
             setup=setup,
             spaces=tuple(spaces),
@@ -314,11 +143,11 @@ def step(state: State, action: Action) -> tuple[State, list[Event]]:
     return _play(state, action, events), events
 
 
-def _play(state: State, action: Action, events: list[Event] | None) -> State:
+def _play(state: State, action: Action, events: Events) -> State:
     reason = problem(state, action)
     if reason is not None:
         raise IllegalAction(reason)
-    d = _Draft(state)
+    d = Draft(state)
     seat = state.to_act
     assert seat is not None
     if isinstance(action, Place):
@@ -330,221 +159,20 @@ def _play(state: State, action: Action, events: list[Event] | None) -> State:
     elif isinstance(action, EndTurn):
         _end_turn(d, seat, events)
     else:
-        _act(d, seat, action, events)
+        act(d, seat, action, events)
         if d.ap == 0:
             _end_turn(d, seat, events)
     return d.freeze()
 
 
-def _bump(counts: tuple[tuple[int, int], ...], space: int) -> tuple[tuple[int, int], ...]:
-    n = used(counts, space)
-    return (*((s, k) for s, k in counts if s != space), (space, n + 1))
-
-
-def _act(d: _Draft, seat: int, action: Action, events: list[Event] | None) -> None:
-    if isinstance(action, Move):
-        cost = border(d.spaces, tables(d.setup.components), action.origin, action.target)
-        d.ap -= cost
-        if events is not None:
-            events.append(FigureMoved(seat, action.origin, action.target, action.leader, cost))
-        _shift(d, seat, action.origin, action.target, action.leader)
-        return
-    d.ap -= COSTS[type(action)]
-    if isinstance(action, Enter):
-        if events is not None:
-            events.append(FigureEntered(seat, action.space, action.leader))
-        if action.leader:
-            d.move_leader(seat, action.space)
-            return
-        p = d.players[seat]
-        d.set_seat(
-            seat,
-            _seat(
-                p.reserve - 1,
-                p.removed,
-                p.leader,
-                p.camps,
-                p.guards,
-                p.treasures,
-                p.temple_points,
-                p.treasure_points,
-                p.capital,
-            ),
-        )
-        d.add_workers(action.space, seat, 1)
-    elif isinstance(action, CampMove):
-        if events is not None:
-            events.append(FigureMoved(seat, action.origin, action.target, action.leader, 1, True))
-        _shift(d, seat, action.origin, action.target, action.leader)
-    elif isinstance(action, Uncover):
-        _uncover(d, seat, action.space, events)
-    elif isinstance(action, Dig):
-        _dig(d, seat, action.space, events)
-    elif isinstance(action, Exchange):
-        _exchange(d, seat, action, events)
-    elif isinstance(action, BuildCamp):
-        _build(d, seat, action.space, events)
-    elif isinstance(action, Guard):
-        _guard(d, seat, action, events)
-    else:
-        raise AssertionError(action)
-
-
-def _shift(d: _Draft, seat: int, origin: int, target: int, leader: bool) -> None:
-    if leader:
-        d.move_leader(seat, target)
-    else:
-        d.add_workers(origin, seat, -1)
-        d.add_workers(target, seat, 1)
-
-
-def _uncover(d: _Draft, seat: int, index: int, events: list[Event] | None) -> None:
-    space = d.spaces[index]
-    assert space is not None
-    value = space.value + 1
-    levels = list(d.levels)
-    levels[value - 2] -= 1
-    d.levels = tuple(levels)
-    d.uncovered = _bump(d.uncovered, index)
-    d.set_space(
-        index,
-        _space(
-            space.kind,
-            space.stones,
-            space.tile,
-            value,
-            space.tokens,
-            space.camp,
-            space.guard,
-            space.guard_leader,
-        ),
-    )
-    if events is not None:
-        events.append(LevelUncovered(seat, index, value))
-
-
-def _dig(d: _Draft, seat: int, index: int, events: list[Event] | None) -> None:
-    space = d.spaces[index]
-    assert space is not None
-    treasure = space.tokens[-1]
-    d.set_space(
-        index,
-        _space(
-            space.kind,
-            space.stones,
-            space.tile,
-            space.value,
-            space.tokens[:-1],
-            space.camp,
-            space.guard,
-            space.guard_leader,
-        ),
-    )
-    treasures = list(d.players[seat].treasures)
-    treasures[treasure] += 1
-    d.set_treasures(seat, tuple(treasures))
-    d.dug = _bump(d.dug, index)
-    if events is not None:
-        events.append(TreasureDug(seat, index, treasure))
-
-
-def _exchange(d: _Draft, seat: int, action: Exchange, events: list[Event] | None) -> None:
-    mine = list(d.players[seat].treasures)
-    mine[action.give] -= 1
-    mine[action.take] += 1
-    theirs = list(d.players[action.seat].treasures)
-    theirs[action.take] -= 1
-    theirs[action.give] += 1
-    d.set_treasures(seat, tuple(mine))
-    d.set_treasures(action.seat, tuple(theirs))
-    if events is not None:
-        events.append(TreasuresExchanged(seat, action.seat, action.take, action.give))
-
-
-def _build(d: _Draft, seat: int, index: int, events: list[Event] | None) -> None:
-    space = d.spaces[index]
-    assert space is not None
-    d.set_space(
-        index,
-        _space(
-            space.kind,
-            space.stones,
-            space.tile,
-            space.value,
-            space.tokens,
-            seat,
-            space.guard,
-            space.guard_leader,
-        ),
-    )
-    p = d.players[seat]
-    d.set_seat(
-        seat,
-        _seat(
-            p.reserve,
-            p.removed,
-            p.leader,
-            (*p.camps, index),
-            p.guards,
-            p.treasures,
-            p.temple_points,
-            p.treasure_points,
-            p.capital,
-        ),
-    )
-    if events is not None:
-        events.append(CampBuilt(seat, index))
-
-
-def _guard(d: _Draft, seat: int, action: Guard, events: list[Event] | None) -> None:
-    index = action.space
-    space = d.spaces[index]
-    assert space is not None
-    p = d.players[seat]
-    workers = d.workers[index][seat]
-    had_leader = p.leader == index
-    removed = workers - (0 if action.leader else 1)
-    d.set_seat(
-        seat,
-        _seat(
-            p.reserve,
-            p.removed + removed,
-            GONE if had_leader else p.leader,
-            p.camps,
-            (*p.guards, index),
-            p.treasures,
-            p.temple_points,
-            p.treasure_points,
-            p.capital,
-        ),
-    )
-    d.add_workers(index, seat, -workers)
-    d.set_space(
-        index,
-        _space(
-            space.kind,
-            space.stones,
-            space.tile,
-            space.value,
-            space.tokens,
-            space.camp,
-            seat,
-            action.leader,
-        ),
-    )
-    if events is not None:
-        left = had_leader and not action.leader
-        events.append(GuardPlaced(seat, index, action.leader, removed, left))
-
-
-def _place(d: _Draft, seat: int, action: Place, events: list[Event] | None) -> None:
+def _place(d: Draft, seat: int, action: Place, events: Events) -> None:
     tile_id = d.tile
     assert tile_id is not None
     tile = d.setup.components.tiles[tile_id]
     tokens = d.supply[: tile.masks]  # T21 (the supply may run short)
     laid = rotated(tile.stones, action.rotation)
     d.set_space(
-        action.space, _space(tile.kind, laid, tile_id, tile.value, tokens, None, None, False)
+        action.space, space_of(tile.kind, laid, tile_id, tile.value, tokens, None, None, False)
     )
     d.supply = d.supply[len(tokens) :]
     d.tile = None
@@ -557,7 +185,7 @@ def _place(d: _Draft, seat: int, action: Place, events: list[Event] | None) -> N
 # --------------------------------------------------------------------------- turns
 
 
-def _begin_actions(d: _Draft, seat: int, kind: str, events: list[Event] | None) -> None:
+def _begin_actions(d: Draft, seat: int, kind: str, events: Events) -> None:
     if events is not None:
         events.append(TurnBegan(seat, kind))
     d.phase = ACT
@@ -568,7 +196,7 @@ def _begin_actions(d: _Draft, seat: int, kind: str, events: list[Event] | None) 
     d.dug = ()
 
 
-def _begin_turn(d: _Draft, seat: int, events: list[Event] | None) -> None:
+def _begin_turn(d: Draft, seat: int, events: Events) -> None:
     """T17 (basic game): ``seat`` draws the top tile; T45 when none is left."""
     if not d.stack:
         _begin_final(d, seat, events)
@@ -580,7 +208,7 @@ def _begin_turn(d: _Draft, seat: int, events: list[Event] | None) -> None:
     _took_tile(d, seat, tile, events)
 
 
-def _took_tile(d: _Draft, seat: int, tile: int, events: list[Event] | None) -> None:
+def _took_tile(d: Draft, seat: int, tile: int, events: Events) -> None:
     if d.setup.components.tiles[tile].kind == VOLCANO:  # T42, T55
         n = len(d.players)
         order = tuple((seat + i) % n for i in range(n))
@@ -596,7 +224,7 @@ def _took_tile(d: _Draft, seat: int, tile: int, events: list[Event] | None) -> N
     d.ap = 0
 
 
-def _begin_final(d: _Draft, first: int, events: list[Event] | None) -> None:
+def _begin_final(d: Draft, first: int, events: Events) -> None:
     """T45: the final scoring round, starting with ``first`` (T56: by score in the
     auction game)."""
     order = _final_order(d.setup.variant, d.players, d.last_placer, first)
@@ -624,7 +252,7 @@ def _final_order(
     return tuple(sorted(range(n), key=lambda s: (players[s].score, (s - last - 1) % n)))
 
 
-def _end_turn(d: _Draft, seat: int, events: list[Event] | None) -> None:
+def _end_turn(d: Draft, seat: int, events: Events) -> None:
     if events is not None:
         events.append(TurnEnded(seat, d.ap))
     d.ap = 0
@@ -661,10 +289,10 @@ def _end_turn(d: _Draft, seat: int, events: list[Event] | None) -> None:
     _open_auction(d, (seat + 1) % n, seat, events)
 
 
-def _score(d: _Draft, seat: int, events: list[Event] | None) -> None:
+def _score(d: Draft, seat: int, events: Events) -> None:
     temples, treasures = _scoring(d.spaces, d.workers, d.players, seat, d.setup)
     p = d.players[seat]
-    player = _seat(
+    player = seat_of(
         p.reserve,
         p.removed,
         p.leader,
@@ -718,7 +346,7 @@ def _scoring(
     return temples, treasures
 
 
-def _game_over(d: _Draft, events: list[Event] | None) -> None:
+def _game_over(d: Draft, events: Events) -> None:
     d.phase = OVER
     d.to_act = None
     d.round = None
@@ -730,7 +358,7 @@ def _game_over(d: _Draft, events: list[Event] | None) -> None:
 # --------------------------------------------------------------------------- auction
 
 
-def _begin_auction_round(d: _Draft, opener: int, events: list[Event] | None) -> None:
+def _begin_auction_round(d: Draft, opener: int, events: Events) -> None:
     """T47: reveal a tile per player; T45/T56 when the stack is empty."""
     n = len(d.players)
     if not d.stack:
@@ -744,7 +372,7 @@ def _begin_auction_round(d: _Draft, opener: int, events: list[Event] | None) -> 
     _open_auction(d, opener, None, events)
 
 
-def _open_auction(d: _Draft, start: int, last: int | None, events: list[Event] | None) -> None:
+def _open_auction(d: Draft, start: int, last: int | None, events: Events) -> None:
     """T50-T54: the nearest seat from ``start`` clockwise without a turn this round
     opens the next auction; the round ends when all have had a turn (or no tile is
     left); ``last`` took the turn before."""
@@ -765,7 +393,7 @@ def _open_auction(d: _Draft, start: int, last: int | None, events: list[Event] |
     d.ap = 0
 
 
-def _bid(d: _Draft, seat: int, action: Bid | Pass, events: list[Event] | None) -> None:
+def _bid(d: Draft, seat: int, action: Bid | Pass, events: Events) -> None:
     a = d.auction
     assert a is not None
     if isinstance(action, Bid):
@@ -791,12 +419,12 @@ def _bid(d: _Draft, seat: int, action: Bid | Pass, events: list[Event] | None) -
         _win_auction(d, a.opener, 0, events)  # T51
 
 
-def _win_auction(d: _Draft, seat: int, bid: int, events: list[Event] | None) -> None:
+def _win_auction(d: Draft, seat: int, bid: int, events: Events) -> None:
     """T49: the winner pays and chooses a tile."""
     p = d.players[seat]
     d.set_seat(
         seat,
-        _seat(
+        seat_of(
             p.reserve,
             p.removed,
             p.leader,
@@ -814,7 +442,7 @@ def _win_auction(d: _Draft, seat: int, bid: int, events: list[Event] | None) -> 
     d.to_act = seat
 
 
-def _choose(d: _Draft, seat: int, action: Choose, events: list[Event] | None) -> None:
+def _choose(d: Draft, seat: int, action: Choose, events: Events) -> None:
     a = d.auction
     assert a is not None
     display = list(a.display)

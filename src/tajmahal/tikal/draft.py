@@ -1,0 +1,172 @@
+"""A state being changed by one step of Tikal, and the frozen values it is made of.
+
+The engine (:mod:`tajmahal.tikal.rules`, :mod:`tajmahal.tikal.effects`) changes a
+:class:`Draft` of the state and freezes it into one new
+:class:`~tajmahal.tikal.state.State` at the end of a step.  It builds the frozen
+values through their slots (:mod:`tajmahal.kit.slots`); the builders and classes
+are ``Final`` names, which mypyc keeps in C statics.
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+from ..kit.slots import slot_setters
+from .events import Event
+from .state import Auction, Round, Seat, Setup, Space, State
+
+#: Where a step puts its events: a list (``step``), or None (``apply`` needs none).
+Events: TypeAlias = list[Event] | None
+
+_NEW: Final = object.__new__
+_STATE: Final = State
+_SEAT: Final = Seat
+_SPACE: Final = Space
+_STATE_SET: Final = slot_setters(State)
+_SEAT_SET: Final = slot_setters(Seat)
+_SPACE_SET: Final = slot_setters(Space)
+
+
+def seat_of(
+    reserve: int,
+    removed: int,
+    leader: int,
+    camps: tuple[int, ...],
+    guards: tuple[int, ...],
+    treasures: tuple[int, ...],
+    temple_points: int,
+    treasure_points: int,
+    capital: int,
+) -> Seat:
+    """``Seat(...)``, every field given in order."""
+    p: Seat = _NEW(_SEAT)
+    _SEAT_SET[0](p, reserve)
+    _SEAT_SET[1](p, removed)
+    _SEAT_SET[2](p, leader)
+    _SEAT_SET[3](p, camps)
+    _SEAT_SET[4](p, guards)
+    _SEAT_SET[5](p, treasures)
+    _SEAT_SET[6](p, temple_points)
+    _SEAT_SET[7](p, treasure_points)
+    _SEAT_SET[8](p, capital)
+    return p
+
+
+def space_of(
+    kind: str,
+    stones: tuple[int, ...],
+    tile: int | None,
+    value: int,
+    tokens: tuple[int, ...],
+    camp: int | None,
+    guard: int | None,
+    guard_leader: bool,
+) -> Space:
+    """``Space(...)``, every field given in order."""
+    s: Space = _NEW(_SPACE)
+    _SPACE_SET[0](s, kind)
+    _SPACE_SET[1](s, stones)
+    _SPACE_SET[2](s, tile)
+    _SPACE_SET[3](s, value)
+    _SPACE_SET[4](s, tokens)
+    _SPACE_SET[5](s, camp)
+    _SPACE_SET[6](s, guard)
+    _SPACE_SET[7](s, guard_leader)
+    return s
+
+
+class Draft:
+    """A state being changed by one step; :meth:`freeze` makes the new
+    :class:`State` (the fields are :class:`State`'s)."""
+
+    def __init__(self, s: State) -> None:
+        self.setup: Setup = s.setup
+        self.spaces: tuple[Space | None, ...] = s.spaces
+        self.workers: tuple[tuple[int, ...], ...] = s.workers
+        self.players: tuple[Seat, ...] = s.players
+        self.stack: tuple[int, ...] = s.stack
+        self.supply: tuple[int, ...] = s.supply
+        self.levels: tuple[int, ...] = s.levels
+        self.phase: str = s.phase
+        self.to_act: int | None = s.to_act
+        self.tile: int | None = s.tile
+        self.ap: int = s.ap
+        self.turn: str = s.turn
+        self.uncovered: tuple[tuple[int, int], ...] = s.uncovered
+        self.dug: tuple[tuple[int, int], ...] = s.dug
+        self.round: Round | None = s.round
+        self.auction: Auction | None = s.auction
+        self.last_placer: int | None = s.last_placer
+
+    def freeze(self) -> State:
+        s: State = _NEW(_STATE)
+        _STATE_SET[0](s, self.setup)
+        _STATE_SET[1](s, self.spaces)
+        _STATE_SET[2](s, self.workers)
+        _STATE_SET[3](s, self.players)
+        _STATE_SET[4](s, self.stack)
+        _STATE_SET[5](s, self.supply)
+        _STATE_SET[6](s, self.levels)
+        _STATE_SET[7](s, self.phase)
+        _STATE_SET[8](s, self.to_act)
+        _STATE_SET[9](s, self.tile)
+        _STATE_SET[10](s, self.ap)
+        _STATE_SET[11](s, self.turn)
+        _STATE_SET[12](s, self.uncovered)
+        _STATE_SET[13](s, self.dug)
+        _STATE_SET[14](s, self.round)
+        _STATE_SET[15](s, self.auction)
+        _STATE_SET[16](s, self.last_placer)
+        return s
+
+    def set_seat(self, index: int, player: Seat) -> None:
+        players = list(self.players)
+        players[index] = player
+        self.players = tuple(players)
+
+    def set_space(self, index: int, space: Space) -> None:
+        spaces = list(self.spaces)
+        spaces[index] = space
+        self.spaces = tuple(spaces)
+
+    def add_workers(self, space: int, seat: int, delta: int) -> None:
+        row = list(self.workers[space])
+        row[seat] += delta
+        workers = list(self.workers)
+        workers[space] = tuple(row)
+        self.workers = tuple(workers)
+
+    def move_leader(self, seat: int, where: int) -> None:
+        p = self.players[seat]
+        self.set_seat(
+            seat,
+            seat_of(
+                p.reserve,
+                p.removed,
+                where,
+                p.camps,
+                p.guards,
+                p.treasures,
+                p.temple_points,
+                p.treasure_points,
+                p.capital,
+            ),
+        )
+
+    def set_treasures(self, seat: int, treasures: tuple[int, ...]) -> None:
+        p = self.players[seat]
+        self.set_seat(
+            seat,
+            seat_of(
+                p.reserve,
+                p.removed,
+                p.leader,
+                p.camps,
+                p.guards,
+                treasures,
+                p.temple_points,
+                p.treasure_points,
+                p.capital,
+            ),
+        )
+
