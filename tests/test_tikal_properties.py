@@ -35,10 +35,11 @@ from tajmahal.tikal import (
 )
 from tajmahal.tikal.adapter import TIKAL
 from tajmahal.tikal.events import GameOver, Scored
+from tajmahal.tikal.hidden import determinize
 from tajmahal.tikal.serialize import to_data
 from tajmahal.tikal.state import ACT, GONE, OVER, RESERVE
 from tajmahal.tikal.testing import games, states
-from tajmahal.tikal.views import determinize, view
+from tajmahal.tikal.views import view
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 C = DEFAULT_COMPONENTS

@@ -35,7 +35,9 @@ COMPILED: Final = (
     "tikal.board",
     "tikal.draft",
     "tikal.effects",
+    "tikal.hidden",
     "tikal.legal",
+    "tikal.mcts",
     "tikal.rules",
     "kit.jsontext",
 )

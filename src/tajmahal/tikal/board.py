@@ -73,6 +73,7 @@ class Tables:
         self.turns: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
             distinct_turns(t.stones) for t in c.tiles
         )
+        self.volcano: tuple[bool, ...] = tuple(t.kind == VOLCANO for t in c.tiles)
 
     def camp_move(self, origin: int, target: int, leader: bool) -> CampMove:
         """T24: camp moves are few; they are made when asked for."""

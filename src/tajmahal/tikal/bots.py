@@ -3,7 +3,7 @@
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
-(:func:`~tajmahal.tikal.views.determinize`: the face-down treasures and the order
+(:func:`~tajmahal.tikal.hidden.determinize`: the face-down treasures and the order
 of the stack are guessed) and search on it.
 
 The heuristic (:func:`worth`) is what a seat's position is worth in points, relative
@@ -27,11 +27,12 @@ from ..arena.player import Player
 from ..arena.protocol import Message
 from .actions import Action, Bid, EndTurn
 from .components import DEFAULT_COMPONENTS
+from .hidden import determinize
 from .legal import legal_actions
 from .rules import TREASURE_POINTS, apply
 from .serialize import from_data
 from .state import ACT, BID, OVER, SCORING, State
-from .views import TikalView, determinize
+from .views import TikalView
 
 #: Worth of parts of a position (points).
 IN_PLAY: Final = 0.25  # a figure on the board

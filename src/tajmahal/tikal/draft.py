@@ -75,6 +75,47 @@ def space_of(
     return s
 
 
+def state_of(
+    setup: Setup,
+    spaces: tuple[Space | None, ...],
+    workers: tuple[tuple[int, ...], ...],
+    players: tuple[Seat, ...],
+    stack: tuple[int, ...],
+    supply: tuple[int, ...],
+    levels: tuple[int, ...],
+    phase: str,
+    to_act: int | None,
+    tile: int | None,
+    ap: int,
+    turn: str,
+    uncovered: tuple[tuple[int, int], ...],
+    dug: tuple[tuple[int, int], ...],
+    round: Round | None,
+    auction: Auction | None,
+    last_placer: int | None,
+) -> State:
+    """``State(...)``, every field given in order."""
+    s: State = _NEW(_STATE)
+    _STATE_SET[0](s, setup)
+    _STATE_SET[1](s, spaces)
+    _STATE_SET[2](s, workers)
+    _STATE_SET[3](s, players)
+    _STATE_SET[4](s, stack)
+    _STATE_SET[5](s, supply)
+    _STATE_SET[6](s, levels)
+    _STATE_SET[7](s, phase)
+    _STATE_SET[8](s, to_act)
+    _STATE_SET[9](s, tile)
+    _STATE_SET[10](s, ap)
+    _STATE_SET[11](s, turn)
+    _STATE_SET[12](s, uncovered)
+    _STATE_SET[13](s, dug)
+    _STATE_SET[14](s, round)
+    _STATE_SET[15](s, auction)
+    _STATE_SET[16](s, last_placer)
+    return s
+
+
 class Draft:
     """A state being changed by one step; :meth:`freeze` makes the new
     :class:`State` (the fields are :class:`State`'s)."""
@@ -99,25 +140,25 @@ class Draft:
         self.last_placer: int | None = s.last_placer
 
     def freeze(self) -> State:
-        s: State = _NEW(_STATE)
-        _STATE_SET[0](s, self.setup)
-        _STATE_SET[1](s, self.spaces)
-        _STATE_SET[2](s, self.workers)
-        _STATE_SET[3](s, self.players)
-        _STATE_SET[4](s, self.stack)
-        _STATE_SET[5](s, self.supply)
-        _STATE_SET[6](s, self.levels)
-        _STATE_SET[7](s, self.phase)
-        _STATE_SET[8](s, self.to_act)
-        _STATE_SET[9](s, self.tile)
-        _STATE_SET[10](s, self.ap)
-        _STATE_SET[11](s, self.turn)
-        _STATE_SET[12](s, self.uncovered)
-        _STATE_SET[13](s, self.dug)
-        _STATE_SET[14](s, self.round)
-        _STATE_SET[15](s, self.auction)
-        _STATE_SET[16](s, self.last_placer)
-        return s
+        return state_of(
+            self.setup,
+            self.spaces,
+            self.workers,
+            self.players,
+            self.stack,
+            self.supply,
+            self.levels,
+            self.phase,
+            self.to_act,
+            self.tile,
+            self.ap,
+            self.turn,
+            self.uncovered,
+            self.dug,
+            self.round,
+            self.auction,
+            self.last_placer,
+        )
 
     def set_seat(self, index: int, player: Seat) -> None:
         players = list(self.players)
