@@ -76,7 +76,8 @@ def _label(compiled: bool) -> str:
 def _mcts(scale: int) -> tuple[Callable[[], int], str]:
     import tajmahal
     from tajmahal import Setup, apply, legal_actions, new_game, view
-    from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
+    from tajmahal.kit.search import SearchConfig
+    from tajmahal.tajmahal.bots import mcts_choice
 
     views = []  # four seats' views of positions of random games (outside the clock)
     for seed in range(4):

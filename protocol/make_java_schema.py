@@ -20,9 +20,10 @@ from typing import Any
 
 import attrs
 
-from tajmahal.java.actions import ACTION_TYPES
+from tajmahal.java.actions import ACTION_TYPES, TILES, Action, PlaceLand
 from tajmahal.java.events import EVENT_TYPES
 from tajmahal.java.serialize import type_tag
+from tajmahal.java.state import PHASES
 from tajmahal.java.views import JavaView
 
 SCHEMA = Path(__file__).resolve().parent / "schema" / "java.json"
@@ -33,6 +34,8 @@ VALUES = {"type": "object", "additionalProperties": {"type": "integer", "minimum
 def of(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """The schema of a type hint (classes go to ``defs`` under their snake name)."""
     origin = typing.get_origin(hint)
+    if hint == Action:  # the half-made action of the view's pending
+        return {"$ref": "#/$defs/action"}
     if hint is int:
         return dict(INT)
     if hint is bool:
@@ -88,8 +91,11 @@ def build() -> dict[str, Any]:
     }
     view = of(JavaView, defs)
     defs["view"] = defs.pop("java_view")
+    defs["view"]["properties"]["phase"] = {"enum": list(PHASES)}
     del view
-    defs["action"] = {"oneOf": [record(c, defs, type_tag(c)) for c in ACTION_TYPES]}
+    actions = [record(c, defs, type_tag(c)) for c in ACTION_TYPES]
+    actions[ACTION_TYPES.index(PlaceLand)]["properties"]["tile"] = {"enum": list(TILES)}
+    defs["action"] = {"oneOf": actions}
     defs["event"] = {"oneOf": [record(c, defs, type_tag(c)) for c in EVENT_TYPES]}
     board = {
         "type": "object",

@@ -12,7 +12,26 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from tajmahal.java import DEFAULT_COMPONENTS, Action, Setup, State, apply, new_game
+from tajmahal.java import (
+    DEFAULT_COMPONENTS,
+    Action,
+    BuildPalace,
+    Deploy,
+    ExtendPalace,
+    HoldFestival,
+    Lay,
+    Move,
+    PlaceLand,
+    PlaceWater,
+    Select,
+    Setup,
+    Shape,
+    State,
+    Value,
+    Withdraw,
+    apply,
+    new_game,
+)
 from tajmahal.java.state import ACT, NONE, RICE, VILLAGE, Turn
 
 BOARD = DEFAULT_COMPONENTS.board
@@ -78,7 +97,51 @@ def palace(state: State, position: int, value: int) -> State:
     return evolve(state, palace=tuple(values))
 
 
-def play(state: State, *actions: Action) -> State:
-    for action in actions:
-        state = apply(state, action)
+Steps = tuple[Action, ...]
+
+
+def lay(cells: tuple[int, ...], village: int | None = None) -> Steps:
+    """The decisions of a land tile on ``cells`` with its village on ``village``
+    (a one-space tile without village: rice)."""
+    if len(cells) == 1:
+        return (PlaceLand("rice" if village is None else "village"), Select(cells[0]))
+    assert village is not None
+    tile = "three" if len(cells) == 3 else "two"
+    return (PlaceLand(tile), Select(village), Shape(tuple(sorted(cells))))
+
+
+def water(position: int) -> Steps:
+    return (PlaceWater(), Select(position))
+
+
+def deploy(position: int) -> Steps:
+    return (Deploy(), Select(position))
+
+
+def withdraw(position: int) -> Steps:
+    return (Withdraw(), Select(position))
+
+
+def walk(origin: int, target: int) -> Steps:
+    return (Move(), Select(origin), Select(target))
+
+
+def build(position: int, value: int) -> Steps:
+    return (BuildPalace(), Select(position), Value(value))
+
+
+def extend(position: int, value: int) -> Steps:
+    return (ExtendPalace(), Select(position), Value(value))
+
+
+def festival(palace: int, *cards: int) -> Steps:
+    """Propose a festival in ``palace`` and open with ``cards`` (the bid stays open)."""
+    return (HoldFestival(), Select(palace), *(Lay(c) for c in cards))
+
+
+def play(state: State, *steps: Action | Steps) -> State:
+    """``state`` after each action (or each action of each tuple of them)."""
+    for s in steps:
+        for action in s if isinstance(s, tuple) else (s,):
+            state = apply(state, action)
     return state

@@ -26,8 +26,9 @@ import pytest
 
 import tajmahal
 from tajmahal import Setup, State, legal_actions, new_game, step, tikal, view
+from tajmahal.kit.search import SearchConfig, search_choice
 from tajmahal.tajmahal import rules as rules_module
-from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
+from tajmahal.tajmahal.bots import mcts_choice
 from tajmahal.tikal import bots as tikal_bots
 from tajmahal.tikal import rules as tikal_rules
 from tajmahal.tikal.views import view as tikal_view
@@ -138,7 +139,7 @@ def tikal_digests(games: int, searches: int) -> list[str]:
                 digest.update(_tikal_position(state).encode() + repr(events).encode())
         digest.update(_tikal_position(state).encode())
         out.append(digest.hexdigest())
-    config = tikal_bots.SearchConfig(iterations=30, seconds=None)
+    config = SearchConfig(iterations=30)
     for g in range(searches):  # the bots, from positions in a turn of random games
         state = tikal.new_game(tikal.Setup.random(2 + g % 3, seed=10_000 + g))
         rng = random.Random(g)
@@ -149,8 +150,9 @@ def tikal_digests(games: int, searches: int) -> list[str]:
         seat = state.to_act
         assert seat is not None
         legal = tikal.legal_actions(state)
+        seen = tikal_view(state, seat)
         greedy = tikal_bots.greedy_choice(state, legal, random.Random(g))
-        mcts = tikal_bots.mcts_choice(tikal_view(state, seat), legal, random.Random(g), config)
+        mcts = search_choice(tikal_bots.BOTS, seen, legal, random.Random(g), config)
         out.append(f"tikal search {g}: {greedy} {mcts}")
     return out
 

@@ -150,20 +150,31 @@ def test_whatever_a_game_answers_the_reason_is_safe(why: Any, expected: str | No
         assert len(reason) <= REASON_LIMIT and printable(reason) == reason
 
 
+def _numbered(action: dict[str, Any]) -> bool:
+    return any(
+        isinstance(v, list) or (isinstance(v, int) and not isinstance(v, bool))
+        for v in action.values()
+    )
+
+
 class _Huge(Player):
-    """Answers its first act with the first legal action that has numbers, each of
-    them made 5000 digits long (an in-process bot can hand over any Python value)."""
+    """Answers the first act that offers an action with numbers with such an
+    action, each of its numbers made 5000 digits long (an in-process bot can hand
+    over any Python value); answers 0 before."""
 
     name = "huge"
 
     def __init__(self) -> None:
-        self.acts = 0
+        self.before = 0  # acts answered before the hostile one
+        self.sent = False
 
     def choose(self, message: Message) -> Any:
-        self.acts += 1
-        if self.acts > 1:
+        numbered = [a for a in message["legal"] if _numbered(a)]
+        if self.sent or not numbered:
+            self.before += not self.sent
             return 0
-        data = dict(next(a for a in message["legal"] if len(a) > 1))
+        self.sent = True
+        data = dict(numbered[0])
         for key, value in data.items():
             if isinstance(value, int) and not isinstance(value, bool):
                 data[key] = 10**5000
@@ -176,11 +187,13 @@ class _Huge(Player):
 def test_hostile_numbers_in_an_action_are_a_bounded_illegal_fault(game: AnyGame) -> None:
     players = 3 if game is TAJMAHAL else 2
     setup = game.random_setup(players, 5)
-    conns = [InProcessConnection(_Huge(), "huge")] + [
+    huge = _Huge()
+    conns = [InProcessConnection(huge, "huge")] + [
         ScriptedConnection() for _ in range(players - 1)
     ]
     result = play_match(game, setup, conns, MatchConfig(), seed=5)
     (fault,) = result.faults
     assert (fault.seat, fault.kind) == (0, "illegal")
     assert len(fault.detail) < 500 and printable(fault.detail) == fault.detail
-    assert result.seats[0].fallback_decisions == result.seats[0].decisions  # from its first
+    seat = result.seats[0]
+    assert seat.fallback_decisions == seat.decisions - huge.before  # from the hostile one on

@@ -4,6 +4,7 @@ bots, records that `replay --verify` accepts, tournaments, and the built-in bots
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -14,9 +15,10 @@ from referee_support import BOTS, cli
 from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
 from tajmahal.games import GAMES
 from tajmahal.java import (
-    BuildPalace,
+    Action,
     EndTurn,
     Move,
+    Select,
     State,
     TakeCard,
     apply,
@@ -91,16 +93,27 @@ def test_greedy_beats_random_through_the_referee() -> None:
     assert wins == 2
 
 
+def _decide(state: State, choose: Callable[[State, list[Action]], int]) -> State:
+    """``state`` after the decisions ``choose`` makes until its action is complete."""
+    while True:
+        legal = legal_actions(state)
+        state = apply(state, legal[choose(state, legal)])
+        if state.pending is None:
+            return state
+
+
 def test_the_bots_build_the_palace_they_may_build() -> None:
     # seat 0 alone on level 2 in a village of 4: a palace of 4 is worth 2 now
     state = tiles(fresh(), "village", at(5, 3), at(5, 4), at(5, 5), at(5, 6))
     state = tiles(state, "village", at(5, 3), level=2)
     state = acting(put(state, at(5, 3)), ap=2, land=True, acted=True)
-    legal = legal_actions(state)
     rng = random.Random(0)
-    assert legal[greedy_choice(state, legal, rng)] == BuildPalace(at(5, 4), 4)
     config = SearchConfig(iterations=20, seconds=None)
-    assert legal[mcts_choice(view(state, 0), legal, rng, config)] == BuildPalace(at(5, 4), 4)
+    for after in (
+        _decide(state, lambda s, legal: greedy_choice(s, legal, rng)),
+        _decide(state, lambda s, legal: mcts_choice(view(s, 0), legal, rng, config)),
+    ):
+        assert sorted(after.palace)[-1] == 4 and after.players[0].palaces == 2
 
 
 def _alone_in_a_city(ap: int, cards: int) -> State:
@@ -119,11 +132,12 @@ def _alone_in_a_city(ap: int, cards: int) -> State:
 def test_a_rollout_is_worth_at_least_ending_the_turn_at_once() -> None:
     # 1 AP and both cards taken (J61): walk out of the city (J48) or end the turn.
     state = _alone_in_a_city(ap=1, cards=2)
-    legal = legal_actions(state)
-    assert legal[-1] == EndTurn() and all(isinstance(a, Move) for a in legal[:-1])
+    assert legal_actions(state) == [Move(), EndTurn()]
     stop = worth(apply(state, EndTurn()), 0)
     # the city's first place (J80) is lost by any walk out of it
-    assert all(worth(apply(state, a), 0) < stop - 3 for a in legal[:-1])
+    walking = apply(apply(state, Move()), Select(at(5, 5)))
+    walks = [apply(walking, target) for target in legal_actions(walking)]
+    assert walks and all(worth(after, 0) < stop - 3 for after in walks)
     config = SearchConfig()
     # the seat may stop at once (J18), so no random walk counts against the line
     for seed in range(20):
@@ -180,7 +194,7 @@ def test_the_pictures_draw_every_position_figure_and_palace_and_hide_hands() -> 
     assert public.count("<circle") == 2 and public.count("<rect") == 1  # 2 figures, 1 palace
     assert "ann: 0 points" in public and "dance" not in public.split("display:")[0]
     assert "dance, dance, dance" in pictures.hand(state, 0)  # cards 0-2
-    assert pictures.target({"type": "deploy", "position": 7}) == "pos-7"
+    assert pictures.target({"type": "select", "position": 7}) == "pos-7"
     assert pictures.document(board).startswith("<svg")
 
 

@@ -20,7 +20,7 @@ from tajmahal.java import (
 )
 from tajmahal.java.adapter import JAVA
 from tajmahal.java.components import PALACE_VALUES
-from tajmahal.java.rules import palace_of, villages
+from tajmahal.java.geometry import palace_of, villages
 from tajmahal.java.serialize import from_data, to_data
 from tajmahal.java.state import NONE, RICE, VILLAGE, WATER
 from tajmahal.java.testing import games, states

@@ -32,14 +32,15 @@ COMPILED: Final = (
     "tajmahal.rules",
     "tajmahal.hidden",
     "tajmahal.mcts",
-    "tikal.board",
     "tikal.draft",
     "tikal.effects",
+    "tikal.geometry",
     "tikal.hidden",
     "tikal.legal",
     "tikal.mcts",
     "tikal.rules",
     "kit.jsontext",
+    "kit.search",
 )
 
 _PACKAGE: Final = "tajmahal"

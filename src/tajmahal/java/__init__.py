@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from .actions import (
     ACTION_TYPES,
+    TILES,
     Action,
     BuildPalace,
     Deploy,
+    Done,
     EndTurn,
     ExtendPalace,
     HoldFestival,
@@ -33,24 +35,17 @@ from .actions import (
     Pass,
     PlaceLand,
     PlaceWater,
+    Select,
+    Shape,
     TakeCard,
     UseToken,
+    Value,
     Withdraw,
 )
 from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
-from .rules import (
-    IllegalAction,
-    apply,
-    final_scoring,
-    is_over,
-    legal_actions,
-    new_game,
-    problem,
-    ranks,
-    scores,
-    step,
-)
-from .state import ANYTIME, SCORE_SOURCES, START, Seat, Setup, SetupError, State
+from .legal import legal_actions, problem
+from .rules import IllegalAction, apply, final_scoring, is_over, new_game, ranks, scores, step
+from .state import ANYTIME, SCORE_SOURCES, START, Pending, Seat, Setup, SetupError, State
 from .views import JavaView, determinize, view
 
 __all__ = [
@@ -59,12 +54,14 @@ __all__ = [
     "DEFAULT_COMPONENTS",
     "SCORE_SOURCES",
     "START",
+    "TILES",
     "Action",
     "Board",
     "BuildPalace",
     "ComponentError",
     "Components",
     "Deploy",
+    "Done",
     "EndTurn",
     "ExtendPalace",
     "HoldFestival",
@@ -73,14 +70,18 @@ __all__ = [
     "Lay",
     "Move",
     "Pass",
+    "Pending",
     "PlaceLand",
     "PlaceWater",
     "Seat",
+    "Select",
     "Setup",
     "SetupError",
+    "Shape",
     "State",
     "TakeCard",
     "UseToken",
+    "Value",
     "Withdraw",
     "apply",
     "determinize",

@@ -1,7 +1,22 @@
-"""Java's actions: what a player may do with the action points of a turn (J19),
-and the bids of a festival (J67).  Positions are indices into
+"""Java's actions: the decisions of a turn (J19) and of a festival's auction (J67).
+
+An action of the rules is made of one to three small decisions, so that no
+decision offers more than a position's worth of choices (docs/java-rules.md,
+"Decisions"): first *what* (the phase ``act``: :class:`PlaceLand`,
+:class:`Move`, ...), then *where* (``position``: :class:`Select`), then *how*
+(``shape`` of a tile, ``target`` of a walk, ``value`` of a palace).  The state
+holds the half-made action (:attr:`State.pending
+<tajmahal.java.state.State.pending>`) between them.  Positions are indices into
 :attr:`Board.coords <tajmahal.java.components.Board.coords>`; cards are indices
 into :attr:`Components.cards <tajmahal.java.components.Components.cards>`.
+
+>>> from tajmahal.java import Setup, new_game, legal_actions, apply
+>>> state = new_game(Setup.random(players=2, seed=1))
+>>> legal_actions(state)[:2]
+[PlaceLand(tile='three'), PlaceLand(tile='two')]
+>>> state = apply(state, PlaceLand("three"))
+>>> state.phase, state.pending
+('position', Pending(action=PlaceLand(tile='three'), position=None))
 """
 
 from __future__ import annotations
@@ -10,60 +25,58 @@ from typing import Final
 
 from attrs import frozen
 
+#: J6-J8, J33: the land tiles, by what :class:`PlaceLand` calls them: a three-space
+#: tile of the common supply, the seat's own two-space tiles and one-space rice and
+#: village tiles.
+THREE: Final = "three"
+TWO: Final = "two"
+RICE_TILE: Final = "rice"
+VILLAGE_TILE: Final = "village"
+TILES: Final = (THREE, TWO, RICE_TILE, VILLAGE_TILE)
+#: Spaces of each tile.
+TILE_SIZES: Final = {THREE: 3, TWO: 2, RICE_TILE: 1, VILLAGE_TILE: 1}
+
+
+# --------------------------------------------------------------------------- what (phase act)
+
 
 @frozen
 class PlaceLand:
-    """J25-J36: a land tile on ``cells`` (1, 2 or 3 positions, sorted); the ones in
-    ``villages`` show a village, the others a rice field.  Its size says which tile:
-    1 and 2 from the player's own, 3 from the common supply (J33)."""
+    """J25-J36: lay a land tile (``tile``: one of :data:`TILES`); then
+    :class:`Select` its anchor (its village space; the only space of a one-space
+    tile) and, for a tile of 2 or 3 spaces, its :class:`Shape`."""
 
-    cells: tuple[int, ...]
-    villages: tuple[int, ...]
+    tile: str
 
 
 @frozen
 class PlaceWater:
-    """J37-J40: a water tile on a bare grid position."""
-
-    position: int
+    """J37-J40: lay a water tile; then :class:`Select` a bare grid position."""
 
 
 @frozen
 class Deploy:
-    """J46: a figure from the supply onto an edge position."""
-
-    position: int
+    """J46: a figure from the supply; then :class:`Select` an edge position."""
 
 
 @frozen
 class Withdraw:
-    """J47: the figure on an edge position back to the supply."""
-
-    position: int
+    """J47: a figure back to the supply; then :class:`Select` it (on the edge)."""
 
 
 @frozen
 class Move:
-    """J48-J50: the figure on ``origin`` walks to ``target`` by the cheapest path."""
-
-    origin: int
-    target: int
+    """J48-J50: a figure walks; then :class:`Select` it and its target."""
 
 
 @frozen
 class BuildPalace:
-    """J51-J54: a palace of ``value`` on a village position."""
-
-    position: int
-    value: int
+    """J51-J54: a palace; then :class:`Select` its village position and its :class:`Value`."""
 
 
 @frozen
 class ExtendPalace:
-    """J55: a palace tile of a higher ``value`` on the palace at ``position``."""
-
-    position: int
-    value: int
+    """J55: a higher palace tile; then :class:`Select` the palace and the new :class:`Value`."""
 
 
 @frozen
@@ -80,27 +93,59 @@ class UseToken:
 
 @frozen
 class HoldFestival:
-    """J62-J67: a festival in the palace at ``palace``, opened with ``cards``."""
-
-    palace: int
-    cards: tuple[int, ...]
-
-
-@frozen
-class Lay:
-    """J67: lay ``cards`` in the festival's auction."""
-
-    cards: tuple[int, ...]
-
-
-@frozen
-class Pass:
-    """J67: pass in the festival's auction (and leave it)."""
+    """J62-J66: a festival; then :class:`Select` the palace.  The auction begins
+    with the proposer's cards (:class:`Lay`)."""
 
 
 @frozen
 class EndTurn:
     """End the turn; unused action points are lost (J18)."""
+
+
+# --------------------------------------------------------------------------- where, how
+
+
+@frozen
+class Select:
+    """A position: where the pending action happens (phase ``position``) or
+    where the chosen figure walks to (phase ``target``)."""
+
+    position: int
+
+
+@frozen
+class Shape:
+    """The spaces of a two- or three-space tile (sorted, the anchor among them:
+    it shows the village, the others rice)."""
+
+    cells: tuple[int, ...]
+
+
+@frozen
+class Value:
+    """The value of the palace tile being built or put on top (J54-J55)."""
+
+    value: int
+
+
+# --------------------------------------------------------------------------- the auction
+
+
+@frozen
+class Lay:
+    """J67: lay ``card`` (one showing a required symbol) in the bid under way."""
+
+    card: int
+
+
+@frozen
+class Done:
+    """J67: the bid under way is complete (the seat laid a card in it and stays in)."""
+
+
+@frozen
+class Pass:
+    """J67: pass in the festival's auction (and leave it)."""
 
 
 Action = (
@@ -114,9 +159,13 @@ Action = (
     | TakeCard
     | UseToken
     | HoldFestival
-    | Lay
-    | Pass
     | EndTurn
+    | Select
+    | Shape
+    | Value
+    | Lay
+    | Done
+    | Pass
 )
 ACTION_TYPES: Final = (
     PlaceLand,
@@ -129,7 +178,11 @@ ACTION_TYPES: Final = (
     TakeCard,
     UseToken,
     HoldFestival,
-    Lay,
-    Pass,
     EndTurn,
+    Select,
+    Shape,
+    Value,
+    Lay,
+    Done,
+    Pass,
 )

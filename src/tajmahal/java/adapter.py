@@ -5,9 +5,9 @@ the hello's static setup holds the board and the components
 (:func:`~tajmahal.java.serialize.components_data`).  A card drawn from the pile
 is seen only by its taker: the others get the event with ``"card": null``.
 
-Fallback policy (for a seat whose bot faulted): end the turn, or pass in a
-festival, whenever that is legal; otherwise the first legal action (the token or
-the first land tile placement, which the turn owes, J20).  It plays the seat
+Fallback policy (for a seat whose bot faulted): end the turn, end the bid or
+pass in a festival, whenever that is legal; otherwise the first legal action (a
+land tile, which the turn owes, J20; its first position and shape).  It plays the seat
 passively and needs no hidden information.
 """
 
@@ -22,9 +22,11 @@ from attrs import evolve
 from ..arena.game import refusal
 from ..arena.player import FirstPlayer, Player, RandomPlayer
 from .actions import (
+    TILE_SIZES,
     Action,
     BuildPalace,
     Deploy,
+    Done,
     EndTurn,
     ExtendPalace,
     HoldFestival,
@@ -33,13 +35,16 @@ from .actions import (
     Pass,
     PlaceLand,
     PlaceWater,
+    Select,
+    Shape,
     TakeCard,
     UseToken,
+    Value,
     Withdraw,
 )
 from .components import DEFAULT_COMPONENTS, Components
 from .events import (
-    CardsLaid,
+    CardLaid,
     CardTaken,
     Event,
     FestivalBegan,
@@ -59,9 +64,10 @@ from .events import (
     WaterPlaced,
     WaterScored,
 )
-from .rules import IllegalAction, apply, legal_actions, new_game, ranks, scores, step
+from .legal import legal_actions
+from .rules import IllegalAction, apply, new_game, ranks, scores, step
 from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
-from .state import SCORE_SOURCES, START, VARIANTS, Setup, SetupError, State
+from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Setup, SetupError, State
 from .views import view
 
 if TYPE_CHECKING:
@@ -89,46 +95,60 @@ def card_text(components: Components, card: int) -> str:
     return "+".join(components.symbols[s] for s in components.cards[card])
 
 
+_BEGUN_TEXT: Final = {
+    PlaceWater: "lay water",
+    Deploy: "deploy a figure",
+    Withdraw: "withdraw a figure",
+    Move: "move a figure",
+    BuildPalace: "build a palace",
+    ExtendPalace: "extend a palace",
+    HoldFestival: "hold a festival",
+}
+
+
 def action_text(state: State, action: Action) -> str:
-    """A short text for ``action`` taken in ``state``."""
+    """A short text for ``action`` taken in ``state`` (a position, shape or value
+    is said with the action it completes)."""
     c = state.components
 
     def at(p: int) -> str:
         return position_label(c, p)
 
-    def cards(cs: tuple[int, ...]) -> str:
-        return ", ".join(card_text(c, x) for x in cs)
-
     if isinstance(action, PlaceLand):
-        kinds = ["village" if p in action.villages else "rice" for p in action.cells]
-        return f"lay a {len(action.cells)}-space tile on " + " ".join(
-            f"{at(p)}:{k}" for p, k in zip(action.cells, kinds, strict=True)
+        return (
+            f"lay a {action.tile} tile"
+            if action.tile in ("rice", "village")
+            else (f"lay a {TILE_SIZES[action.tile]}-space tile")
         )
-    if isinstance(action, PlaceWater):
-        return f"lay water on {at(action.position)}"
-    if isinstance(action, Deploy):
-        return f"deploy a figure on {at(action.position)}"
-    if isinstance(action, Withdraw):
-        return f"withdraw the figure on {at(action.position)}"
-    if isinstance(action, Move):
-        return f"move {at(action.origin)} -> {at(action.target)}"
-    if isinstance(action, BuildPalace):
-        return f"build a palace of {action.value} on {at(action.position)}"
-    if isinstance(action, ExtendPalace):
-        return f"extend the palace on {at(action.position)} to {action.value}"
     if isinstance(action, TakeCard):
         return "take the display card" if action.display else "draw a festival card"
     if isinstance(action, UseToken):
         return "use an action token"
-    if isinstance(action, HoldFestival):
-        return f"hold a festival in the palace on {at(action.palace)} with {cards(action.cards)}"
-    if isinstance(action, Lay):
-        return f"lay {cards(action.cards)}"
-    if isinstance(action, Pass):
-        return "pass"
     if isinstance(action, EndTurn):
         return "end the turn"
-    raise AssertionError(action)
+    if isinstance(action, Lay):
+        return f"lay {card_text(c, action.card)}"
+    if isinstance(action, Done):
+        return "end the bid"
+    if isinstance(action, Pass):
+        return "pass"
+    if type(action) in _BEGUN_TEXT:
+        return _BEGUN_TEXT[type(action)]
+    pending = state.pending
+    assert pending is not None, action
+    what = action_text(state, pending.action)
+    if isinstance(action, Shape):
+        return f"{what} on " + " ".join(
+            f"{at(p)}:{'village' if p == pending.position else 'rice'}" for p in action.cells
+        )
+    if isinstance(action, Value):
+        assert pending.position is not None
+        return f"{what} of {action.value} on {at(pending.position)}"
+    assert isinstance(action, Select)
+    if state.phase == TARGET:
+        assert pending.position is not None
+        return f"{what}: {at(pending.position)} -> {at(action.position)}"
+    return f"{what} on {at(action.position)}"
 
 
 def _who(seat: int, names: Sequence[str]) -> str:
@@ -235,11 +255,9 @@ class Java:
         return ranks(scores(state))
 
     def fallback(self, state: State, legal: Sequence[Action]) -> int:
-        """End the turn or pass when allowed (always last), else the first action
-        that is not the token (a land tile: the turn owes one)."""
-        if isinstance(legal[-1], (EndTurn, Pass)):
-            return len(legal) - 1
-        return 1 if isinstance(legal[0], UseToken) and len(legal) > 1 else 0
+        """End the turn, the bid, or pass when allowed (always last), else the first
+        action (in the phase ``act``, a land tile: the turn owes one)."""
+        return len(legal) - 1 if isinstance(legal[-1], (EndTurn, Done, Pass)) else 0
 
     # -- for people
 
@@ -299,9 +317,8 @@ class Java:
                 lines.append(f"{_who(e.seat, names)} uses an action token ({e.left} left)")
             elif isinstance(e, FestivalBegan):
                 lines.append(f"{_who(e.seat, names)} holds a festival on {at(e.palace)}")
-            elif isinstance(e, CardsLaid):
-                shown = ", ".join(card_text(c, x) for x in e.cards)
-                lines.append(f"{_who(e.seat, names)} lays {shown}")
+            elif isinstance(e, CardLaid):
+                lines.append(f"{_who(e.seat, names)} lays {card_text(c, e.card)}")
             elif isinstance(e, Passed):
                 lines.append(f"{_who(e.seat, names)} passes")
             elif isinstance(e, FestivalScored):

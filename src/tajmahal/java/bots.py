@@ -27,11 +27,14 @@ from attrs import frozen
 
 from ..arena.player import Player
 from ..arena.protocol import Message
-from .actions import Action, EndTurn, HoldFestival, Lay, Move, PlaceLand, PlaceWater
+from .actions import Action, EndTurn, Lay, Select
 from .components import DEFAULT_COMPONENTS
-from .rules import apply, card_symbols, legal_actions, palace_of, tiers, villages
+from .festival import card_symbols, opening, required_symbols
+from .geometry import palace_of, tiers, villages
+from .legal import legal_actions
+from .rules import apply
 from .serialize import from_data
-from .state import ACT, FESTIVAL, OVER, State
+from .state import ACT, FESTIVAL, OVER, POSITION, SHAPE, TARGET, VALUE, State
 from .views import JavaView, determinize
 
 #: Worth of parts of a position (points).
@@ -42,12 +45,11 @@ ON_BOARD: Final = 0.4
 CARD: Final = 0.4
 TOKEN: Final = 0.5
 #: How many actions of the big kinds the bots look at.
-SAMPLE_LAND: Final = 24
-SAMPLE_MOVES: Final = 12
-SAMPLE_WATER: Final = 3
+SAMPLE_NEAR: Final = 12  # positions next to the seat's figures
+SAMPLE_FAR: Final = 6  # other positions
 
 
-def _own_worth(state: State, seat: int, towns: list[frozenset[int]]) -> float:
+def _own_worth(state: State, seat: int, towns: list[list[int]]) -> float:
     p = state.players[seat]
     total = float(p.score)
     for village in towns:
@@ -75,87 +77,104 @@ def worth(state: State, seat: int) -> float:
     return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
 
-def candidates(state: State, legal: Sequence[Action], rng: random.Random) -> list[int]:
-    """Indices of the legal actions worth a look: every action of the rare kinds,
-    and samples of the land tiles (those touching the seat's figures or villages
-    first), walks and water tiles."""
+#: The phases of a half-made action.
+HALF: Final = (POSITION, SHAPE, TARGET, VALUE)
+
+
+def _some(xs: list[Action], k: int, rng: random.Random) -> list[Action]:
+    return xs if len(xs) <= k else rng.sample(xs, k)
+
+
+def _where(state: State, legal: list[Action], rng: random.Random) -> list[Action]:
+    """A sample of the positions of a half-made action: those next to the seat's
+    figures first."""
     seat = state.to_act
     nb = state.components.board.neighbours
     near = {q for p, s in enumerate(state.figures) if s == seat for q in (p, *nb[p])}
-    land_near: list[int] = []
-    land_far: list[int] = []
-    moves: list[int] = []
-    water: list[int] = []
-    rest: list[int] = []
-    for i, a in enumerate(legal):
-        if isinstance(a, PlaceLand):
-            (land_near if near.intersection(a.cells) else land_far).append(i)
-        elif isinstance(a, Move):
-            moves.append(i)
-        elif isinstance(a, PlaceWater):
-            water.append(i)
-        else:
-            rest.append(i)
-
-    def some(xs: list[int], k: int) -> list[int]:
-        return xs if len(xs) <= k else rng.sample(xs, k)
-
-    picked = some(land_near, SAMPLE_LAND)
-    picked += some(land_far, max(SAMPLE_LAND // 2, SAMPLE_LAND - len(picked)))
-    return sorted(picked + some(moves, SAMPLE_MOVES) + some(water, SAMPLE_WATER) + rest)
+    close: list[Action] = [a for a in legal if isinstance(a, Select) and a.position in near]
+    far = [a for a in legal if not (isinstance(a, Select) and a.position in near)]
+    picked = _some(close, SAMPLE_NEAR, rng)
+    return picked + _some(far, max(SAMPLE_FAR, SAMPLE_NEAR - len(picked)), rng)
 
 
-def festival_value(state: State, action: HoldFestival) -> float:
-    """What opening a festival is worth beyond the cards it costs: half the
-    palace's value, discounted for the rivals' cards."""
-    value = state.palace[action.palace]
-    mine = sum(
-        card_symbols(state, c, state.components.cards[state.display or 0]) for c in action.cards
-    )
-    rivals = max((len(p.hand) for s, p in enumerate(state.players) if s != state.to_act), default=0)
+def plays(state: State, rng: random.Random) -> list[tuple[tuple[Action, ...], State]]:
+    """Complete actions worth a look from ``state`` (the decisions that finish the
+    action under way, or a whole action of the turn), each with the state after
+    it: every choice of the phases ``act``, ``shape`` and ``value``, samples of
+    the positions."""
+    out: list[tuple[tuple[Action, ...], State]] = []
+
+    def walk(s: State, prefix: tuple[Action, ...]) -> None:
+        legal = legal_actions(s)
+        if s.phase in (POSITION, TARGET):
+            legal = _where(s, legal, rng)
+        for a in legal:
+            after = apply(s, a)
+            if after.phase in HALF:
+                walk(after, (*prefix, a))
+            else:
+                out.append(((*prefix, a), after))
+
+    walk(state, ())
+    return out
+
+
+def festival_value(state: State, palace: int) -> float:
+    """What opening a festival in ``palace`` is worth: half the palace's value,
+    discounted for the rivals' cards against the seat's qualifying cards."""
+    seat = state.to_act
+    assert seat is not None
+    required = required_symbols(state)
+    mine = sum(card_symbols(state, c, required) for c in state.players[seat].hand)
+    rivals = max((len(p.hand) for s, p in enumerate(state.players) if s != seat), default=0)
     chance = 0.9 if mine > rivals else 0.5 if mine == rivals else 0.2
-    return chance * value / 2
+    return chance * state.palace[palace] / 2
 
 
 def bid_choice(state: State, legal: Sequence[Action]) -> int:
-    """Festival auction: the smallest lay that takes the lead, else pass."""
+    """Festival auction: lay the card showing most required symbols until the
+    seat leads (or the palace is too small to fight for); then end the bid or pass."""
     f = state.festival
     seat = state.to_act
     assert f is not None and seat is not None
     count = [sum(card_symbols(state, c, f.required) for c in cards) for cards in f.laid]
     mine = count[f.bidders.index(seat)]
     others = max((n for s, n in zip(f.bidders, count, strict=True) if s != seat), default=0)
-    best: tuple[int, int] | None = None
-    for i, a in enumerate(legal):
-        if isinstance(a, Lay):
-            gain = sum(card_symbols(state, c, f.required) for c in a.cards)
-            if mine + gain > others and (best is None or len(a.cards) < best[0]):
-                best = (len(a.cards), i)
-    if best is not None and state.palace[f.palace] >= 4:
-        return best[1]
-    return len(legal) - 1  # Pass is last
+    lays = [
+        (card_symbols(state, a.card, f.required), i)
+        for i, a in enumerate(legal)
+        if isinstance(a, Lay)
+    ]
+    fight = state.palace[f.palace] >= 4 or opening(f)
+    if lays and (opening(f) or (fight and mine <= others)):
+        return max(lays)[1]
+    return len(legal) - 1  # Done or Pass is last
+
+
+def _play_value(state: State, seat: int, line: tuple[Action, ...], after: State) -> float:
+    value = worth(after, seat)
+    if after.phase == FESTIVAL and after.festival is not None and state.phase != FESTIVAL:
+        value += festival_value(state, after.festival.palace)
+    if isinstance(line[0], EndTurn) and state.turn.ap > 0:
+        value -= 0.05
+    return value
 
 
 def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
-    """The candidate action after which :func:`worth` is highest (ties at random).
-    Ending a turn with AP left is worth a little less than an action that changes
-    nothing, so the seat keeps working while its AP buy something."""
+    """The first decision of the complete action (:func:`plays`) after which
+    :func:`worth` is highest (ties at random).  Ending a turn with AP left is worth
+    a little less than an action that changes nothing, so the seat keeps working
+    while its AP buy something."""
     seat = state.to_act
     assert seat is not None
     if state.phase == FESTIVAL:
         return bid_choice(state, legal)
-    best, choice = -math.inf, len(legal) - 1
-    for i in candidates(state, legal, rng):
-        action = legal[i]
-        after = apply(state, action)
-        value = worth(after, seat) + rng.random() * 1e-3
-        if isinstance(action, HoldFestival):
-            value += festival_value(state, action)
-        if isinstance(action, EndTurn) and state.turn.ap > 0:
-            value -= 0.05
+    best, first = -math.inf, legal[-1]
+    for line, after in plays(state, rng):
+        value = _play_value(state, seat, line, after) + rng.random() * 1e-3
         if value > best:
-            best, choice = value, i
-    return choice
+            best, first = value, line[0]
+    return legal.index(first)
 
 
 # --------------------------------------------------------------------------- search
@@ -185,62 +204,66 @@ def rollout_value(state: State, seat: int, rng: random.Random, config: SearchCon
     against the action searched, as they would if the rollout were valued at its end
     while ending the turn at once is valued exactly."""
     best = -math.inf
-    for _ in range(20):
+    for _ in range(60):
         if state.to_act != seat or state.phase == OVER:
             break
         legal = legal_actions(state)
         if state.phase == FESTIVAL:
             state = apply(state, legal[bid_choice(state, legal)])
             continue
-        if isinstance(legal[-1], EndTurn):
+        if state.phase == ACT and isinstance(legal[-1], EndTurn):
             best = max(best, worth(apply(state, legal[-1]), seat))
             if rng.random() < config.stop:
                 return best
-        state = apply(state, legal[rng.choice(candidates(state, legal, rng))])
+        state = apply(state, rng.choice(legal))
     return max(best, worth(state, seat))
 
 
 def mcts_choice(
     state_view: JavaView, legal: Sequence[Action], rng: random.Random, config: SearchConfig
 ) -> int:
-    """Flat UCB1 over the ``width`` best actions by :func:`worth`: each iteration
-    plays one of them on a new determinization and rolls the turn out at random
-    (:func:`rollout_value`: the best point of the rollout counts); the most visited
-    action is chosen."""
+    """Flat UCB1 over the ``width`` best complete actions by :func:`worth`
+    (:func:`plays`): each iteration plays one of them on a new determinization and
+    rolls the turn out at random (:func:`rollout_value`: the best point of the
+    rollout counts); the first decision of the most visited one is chosen."""
     if len(legal) == 1:
         return 0
     seat = state_view.seat
     base = determinize(state_view, rng)
-    scored = []
-    for i in candidates(base, legal, rng):
-        value = worth(apply(base, legal[i]), seat) + rng.random() * 1e-3
-        if isinstance(legal[i], HoldFestival):
-            value += festival_value(base, legal[i])  # type: ignore[arg-type]
-        scored.append((value, i))
-    arms = [i for _, i in sorted(scored, reverse=True)[: config.width]]
-    visits = dict.fromkeys(arms, 0)
-    totals = dict.fromkeys(arms, 0.0)
+    if base.phase == FESTIVAL:
+        return bid_choice(base, legal)
+    scored = sorted(
+        ((_play_value(base, seat, line, after) + rng.random() * 1e-3, line)
+         for line, after in plays(base, rng)),
+        reverse=True,
+    )  # fmt: skip
+    arms = [line for _, line in scored[: config.width]]
+    visits = [0] * len(arms)
+    totals = [0.0] * len(arms)
     deadline = None if config.seconds is None else time.perf_counter() + config.seconds
     for n in range(config.iterations):
         if deadline is not None and n >= len(arms) and time.perf_counter() > deadline:
             break
         if n < len(arms):
-            arm = arms[n]
+            arm = n
         else:
             log = math.log(n)
             arm = max(
-                arms,
+                range(len(arms)),
                 key=lambda a: (
                     totals[a] / visits[a] + config.exploration * math.sqrt(log / visits[a])
                 ),
             )
-        state = apply(determinize(state_view, rng), legal[arm])
+        state = determinize(state_view, rng)
+        for action in arms[arm]:
+            state = apply(state, action)
         value = rollout_value(state, seat, rng, config)
-        if isinstance(legal[arm], HoldFestival):
-            value += festival_value(base, legal[arm])  # type: ignore[arg-type]
+        if state.phase == FESTIVAL and state.festival is not None and base.phase != FESTIVAL:
+            value += festival_value(base, state.festival.palace)
         visits[arm] += 1
         totals[arm] += value
-    return max(arms, key=lambda a: (visits[a], totals[a] / max(visits[a], 1)))
+    best = max(range(len(arms)), key=lambda a: (visits[a], totals[a] / max(visits[a], 1)))
+    return legal.index(arms[best][0])
 
 
 # --------------------------------------------------------------------------- players
@@ -280,7 +303,7 @@ class MCTSPlayer(ViewPlayer):
         self.config = config or SearchConfig()
 
     def pick(self, v: JavaView, legal: list[Action]) -> int:
-        if v.phase != ACT:  # festival bids: the greedy choice
+        if v.phase == FESTIVAL:  # festival bids: the greedy choice
             return super().pick(v, legal)
         return mcts_choice(v, legal, self.rng, self.config)
 

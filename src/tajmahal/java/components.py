@@ -52,6 +52,12 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     pairs: tuple[tuple[int, int], ...] = field(init=False, eq=False, repr=False)
     triangles: tuple[tuple[int, int, int], ...] = field(init=False, eq=False, repr=False)
+    singles: tuple[tuple[int], ...] = field(init=False, eq=False, repr=False)
+    #: Per position: the one-, two- and three-space tile shapes (sorted cells, at
+    #: least one in the grid) that cover it: ``shapes[size][position]``.
+    shapes: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = field(
+        init=False, eq=False, repr=False
+    )
 
     def __attrs_post_init__(self) -> None:
         index = {c: i for i, c in enumerate(self.coords)}
@@ -75,6 +81,17 @@ class Board:
                 x, y, z = sorted((a, b, c))
                 triangles.add((x, y, z))
         object.__setattr__(self, "triangles", tuple(sorted(triangles)))
+        object.__setattr__(self, "singles", tuple((p,) for p in range(self.grid_size)))
+        n = len(self.coords)
+        at: list[list[list[tuple[int, ...]]]] = [[[] for _ in range(n)] for _ in range(4)]
+        for p in range(self.grid_size):
+            at[1][p].append((p,))
+        for size, cells in [(2, c) for c in pairs] + [(3, c) for c in sorted(triangles)]:
+            for p in cells:
+                at[size][p].append(cells)
+        object.__setattr__(
+            self, "shapes", tuple(tuple(tuple(per) for per in by_size) for by_size in at)
+        )
 
     def in_grid(self, position: int) -> bool:
         return position < self.grid_size

@@ -105,9 +105,11 @@ class FestivalBegan:
 
 
 @frozen
-class CardsLaid:
+class CardLaid:
+    """J67: a card laid in a festival's auction."""
+
     seat: int
-    cards: tuple[int, ...]
+    card: int
 
 
 @frozen
@@ -159,7 +161,7 @@ Event = (
     | PileReshuffled
     | TokenUsed
     | FestivalBegan
-    | CardsLaid
+    | CardLaid
     | Passed
     | FestivalScored
     | TurnEnded
@@ -179,7 +181,7 @@ EVENT_TYPES: Final = (
     PileReshuffled,
     TokenUsed,
     FestivalBegan,
-    CardsLaid,
+    CardLaid,
     Passed,
     FestivalScored,
     TurnEnded,

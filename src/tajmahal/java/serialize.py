@@ -3,12 +3,12 @@
 Actions and events carry a ``"type"`` tag (``HoldFestival`` -> ``"hold_festival"``), as
 Taj Mahal's do.
 
->>> from tajmahal.java.actions import Move
->>> to_data(Move(3, 4))
-{'type': 'move', 'origin': 3, 'target': 4}
+>>> from tajmahal.java.actions import PlaceLand, Select
+>>> to_data(PlaceLand("three")), to_data(Select(17))
+({'type': 'place_land', 'tile': 'three'}, {'type': 'select', 'position': 17})
 >>> from_data({"type": "end_turn"}, Action)
 EndTurn()
->>> from_data({"type": "move", "origin": "x"}, Action)
+>>> from_data({"type": "select", "position": "x"}, Action)
 Traceback (most recent call last):
 ...
 tajmahal.java.serialize.DataError: bad Action: ...

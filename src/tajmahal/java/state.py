@@ -13,6 +13,7 @@ from typing import Final
 
 from attrs import field, frozen
 
+from .actions import Action
 from .components import DEFAULT_COMPONENTS, Components
 
 #: Terrain of a position (J22).
@@ -22,10 +23,15 @@ VILLAGE: Final = 2
 WATER: Final = 3
 TERRAINS: Final = ("bare", "rice", "village", "water")
 
-#: Phases: what the seat to act decides.
-ACT: Final = "act"  # an action of the turn (J19) or its end
-FESTIVAL: Final = "festival"  # lay cards or pass (J67)
+#: Phases: what the seat to act decides (docs/java-rules.md, "Decisions").
+ACT: Final = "act"  # the next action of the turn (J19) or its end
+POSITION: Final = "position"  # where the pending action happens
+SHAPE: Final = "shape"  # the spaces of the pending land tile
+TARGET: Final = "target"  # where the pending walk ends
+VALUE: Final = "value"  # the value of the pending palace tile
+FESTIVAL: Final = "festival"  # lay a card, end the bid or pass (J67)
 OVER: Final = "over"
+PHASES: Final = (ACT, POSITION, SHAPE, TARGET, VALUE, FESTIVAL, OVER)
 
 #: J77: when an action token may be used (the official rule, and the source's variant).
 START: Final = "official"
@@ -108,10 +114,21 @@ class Seat:
 
 
 @frozen
+class Pending:
+    """A half-made action: the ``action`` chosen in the phase ``act`` and the
+    ``position`` chosen for it (None before): a land tile's anchor, the figure
+    that walks, the palace's position."""
+
+    action: Action  # PlaceLand, PlaceWater, Deploy, Withdraw, Move, BuildPalace, ...
+    position: int | None = None
+
+
+@frozen
 class Festival:
     """A festival under way (J62-J72): its palace, the required symbols (J63), the
     bidders in playing order from the proposer (J67), the cards each has laid and
-    who has passed (by position in ``bidders``), and whose bid it is."""
+    who has passed (by position in ``bidders``), whose bid it is, and the cards
+    of the bid under way (empty before its first card)."""
 
     palace: int
     required: tuple[int, ...]
@@ -119,6 +136,7 @@ class Festival:
     laid: tuple[tuple[int, ...], ...]
     passed: tuple[bool, ...]
     turn: int  # index into bidders
+    bid: tuple[int, ...] = ()
 
 
 @frozen
@@ -162,6 +180,7 @@ class State:
     phase: str
     to_act: int | None
     turn: Turn
+    pending: Pending | None = None
     festival: Festival | None = None
     last_turns: tuple[int, ...] = ()  # J79: seats still to take their last turn
     ended: bool = False  # J78: the last three-space tile was placed
@@ -170,14 +189,3 @@ class State:
     @property
     def components(self) -> Components:
         return self.setup.components
-
-    def levels(self, area: tuple[int, ...] | set[int] | frozenset[int]) -> list[list[int]]:
-        """J24: the levels of each seat's figures on ``area``, highest first."""
-        out: list[list[int]] = [[] for _ in self.players]
-        for p in area:
-            seat = self.figures[p]
-            if seat != NONE:
-                out[seat].append(self.height[p])
-        for levels in out:
-            levels.sort(reverse=True)
-        return out

@@ -27,9 +27,10 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from .actions import Action, EndTurn, PlaceLand
+from .actions import THREE, Action, EndTurn, PlaceLand
 from .components import DEFAULT_COMPONENTS, Components
-from .rules import apply, is_over, legal_actions, new_game
+from .legal import legal_actions
+from .rules import apply, is_over, new_game
 from .state import VARIANTS, Setup, State
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
@@ -66,9 +67,8 @@ def _biased(state: State) -> st.SearchStrategy[Action]:
     options = [st.sampled_from(legal)]
     if isinstance(legal[-1], EndTurn):
         options.append(st.just(legal[-1]))
-    threes = [a for a in legal if isinstance(a, PlaceLand) and len(a.cells) == 3]
-    if threes:
-        options.append(st.sampled_from(threes))
+    if PlaceLand(THREE) in legal:
+        options.append(st.just(PlaceLand(THREE)))
     return st.one_of(*options)
 
 

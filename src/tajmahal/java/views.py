@@ -22,7 +22,7 @@ import random
 from attrs import evolve, frozen
 
 from .components import DEFAULT_COMPONENTS, Components
-from .state import Festival, Seat, Setup, State, Turn
+from .state import Festival, Pending, Seat, Setup, State, Turn
 
 
 @frozen
@@ -52,6 +52,7 @@ class JavaView:
     phase: str
     to_act: int | None
     turn: Turn
+    pending: Pending | None
     festival: Festival | None
     last_turns: tuple[int, ...]
     ended: bool
@@ -82,6 +83,7 @@ def view(state: State, seat: int) -> JavaView:
         phase=state.phase,
         to_act=state.to_act,
         turn=state.turn,
+        pending=state.pending,
         festival=state.festival,
         last_turns=state.last_turns,
         ended=state.ended,
@@ -130,6 +132,7 @@ def determinize(
         phase=v.phase,
         to_act=v.to_act,
         turn=v.turn,
+        pending=v.pending,
         festival=v.festival,
         last_turns=v.last_turns,
         ended=v.ended,

@@ -15,7 +15,6 @@ from .actions import (
     Move,
     Uncover,
 )
-from .board import border, tables
 from .draft import Draft, Events, seat_of, space_of
 from .events import (
     CampBuilt,
@@ -26,6 +25,7 @@ from .events import (
     TreasureDug,
     TreasuresExchanged,
 )
+from .geometry import border, tables
 from .legal import used
 from .state import GONE
 

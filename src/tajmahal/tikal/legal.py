@@ -32,8 +32,8 @@ from .actions import (
     Place,
     Uncover,
 )
-from .board import CAMP_KINDS, TEMPLE, VOLCANO, Tables, border, place_problem, placements, tables
 from .components import TOP_LEVEL
+from .geometry import CAMP_KINDS, TEMPLE, VOLCANO, Tables, border, place_problem, placements, tables
 from .state import ACT, BID, CHOOSE, OVER, PLACE, RESERVE, Seat, Space, State
 
 #: T30, T33: at most two levels per temple and two treasures per space in a turn.

@@ -36,7 +36,7 @@ from .actions import (
     Move,
     Uncover,
 )
-from .board import TEMPLE, VOLCANO, Tables, tables
+from .geometry import TEMPLE, VOLCANO, Tables, tables
 from .legal import legal_actions
 from .rules import TREASURE_POINTS
 from .state import ACT, PLACE, State

@@ -35,7 +35,6 @@ from .actions import (
     Pass,
     Place,
 )
-from .board import VOLCANO, rotated
 from .draft import Draft, Events, seat_of, space_of
 from .effects import act
 from .events import (
@@ -53,6 +52,7 @@ from .events import (
     TurnBegan,
     TurnEnded,
 )
+from .geometry import VOLCANO, rotated
 from .legal import problem
 from .state import (
     ACT,
