@@ -177,37 +177,61 @@ class Draft:
         workers[space] = tuple(row)
         self.workers = tuple(workers)
 
-    def move_leader(self, seat: int, where: int) -> None:
+    def change_seat(
+        self,
+        seat: int,
+        *,
+        reserve: int | None = None,
+        removed: int | None = None,
+        leader: int | None = None,
+        camps: tuple[int, ...] | None = None,
+        guards: tuple[int, ...] | None = None,
+        treasures: tuple[int, ...] | None = None,
+        temple_points: int | None = None,
+        treasure_points: int | None = None,
+        capital: int | None = None,
+    ) -> None:
+        """``seat``'s :class:`Seat` with the fields given changed (None: unchanged)."""
         p = self.players[seat]
         self.set_seat(
             seat,
             seat_of(
-                p.reserve,
-                p.removed,
-                where,
-                p.camps,
-                p.guards,
-                p.treasures,
-                p.temple_points,
-                p.treasure_points,
-                p.capital,
+                p.reserve if reserve is None else reserve,
+                p.removed if removed is None else removed,
+                p.leader if leader is None else leader,
+                p.camps if camps is None else camps,
+                p.guards if guards is None else guards,
+                p.treasures if treasures is None else treasures,
+                p.temple_points if temple_points is None else temple_points,
+                p.treasure_points if treasure_points is None else treasure_points,
+                p.capital if capital is None else capital,
             ),
         )
 
-    def set_treasures(self, seat: int, treasures: tuple[int, ...]) -> None:
-        p = self.players[seat]
-        self.set_seat(
-            seat,
-            seat_of(
-                p.reserve,
-                p.removed,
-                p.leader,
-                p.camps,
-                p.guards,
-                treasures,
-                p.temple_points,
-                p.treasure_points,
-                p.capital,
+    def change_space(
+        self,
+        index: int,
+        *,
+        value: int | None = None,
+        tokens: tuple[int, ...] | None = None,
+        camp: int | None = None,
+        guard: int | None = None,
+        guard_leader: bool | None = None,
+    ) -> None:
+        """The explored space ``index`` with the fields given changed (None:
+        unchanged; the engine never takes a camp or a guard away)."""
+        s = self.spaces[index]
+        assert s is not None
+        self.set_space(
+            index,
+            space_of(
+                s.kind,
+                s.stones,
+                s.tile,
+                s.value if value is None else value,
+                s.tokens if tokens is None else tokens,
+                s.camp if camp is None else camp,
+                s.guard if guard is None else guard,
+                s.guard_leader if guard_leader is None else guard_leader,
             ),
         )
-

@@ -15,7 +15,7 @@ from .actions import (
     Move,
     Uncover,
 )
-from .draft import Draft, Events, seat_of, space_of
+from .draft import Draft, Events
 from .events import (
     CampBuilt,
     FigureEntered,
@@ -48,24 +48,10 @@ def act(d: Draft, seat: int, action: Action, events: Events) -> None:
         if events is not None:
             events.append(FigureEntered(seat, action.space, action.leader))
         if action.leader:
-            d.move_leader(seat, action.space)
-            return
-        p = d.players[seat]
-        d.set_seat(
-            seat,
-            seat_of(
-                p.reserve - 1,
-                p.removed,
-                p.leader,
-                p.camps,
-                p.guards,
-                p.treasures,
-                p.temple_points,
-                p.treasure_points,
-                p.capital,
-            ),
-        )
-        d.add_workers(action.space, seat, 1)
+            d.change_seat(seat, leader=action.space)
+        else:
+            d.change_seat(seat, reserve=d.players[seat].reserve - 1)
+            d.add_workers(action.space, seat, 1)
     elif isinstance(action, CampMove):
         if events is not None:
             events.append(FigureMoved(seat, action.origin, action.target, action.leader, 1, True))
@@ -86,7 +72,7 @@ def act(d: Draft, seat: int, action: Action, events: Events) -> None:
 
 def _shift(d: Draft, seat: int, origin: int, target: int, leader: bool) -> None:
     if leader:
-        d.move_leader(seat, target)
+        d.change_seat(seat, leader=target)
     else:
         d.add_workers(origin, seat, -1)
         d.add_workers(target, seat, 1)
@@ -100,19 +86,7 @@ def _uncover(d: Draft, seat: int, index: int, events: Events) -> None:
     levels[value - 2] -= 1
     d.levels = tuple(levels)
     d.uncovered = _bump(d.uncovered, index)
-    d.set_space(
-        index,
-        space_of(
-            space.kind,
-            space.stones,
-            space.tile,
-            value,
-            space.tokens,
-            space.camp,
-            space.guard,
-            space.guard_leader,
-        ),
-    )
+    d.change_space(index, value=value)
     if events is not None:
         events.append(LevelUncovered(seat, index, value))
 
@@ -121,22 +95,10 @@ def _dig(d: Draft, seat: int, index: int, events: Events) -> None:
     space = d.spaces[index]
     assert space is not None
     treasure = space.tokens[-1]
-    d.set_space(
-        index,
-        space_of(
-            space.kind,
-            space.stones,
-            space.tile,
-            space.value,
-            space.tokens[:-1],
-            space.camp,
-            space.guard,
-            space.guard_leader,
-        ),
-    )
+    d.change_space(index, tokens=space.tokens[:-1])
     treasures = list(d.players[seat].treasures)
     treasures[treasure] += 1
-    d.set_treasures(seat, tuple(treasures))
+    d.change_seat(seat, treasures=tuple(treasures))
     d.dug = _bump(d.dug, index)
     if events is not None:
         events.append(TreasureDug(seat, index, treasure))
@@ -149,83 +111,33 @@ def _exchange(d: Draft, seat: int, action: Exchange, events: Events) -> None:
     theirs = list(d.players[action.seat].treasures)
     theirs[action.take] -= 1
     theirs[action.give] += 1
-    d.set_treasures(seat, tuple(mine))
-    d.set_treasures(action.seat, tuple(theirs))
+    d.change_seat(seat, treasures=tuple(mine))
+    d.change_seat(action.seat, treasures=tuple(theirs))
     if events is not None:
         events.append(TreasuresExchanged(seat, action.seat, action.take, action.give))
 
 
 def _build(d: Draft, seat: int, index: int, events: Events) -> None:
-    space = d.spaces[index]
-    assert space is not None
-    d.set_space(
-        index,
-        space_of(
-            space.kind,
-            space.stones,
-            space.tile,
-            space.value,
-            space.tokens,
-            seat,
-            space.guard,
-            space.guard_leader,
-        ),
-    )
-    p = d.players[seat]
-    d.set_seat(
-        seat,
-        seat_of(
-            p.reserve,
-            p.removed,
-            p.leader,
-            (*p.camps, index),
-            p.guards,
-            p.treasures,
-            p.temple_points,
-            p.treasure_points,
-            p.capital,
-        ),
-    )
+    d.change_space(index, camp=seat)
+    d.change_seat(seat, camps=(*d.players[seat].camps, index))
     if events is not None:
         events.append(CampBuilt(seat, index))
 
 
 def _guard(d: Draft, seat: int, action: Guard, events: Events) -> None:
     index = action.space
-    space = d.spaces[index]
-    assert space is not None
     p = d.players[seat]
     workers = d.workers[index][seat]
     had_leader = p.leader == index
     removed = workers - (0 if action.leader else 1)
-    d.set_seat(
+    d.change_seat(
         seat,
-        seat_of(
-            p.reserve,
-            p.removed + removed,
-            GONE if had_leader else p.leader,
-            p.camps,
-            (*p.guards, index),
-            p.treasures,
-            p.temple_points,
-            p.treasure_points,
-            p.capital,
-        ),
+        removed=p.removed + removed,
+        leader=GONE if had_leader else p.leader,
+        guards=(*p.guards, index),
     )
     d.add_workers(index, seat, -workers)
-    d.set_space(
-        index,
-        space_of(
-            space.kind,
-            space.stones,
-            space.tile,
-            space.value,
-            space.tokens,
-            space.camp,
-            seat,
-            action.leader,
-        ),
-    )
+    d.change_space(index, guard=seat, guard_leader=action.leader)
     if events is not None:
         left = had_leader and not action.leader
         events.append(GuardPlaced(seat, index, action.leader, removed, left))

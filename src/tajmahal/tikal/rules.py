@@ -35,7 +35,7 @@ from .actions import (
     Pass,
     Place,
 )
-from .draft import Draft, Events, seat_of, space_of
+from .draft import Draft, Events, space_of
 from .effects import act
 from .events import (
     AuctionWon,
@@ -292,20 +292,13 @@ def _end_turn(d: Draft, seat: int, events: Events) -> None:
 def _score(d: Draft, seat: int, events: Events) -> None:
     temples, treasures = _scoring(d.spaces, d.workers, d.players, seat, d.setup)
     p = d.players[seat]
-    player = seat_of(
-        p.reserve,
-        p.removed,
-        p.leader,
-        p.camps,
-        p.guards,
-        p.treasures,
-        p.temple_points + temples,
-        p.treasure_points + treasures,
-        p.capital,
+    d.change_seat(
+        seat,
+        temple_points=p.temple_points + temples,
+        treasure_points=p.treasure_points + treasures,
     )
-    d.set_seat(seat, player)
     if events is not None:
-        events.append(Scored(seat, temples, treasures, player.score))
+        events.append(Scored(seat, temples, treasures, d.players[seat].score))
 
 
 def scoring(state: State, seat: int) -> tuple[int, int]:
@@ -421,21 +414,7 @@ def _bid(d: Draft, seat: int, action: Bid | Pass, events: Events) -> None:
 
 def _win_auction(d: Draft, seat: int, bid: int, events: Events) -> None:
     """T49: the winner pays and chooses a tile."""
-    p = d.players[seat]
-    d.set_seat(
-        seat,
-        seat_of(
-            p.reserve,
-            p.removed,
-            p.leader,
-            p.camps,
-            p.guards,
-            p.treasures,
-            p.temple_points,
-            p.treasure_points,
-            p.capital - bid,
-        ),
-    )
+    d.change_seat(seat, capital=d.players[seat].capital - bid)
     if events is not None:
         events.append(AuctionWon(seat, bid))
     d.phase = CHOOSE
