@@ -317,12 +317,7 @@ def _action_problem(state: State, seat: int, action: Action) -> str | None:
         count = figures(state, action.space, seat)
         if count == 0:
             return "T32: you need a figure on the treasure space"
-        if used(state.dug, action.space) >= min(PER_TURN, count):
-            return (
-                f"T33: with {count} figure(s) there you may dig up "
-                f"{min(PER_TURN, count)} treasure(s) here this turn"
-            )
-        return None
+        return _limit_problem(state.dug, action.space, count, "T33", "dig up {} treasure(s) here")
     if isinstance(action, Exchange):
         return _exchange_problem(state, seat, action)
     if isinstance(action, BuildCamp):
@@ -330,6 +325,16 @@ def _action_problem(state: State, seat: int, action: Action) -> str | None:
     if isinstance(action, Guard):
         return _guard_problem(state, seat, action)
     return f"unknown action {action!r}"
+
+
+def _limit_problem(
+    counts: Sequence[tuple[int, int]], space: int, count: int, rule: str, what: str
+) -> str | None:
+    """T30, T33: at most one use a figure there, two at most, per space and turn."""
+    if used(counts, space) < min(PER_TURN, count):
+        return None
+    allowed = what.format(min(PER_TURN, count))
+    return f"{rule}: with {count} figure(s) there you may {allowed} this turn"
 
 
 def _camp_problem(state: State, seat: int, action: Enter | CampMove) -> str | None:
@@ -359,11 +364,11 @@ def _uncover_problem(state: State, seat: int, action: Uncover) -> str | None:
     count = figures(state, action.space, seat)
     if count == 0:
         return "T29: you need a figure on the temple"
-    if used(state.uncovered, action.space) >= min(PER_TURN, count):
-        return (
-            f"T30: with {count} figure(s) there you may uncover "
-            f"{min(PER_TURN, count)} level(s) of this temple this turn"
-        )
+    limit = _limit_problem(
+        state.uncovered, action.space, count, "T30", "uncover {} level(s) of this temple"
+    )
+    if limit is not None:
+        return limit
     if not may_uncover(state, space, action.space, count):
         return f"T29: no level {space.value + 1} is left"
     return None
