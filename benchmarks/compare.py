@@ -19,8 +19,9 @@ on its own CPU clock after a warm-up:
   (``pip install -e '.[rl]'``); decisions only are counted, as for the others;
 - ``hearts-native``: whole hearts games played inside OpenSpiel by its C++
   uniform random bots (``pyspiel.evaluate_bots``), decisions per second;
-- ``mcts`` and ``mcts-pure``: iterations per second of Taj Mahal's search bot
-  (``mcts_choice``, fixed positions and iterations) on each engine.
+- ``<game>-mcts`` and ``<game>-mcts-pure``: iterations per second of a game's
+  built-in search (the kit's, with the game's ``bots.BOTS``; fixed positions and
+  iterations) on each engine, for the games whose bots are on the kit's frames.
 
 The ratios are taken within each round (workers of one round run back to back,
 so a slow minute slows them all) and their medians reported: each game against
@@ -31,6 +32,7 @@ own pure engine.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import random
 import statistics
@@ -44,8 +46,8 @@ from .games import ENGINES, PLAYERS, engine_named, load, play_random
 from .measure import Result, spread
 
 ROOT = Path(__file__).resolve().parent.parent
-MCTS_TARGET = 2.0  # compiled / pure MCTS iterations per second
 PURE = "-pure"
+SEARCH = "-mcts"
 
 
 # --------------------------------------------------------------------------- workloads
@@ -73,29 +75,56 @@ def _label(compiled: bool) -> str:
     return "compiled" if compiled else "pure Python"
 
 
-def _mcts(scale: int) -> tuple[Callable[[], int], str]:
+def _search(name: str, scale: int) -> tuple[Callable[[], int], str]:
+    """A game's built-in search (the kit's, with the game's ``bots.BOTS``) from four
+    positions of random 4-player games, each read from its ``act`` message as the
+    built-in player reads it: iterations per second."""
     import tajmahal
-    from tajmahal import Setup, apply, legal_actions, new_game, view
-    from tajmahal.kit.search import SearchConfig
-    from tajmahal.tajmahal.bots import mcts_choice
+    from tajmahal.kit.search import SearchConfig, search_choice
 
-    views = []  # four seats' views of positions of random games (outside the clock)
+    g = load(engine_named(name))
+    bots = importlib.import_module(g.engine.module + ".bots").BOTS
+    game = g.game
+    searches = []  # (view, legal) of four seats (outside the clock)
     for seed in range(4):
-        state = new_game(Setup.random(4, seed))
+        setup = game.random_setup(PLAYERS, seed)
+        known = bots.read_setup(game.public_setup(setup))
+        state = g.new_game(setup)
         rng = random.Random(seed)
-        for _ in range(15 + 20 * seed):
-            state = apply(state, rng.choice(legal_actions(state)))
-        assert state.to_act is not None
-        views.append(view(state, state.to_act))
+        steps = 0
+        while True:
+            seat = game.to_act(state)
+            assert seat is not None
+            legal = g.legal_actions(state)
+            view, read = bots.read_view(
+                known, game.view_data(state, seat), [game.action_to_data(a) for a in legal]
+            )
+            if steps >= 15 + 20 * seed and len(legal) > 1 and bots.searches(view):
+                searches.append((view, read))
+                break
+            state = g.apply(state, rng.choice(legal))
+            steps += 1
     iterations = 25 * scale
     config = SearchConfig(iterations=iterations)
 
     def run() -> int:
-        for i, seen in enumerate(views):
-            mcts_choice(seen, random.Random(i), config)
-        return iterations * len(views)
+        for i, (view, legal) in enumerate(searches):
+            search_choice(bots, view, legal, random.Random(i), config)
+        return iterations * len(searches)
 
     return run, _label(tajmahal.COMPILED)
+
+
+def searched() -> list[str]:
+    """The games whose engine package has built-in bots on the kit's frames."""
+    return [e.name for e in ENGINES if hasattr(_bots_module(e.module), "BOTS")]
+
+
+def _bots_module(module: str) -> object:
+    try:
+        return importlib.import_module(module + ".bots")
+    except ImportError:
+        return None
 
 
 def _chess(scale: int) -> tuple[Callable[[], int], str]:
@@ -173,14 +202,16 @@ WORKLOADS: dict[str, Callable[[int], tuple[Callable[[], int], str]]] = {
     "chess": _chess,
     "hearts-python": _hearts_python,
     "hearts-native": _hearts_native,
-    "mcts": _mcts,
-    "mcts-pure": _mcts,
 }
 
 
 def _workload(name: str, scale: int) -> tuple[Callable[[], int], str]:
     """The workload of contestant ``name``, warmed up."""
     game = name.removesuffix(PURE)
+    if game.endswith(SEARCH):
+        run, what = _search(game.removesuffix(SEARCH), scale)
+        run()  # warm-up
+        return run, what
     if any(e.name == game for e in ENGINES):
         return _playouts(game, scale)
     run, what = WORKLOADS[name](scale)
@@ -202,7 +233,8 @@ def worker(name: str, scale: int) -> None:
 
 def available() -> list[str]:
     """The contestants whose libraries are installed."""
-    names = [n for e in ENGINES for n in (e.name, e.name + PURE)] + ["mcts", "mcts-pure"]
+    names = [n for e in ENGINES for n in (e.name, e.name + PURE)]
+    names += [n for game in searched() for n in (game + SEARCH, game + SEARCH + PURE)]
     for name, module in (("chess", "chess"), ("hearts-python", "pyspiel")):
         try:
             __import__(module)
@@ -284,27 +316,29 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
                     note=f"per round; {spread(ratio(pure, 'chess'), '.2f')}",
                 ),
             ]
-    out += [
-        Result(
-            f"Taj Mahal MCTS, {whats['mcts']}",
-            median(rates["mcts"]),
-            "iterations/s",
-            note=spread(rates["mcts"], ",.0f"),
-        ),
-        Result(
-            f"Taj Mahal MCTS, {whats['mcts-pure']}",
-            median(rates["mcts-pure"]),
-            "iterations/s",
-            note=spread(rates["mcts-pure"], ",.0f"),
-        ),
-        Result(
-            "Taj Mahal MCTS / pure MCTS",
-            median(ratio("mcts", "mcts-pure")),
-            "x",
-            MCTS_TARGET,
-            note=f"per round; {spread(ratio('mcts', 'mcts-pure'), '.2f')}",
-        ),
-    ]
+    for engine in ENGINES:
+        if engine.name + SEARCH not in rates:
+            continue
+        compiled, pure = engine.name + SEARCH, engine.name + SEARCH + PURE
+        title = load(engine).title
+        out += [
+            Result(
+                f"{title} MCTS, {whats[name]}",
+                median(rates[name]),
+                "iterations/s",
+                note=spread(rates[name], ",.0f"),
+            )
+            for name in (compiled, pure)
+        ]
+        out.append(
+            Result(
+                f"{title} MCTS / pure MCTS",
+                median(ratio(compiled, pure)),
+                "x",
+                engine.mcts,
+                note=f"per round; {spread(ratio(compiled, pure), '.2f')}",
+            )
+        )
     if "chess" in rates:
         out.append(
             Result(

@@ -23,18 +23,20 @@ from tajmahal.games import GAMES
 
 @dataclass(frozen=True)
 class Engine:
-    """A game as the benchmarks know it: registry ``name``, engine ``module``, and the
-    targets of its random 4-player playouts: ``chess`` (times python-chess's random
-    playout, in the same run) and ``playout`` (actions/s on one core), if any."""
+    """A game as the benchmarks know it: registry ``name``, engine ``module``, and its
+    targets, if any: of its random 4-player playouts ``chess`` (times python-chess's
+    random playout, in the same run) and ``playout`` (actions/s on one core); of its
+    built-in search ``mcts`` (compiled over pure iterations/s)."""
 
     name: str
     module: str
     chess: float | None = None
     playout: float | None = None
+    mcts: float | None = None
 
 
 ENGINES: tuple[Engine, ...] = (
-    Engine("taj-mahal", "tajmahal.tajmahal", chess=6.0, playout=50_000),
+    Engine("taj-mahal", "tajmahal.tajmahal", chess=6.0, playout=50_000, mcts=2.0),
     Engine("tikal", "tajmahal.tikal", chess=2.0),
     Engine("java", "tajmahal.java", chess=1.0),
 )

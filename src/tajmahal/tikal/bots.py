@@ -104,8 +104,7 @@ class TikalBots(kit.Bots[TikalView, State, Action]):
             return [bid_choice(state, legal, rng)]
         if state.phase != ACT:
             return range(len(legal))
-        scores = mcts.priors(state, legal)
-        return sorted(range(len(legal)), key=lambda i: -scores[i])
+        return mcts.ranked(state, legal)
 
     def searches(self, view: TikalView) -> bool:
         return view.phase == ACT

@@ -74,10 +74,15 @@ class Tables:
             distinct_turns(t.stones) for t in c.tiles
         )
         self.volcano: tuple[bool, ...] = tuple(t.kind == VOLCANO for t in c.tiles)
+        self._camp_moves: dict[tuple[int, int, bool], CampMove] = {}
 
     def camp_move(self, origin: int, target: int, leader: bool) -> CampMove:
-        """T24: camp moves are few; they are made when asked for."""
-        return CampMove(origin, target, leader)
+        """T24: a camp move, made the first time it is asked for (camps are few)."""
+        key = (origin, target, leader)
+        found = self._camp_moves.get(key)
+        if found is None:
+            found = self._camp_moves[key] = CampMove(origin, target, leader)
+        return found
 
 
 _TABLES: Final[dict[int, Tables]] = {}

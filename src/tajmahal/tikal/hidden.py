@@ -25,6 +25,13 @@ from .state import Setup, Space, State
 from .views import TikalView
 
 
+def _shuffle(items: list[int], rng: random.Random) -> None:
+    """Fisher-Yates with ``rng.random()`` (compiled, cheaper than ``rng.shuffle``)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
 def hidden_tiles(v: TikalView, components: Components) -> list[int]:
     """The tiles still in the stack (in no order): every tile not seen elsewhere."""
     seen = {s.tile for s in v.spaces if s is not None and s.tile is not None}
@@ -47,7 +54,7 @@ def determinize(
     for t in hidden_tiles(v, c):
         by_back.setdefault(c.tiles[t].back, []).append(t)
     for group in by_back.values():
-        rng.shuffle(group)
+        _shuffle(group, rng)
     stack = tuple([by_back[back].pop() for back in v.stack])
     held = [0] * len(c.treasure_types)
     for p in v.players:
@@ -56,7 +63,7 @@ def determinize(
     tokens = [
         kind for kind in range(len(held)) for _ in range(c.treasure_copies - held[kind])
     ]
-    rng.shuffle(tokens)
+    _shuffle(tokens, rng)
     spaces: list[Space | None] = []
     dealt = 0
     for s in v.spaces:

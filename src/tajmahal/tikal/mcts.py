@@ -300,6 +300,12 @@ def priors(state: State, legal: Sequence[Action]) -> list[float]:
     return [prior(state, a, dist, rounds) for a in legal]
 
 
+def ranked(state: State, legal: Sequence[Action]) -> list[int]:
+    """The indices of ``legal`` by :func:`prior`, best first (ties: the earlier)."""
+    scores = priors(state, legal)
+    return sorted(range(len(legal)), key=lambda i: -scores[i])
+
+
 def rollout_action(state: State, rng: random.Random, epsilon: float) -> Action:
     """The playout policy: in a turn, the action of the best :func:`prior` (a
     random one with probability ``epsilon``; nothing better than ending the turn
