@@ -180,24 +180,6 @@ def test_built_in_players_answer_from_the_messages_alone() -> None:
     assert reply is not None and 0 <= reply["choice"] < len(message["legal"])
 
 
-def test_the_pictures_draw_every_position_figure_and_palace_and_hide_hands() -> None:
-    from tajmahal.java.render import JavaPictures
-
-    state = tiles(fresh(), "village", at(5, 5), at(3, 3))
-    state = put(put(tiles(state, "rice", at(9, 0)), at(5, 5), 0), at(9, 0), 1)
-    state = palace(state, at(3, 3), 4)
-    pictures = JAVA.pictures()
-    assert isinstance(pictures, JavaPictures)
-    board = pictures.board(state)
-    assert board.count("<polygon") == 150 + 52 and 'id="pos-0"' in board
-    public = pictures.public(state, ["ann", "bob"])
-    assert public.count("<circle") == 2 and public.count("<rect") == 1  # 2 figures, 1 palace
-    assert "ann: 0 points" in public and "dance" not in public.split("display:")[0]
-    assert "dance, dance, dance" in pictures.hand(state, 0)  # cards 0-2
-    assert pictures.target({"type": "select", "position": 7}) == "pos-7"
-    assert pictures.document(board).startswith("<svg")
-
-
 def test_a_java_record_becomes_an_html_viewer(tmp_path: Path) -> None:
     record = tmp_path / "j.jsonl"
     code, _, err = cli("match", "--game", "java", "greedy", "random", "-q", "--seed", "3",

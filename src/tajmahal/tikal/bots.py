@@ -23,17 +23,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
 from . import mcts
 from .actions import Action, Bid
+from .adapter import TIKAL
 from .components import DEFAULT_COMPONENTS, Components
 from .hidden import determinize
 from .legal import legal_actions
 from .rules import apply
-from .serialize import from_data
 from .state import ACT, BID, State
 from .views import TikalView
 
@@ -73,13 +73,10 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
 class TikalBots(kit.Bots[TikalView, State, Action]):
     """Tikal for the kit's bots (see the module docstring)."""
 
+    game = TIKAL
+
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
         self.components = components
-
-    def read_view(
-        self, setup: Any, view: Any, legal: Sequence[Any]
-    ) -> tuple[TikalView, Sequence[Action]]:
-        return from_data(view, TikalView), [from_data(a, Action) for a in legal]
 
     def determinize(self, view: TikalView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ..kit.picture import Pictured
 from .state import Auction, Round, Seat, Space, State
 
 
@@ -35,7 +36,7 @@ class SpaceView:
 
 
 @frozen
-class TikalView:
+class TikalView(Pictured):
     """A seat's view: the public state of the game (see :class:`~tajmahal.tikal.state.State`)
     with the stack as the backs of its tiles, top first, and the supply as a count."""
 
@@ -57,12 +58,6 @@ class TikalView:
     round: Round | None
     auction: Auction | None
     last_placer: int | None
-
-    def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.tikal.render.svg`)."""
-        from .render import svg
-
-        return svg(self)
 
 
 def _space_view(space: Space | None) -> SpaceView | None:
