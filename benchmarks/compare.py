@@ -6,7 +6,7 @@ python-chess and OpenSpiel (issues 15 and 25).
 in an order rotated from round to round, and each worker times a fixed workload
 on its own CPU clock after a warm-up:
 
-- ``<game>`` for each game of :data:`~benchmarks.games.ENGINES` (``taj-mahal``,
+- ``<game>`` for each game of :data:`~benchmarks.games.ENGINES` (``tajmahal``,
   ``tikal``, ``java``): random 4-player playouts (``legal_actions`` + ``apply``, a
   ``random.Random`` choosing), with whichever engine the install runs (compiled);
   the warm-up also fixes the workload: the seeds of the games that took half a
@@ -22,6 +22,9 @@ on its own CPU clock after a warm-up:
 - ``<game>-mcts`` and ``<game>-mcts-pure``: iterations per second of a game's
   built-in search (the kit's, with the game's ``bots.BOTS``; fixed positions and
   iterations) on each engine, for the games whose bots are on the kit's frames.
+
+``--game NAME`` (repeatable) runs only the contestants of the games named, and
+python-chess; the OpenSpiel contestants run in the comparison of every game.
 
 The ratios are taken within each round (workers of one round run back to back,
 so a slow minute slows them all) and their medians reported: each game against
@@ -39,10 +42,10 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .games import ENGINES, PLAYERS, engine_named, load, play_random
+from .games import ENGINES, PLAYERS, Engine, engine_named, load, play_random, selected
 from .measure import Result, spread
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,9 +118,9 @@ def _search(name: str, scale: int) -> tuple[Callable[[], int], str]:
     return run, _label(tajmahal.COMPILED)
 
 
-def searched() -> list[str]:
+def searched(engines: Sequence[Engine] = ENGINES) -> list[str]:
     """The games whose engine package has built-in bots on the kit's frames."""
-    return [e.name for e in ENGINES if hasattr(_bots_module(e.module), "BOTS")]
+    return [e.name for e in engines if hasattr(_bots_module(e.module), "BOTS")]
 
 
 def _bots_module(module: str) -> object:
@@ -231,11 +234,13 @@ def worker(name: str, scale: int) -> None:
 # --------------------------------------------------------------------------- the run
 
 
-def available() -> list[str]:
-    """The contestants whose libraries are installed."""
-    names = [n for e in ENGINES for n in (e.name, e.name + PURE)]
-    names += [n for game in searched() for n in (game + SEARCH, game + SEARCH + PURE)]
-    for name, module in (("chess", "chess"), ("hearts-python", "pyspiel")):
+def available(engines: Sequence[Engine] = ENGINES) -> list[str]:
+    """The contestants of ``engines`` (and the others of a comparison of every game)
+    whose libraries are installed."""
+    names = [n for e in engines for n in (e.name, e.name + PURE)]
+    names += [n for game in searched(engines) for n in (game + SEARCH, game + SEARCH + PURE)]
+    others = (("chess", "chess"), ("hearts-python", "pyspiel"))
+    for name, module in others if engines == ENGINES else others[:1]:
         try:
             __import__(module)
         except ImportError:
@@ -263,8 +268,12 @@ def _measure(name: str, scale: int) -> tuple[float, str]:
     return float(rate), what
 
 
-def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
-    names = available()
+def run_all(
+    quick: bool, rounds: int | None = None, games: Sequence[str] | None = None
+) -> list[Result]:
+    """The comparison's rows: of every game, or of the games named (and python-chess)."""
+    engines = selected(games)
+    names = available(engines)
     rounds = rounds or (1 if quick else 7)
     scale = 1 if quick else 5
     rates: dict[str, list[float]] = {name: [] for name in names}
@@ -280,7 +289,7 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
         return [x / y for x, y in zip(rates[a], rates[b], strict=True)]
 
     out: list[Result] = []
-    for engine in ENGINES:
+    for engine in engines:
         compiled, pure = engine.name, engine.name + PURE
         title = load(engine).title
         for name in (compiled, pure):
@@ -316,7 +325,7 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
                     note=f"per round; {spread(ratio(pure, 'chess'), '.2f')}",
                 ),
             ]
-    for engine in ENGINES:
+    for engine in engines:
         if engine.name + SEARCH not in rates:
             continue
         compiled, pure = engine.name + SEARCH, engine.name + SEARCH + PURE
@@ -359,9 +368,9 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
                 ),
                 Result(
                     f"{whats[name]} / Taj Mahal engine",
-                    median(ratio(name, "taj-mahal")),
+                    median(ratio(name, "tajmahal")),
                     "x",
-                    note=f"per round; {spread(ratio(name, 'taj-mahal'), '.2f')}",
+                    note=f"per round; {spread(ratio(name, 'tajmahal'), '.2f')}",
                 ),
             ]
     return out
@@ -371,6 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compare", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="one short round")
     parser.add_argument("--rounds", type=int, help="rounds (default 7; --quick: 1)")
+    parser.add_argument(
+        "--game", action="append", metavar="NAME", help="only this game (repeatable)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--scale", type=int, default=5, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -379,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from .__main__ import print_table
 
-    print_table(run_all(args.quick, args.rounds))
+    print_table(run_all(args.quick, args.rounds, args.game), args.markdown)
     return 0
 
 

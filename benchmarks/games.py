@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ class Engine:
 
 
 ENGINES: tuple[Engine, ...] = (
-    Engine("taj-mahal", "tajmahal.tajmahal", chess=6.0, playout=50_000, mcts=2.0),
+    Engine("tajmahal", "tajmahal.tajmahal", chess=6.0, playout=50_000, mcts=2.0),
     Engine("tikal", "tajmahal.tikal", chess=2.0),
     Engine("java", "tajmahal.java", chess=1.0),
 )
@@ -78,10 +78,20 @@ def load(engine: Engine) -> Loaded:
 
 
 def engine_named(name: str) -> Engine:
+    """The row of the game registered as ``name`` (an alias of it will do)."""
+    known = {n: e.name for e in GAMES.entries() for n in (e.name, *e.aliases)}
     for engine in ENGINES:
-        if engine.name == name:
+        if engine.name == known.get(name, name):
             return engine
     raise KeyError(f"no benchmarked game {name!r}; known: {', '.join(e.name for e in ENGINES)}")
+
+
+def selected(names: Sequence[str] | None) -> tuple[Engine, ...]:
+    """The rows of the games ``names`` (every game when None), in ENGINES' order."""
+    if not names:
+        return ENGINES
+    chosen = {engine_named(name).name for name in names}
+    return tuple(e for e in ENGINES if e.name in chosen)
 
 
 def play_random(g: Loaded, players: int, seed: int) -> int:

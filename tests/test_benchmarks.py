@@ -8,9 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # about 40 s: every game, the referee and start-up, each in subprocesses
+@pytest.mark.once  # it runs both engines itself (compare's workers)
 def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     run = subprocess.run(

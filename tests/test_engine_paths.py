@@ -208,6 +208,7 @@ def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
 
 
 @pytest.mark.differential
+@pytest.mark.slow  # 2,000 games and searches on each engine: 20-50 s
 def test_both_engines_play_the_same_games() -> None:
     if not _compiled_installed():
         pytest.skip("no compiled engine installed (no C compiler at install time)")
