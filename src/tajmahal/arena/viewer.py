@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import orjson
 
 from .game import AnyGame
+from .offers import first_part
 from .record import Replay, read_lines, replay
 
 
@@ -160,6 +161,9 @@ class _Drawing:
         self.publics: list[list[int]] = []
         self.hands: list[list[list[int]]] = [[] for _ in names]
         self.marks: list[int | None] = [None]
+        #: by step after the start: True for the first part of an action made of
+        #: several decisions, which caused nothing yet (the log shows it faintly)
+        self.parts: list[bool] = []
         self.scores: list[list[int]] = []
         self.previous: list[int] | None = None
         self.previous_hands: list[list[int] | None] = [None for _ in names]
@@ -183,6 +187,7 @@ class _Drawing:
         if not self.scores:
             self.frame(before)
         self.views.append(seat_lines(self.game, after, events, self.names))
+        self.parts.append(first_part(self.game, self.pictures, before, after, events))
         if self.pictures is not None:
             data = self.game.action_to_data(action)
             self.marks.append(self.fragments.number(self.pictures.mark(before, data)))
@@ -209,10 +214,12 @@ def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> 
             "text": "start",
             "lines": game.describe_start(state, names),
             "scores": drawing.scores[0],
+            "part": False,
         }
     ]
-    for step, scores, views in zip(done.steps, drawing.scores[1:], drawing.views[1:],
-                                   strict=True):
+    for step, scores, views, part in zip(
+        done.steps, drawing.scores[1:], drawing.views[1:], drawing.parts, strict=True
+    ):
         steps.append(
             {
                 "decision": step.decision,
@@ -223,6 +230,7 @@ def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> 
                 "views": views,  # each seat's lines, then a spectator's (None: = lines)
                 "fault": step.fault,
                 "scores": scores,
+                "part": part and not step.lines and not step.fault,
             }
         )
     result = done.result

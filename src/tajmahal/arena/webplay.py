@@ -37,7 +37,7 @@ from attrs import evolve
 from . import containment
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
-from .offers import half_made, offers
+from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
 from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
@@ -109,7 +109,7 @@ class Table:
         last change the page was shown."""
         game = self.game
         after, _ = game.step(before, action)
-        if not events and game.to_act(after) == seat and half_made(self.pictures, after):
+        if first_part(game, self.pictures, before, after, events):
             with self.changed:  # half an action: its last decision tells it all
                 self.state = after
                 self._bump()

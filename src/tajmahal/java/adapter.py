@@ -21,11 +21,12 @@ from attrs import evolve
 from ..arena.player import FirstPlayer, Player, RandomPlayer
 from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from ..kit.svg import Kept
 from . import actions as act
 from . import events as ev
 from . import rules
 from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
-from .components import DEFAULT_COMPONENTS, Components
+from .components import DEFAULT_COMPONENTS, Board, Components
 from .events import CardTaken, Event
 from .legal import legal_actions
 from .rules import IllegalAction
@@ -45,14 +46,24 @@ __all__ = ["JAVA", "Java", "position_label"]
 def position_label(components: Components, position: int) -> str:
     """A position as people name it: row letter and column number on the grid
     (``A1`` top left); a rim cell gets its axial coordinates."""
-    board = components.board
-    q, r = board.coords[position]
-    if position >= board.grid_size:
-        return f"rim({q},{r})"
-    column = q + (r - (r & 1)) // 2
-    first = min(c[1] for c in board.coords[: board.grid_size])
-    left = min(c[0] + (c[1] - (c[1] & 1)) // 2 for c in board.coords[: board.grid_size])
-    return f"{chr(ord('A') + r - first)}{column - left + 1}"
+    return _LABELS.of(components.board)[position]
+
+
+def _position_labels(board: Board, _: int) -> tuple[str, ...]:
+    grid = board.coords[: board.grid_size]
+    first = min(r for _, r in grid)
+    left = min(q + (r - (r & 1)) // 2 for q, r in grid)
+    return tuple(
+        f"{chr(ord('A') + r - first)}{q + (r - (r & 1)) // 2 - left + 1}"
+        if p < board.grid_size
+        else f"rim({q},{r})"
+        for p, (q, r) in enumerate(board.coords)
+    )
+
+
+#: Each board's position labels, worked out once (a replay names a position at
+#: nearly every step).
+_LABELS: Final = Kept(_position_labels)
 
 
 def card_text(components: Components, card: int) -> str:

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from ..kit.svg import Kept
 from . import actions as act
 from . import events as ev
-from . import rules
+from . import legal, rules
 from .actions import Action, EndTurn, Pass, figure
-from .components import DEFAULT_COMPONENTS, Components
+from .components import DEFAULT_COMPONENTS, Board, Components
 from .events import Event
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
@@ -40,11 +41,21 @@ __all__ = ["TIKAL", "Tikal", "space_label"]
 def space_label(components: Components, space: int) -> str:
     """A space as people name it: column letter and row number on the board
     (``A1`` top left), from its axial coordinates."""
-    q, r = components.board.coords[space]
-    row = r + (q - (q & 1)) // 2
-    columns = sorted({c[0] for c in components.board.coords})
-    rows = sorted({c[1] + (c[0] - (c[0] & 1)) // 2 for c in components.board.coords})
-    return f"{chr(ord('A') + columns.index(q))}{rows.index(row) + 1}"
+    return _LABELS.of(components.board)[space]
+
+
+def _space_labels(board: Board, _: int) -> tuple[str, ...]:
+    columns = sorted({q for q, _ in board.coords})
+    rows = sorted({r + (q - (q & 1)) // 2 for q, r in board.coords})
+    return tuple(
+        f"{chr(ord('A') + columns.index(q))}{rows.index(r + (q - (q & 1)) // 2) + 1}"
+        for q, r in board.coords
+    )
+
+
+#: Each board's space labels, worked out once (a replay names a space at nearly
+#: every step).
+_LABELS: Final = Kept(_space_labels)
 
 
 def tile_text(components: Components, tile: int) -> str:
@@ -190,7 +201,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     default_variant = BASIC
 
     new_game = staticmethod(rules.new_game)
-    legal_actions = staticmethod(rules.legal_actions)
+    legal_actions = staticmethod(legal.legal_actions)
     step = staticmethod(rules.step)
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
