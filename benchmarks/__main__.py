@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import compare, engine, java, referee, startup, tikal
+from . import bots, compare, engine, referee, startup
 from .measure import Result
 
 
@@ -46,11 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = (
         engine.run_all(args.quick)
+        + bots.run_all(args.quick)
         + compare.run_all(args.quick)
         + referee.run_all(args.quick)
         + startup.run_all(args.quick)
-        + tikal.run_all(args.quick)
-        + java.run_all(args.quick)
     )
     print_table(results)
     if args.json:

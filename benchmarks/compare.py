@@ -1,14 +1,17 @@
-"""Side by side, interleaved: the compiled and the pure-Python engine, python-chess
-and OpenSpiel (issue 15).
+"""Side by side, interleaved: every game's compiled and pure-Python engine,
+python-chess and OpenSpiel (issues 15 and 25).
 
 ``python -m benchmarks.compare [--quick] [--rounds N]`` (also part of
 ``python -m benchmarks``).  Every round starts one worker process per contestant,
 in an order rotated from round to round, and each worker times a fixed workload
 on its own CPU clock after a warm-up:
 
-- ``tajmahal``: random 4-player playouts (``legal_actions`` + ``apply``, a
+- ``<game>`` for each game of :data:`~benchmarks.games.ENGINES` (``taj-mahal``,
+  ``tikal``, ``java``): random 4-player playouts (``legal_actions`` + ``apply``, a
   ``random.Random`` choosing), with whichever engine the install runs (compiled);
-- ``tajmahal-pure``: the same with ``TAJMAHAL_PURE=1``;
+  the warm-up also fixes the workload: the seeds of the games that took half a
+  second of CPU (a tenth with ``--quick``);
+- ``<game>-pure``: the same with ``TAJMAHAL_PURE=1``;
 - ``chess``: python-chess random playouts (``board.legal_moves`` + ``push``), if
   installed (``pip install -e '.[bench]'``);
 - ``hearts-python``: OpenSpiel's C++ hearts stepped from Python the same way
@@ -16,11 +19,13 @@ on its own CPU clock after a warm-up:
   (``pip install -e '.[rl]'``); decisions only are counted, as for the others;
 - ``hearts-native``: whole hearts games played inside OpenSpiel by its C++
   uniform random bots (``pyspiel.evaluate_bots``), decisions per second;
-- ``mcts`` and ``mcts-pure``: iterations per second of the search bot
+- ``mcts`` and ``mcts-pure``: iterations per second of Taj Mahal's search bot
   (``mcts_choice``, fixed positions and iterations) on each engine.
 
 The ratios are taken within each round (workers of one round run back to back,
-so a slow minute slows them all) and their medians reported.
+so a slow minute slows them all) and their medians reported: each game against
+python-chess (its target in :data:`~benchmarks.games.ENGINES`) and against its
+own pure engine.
 """
 
 from __future__ import annotations
@@ -35,41 +40,44 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .games import ENGINES, PLAYERS, engine_named, load, play_random
 from .measure import Result, spread
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_TARGET = 6.0  # compiled 4-player playout / python-chess random playout
 MCTS_TARGET = 2.0  # compiled / pure MCTS iterations per second
+PURE = "-pure"
 
 
 # --------------------------------------------------------------------------- workloads
 
 
-def _tajmahal(scale: int) -> tuple[Callable[[], int], str]:
+def _playouts(name: str, scale: int) -> tuple[Callable[[], int], str]:
+    """A game's random playouts: the seeds of the games that fill ``scale`` tenths
+    of a second of CPU (played once here, which is also the warm-up)."""
     import tajmahal
-    from tajmahal import Setup, apply, legal_actions, new_game
+
+    g = load(engine_named(name))
+    seeds: list[int] = []
+    start = time.process_time()
+    while time.process_time() - start < scale / 10 or not seeds:
+        play_random(g, PLAYERS, len(seeds))
+        seeds.append(len(seeds))
 
     def run() -> int:
-        actions = 0
-        for seed in range(scale * 4):
-            state = new_game(Setup.random(4, seed))
-            rng = random.Random(seed)
-            while state.to_act is not None:
-                state = apply(state, rng.choice(legal_actions(state)))
-                actions += 1
-        return actions
+        return sum(play_random(g, PLAYERS, seed) for seed in seeds)
 
     return run, _label(tajmahal.COMPILED)
 
 
 def _label(compiled: bool) -> str:
-    return "tajmahal, compiled" if compiled else "tajmahal, pure Python"
+    return "compiled" if compiled else "pure Python"
 
 
 def _mcts(scale: int) -> tuple[Callable[[], int], str]:
     import tajmahal
     from tajmahal import Setup, apply, legal_actions, new_game, view
-    from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
+    from tajmahal.kit.search import SearchConfig
+    from tajmahal.tajmahal.bots import mcts_choice
 
     views = []  # four seats' views of positions of random games (outside the clock)
     for seed in range(4):
@@ -162,8 +170,6 @@ def _hearts_decisions(game: object) -> float:
 
 
 WORKLOADS: dict[str, Callable[[int], tuple[Callable[[], int], str]]] = {
-    "tajmahal": _tajmahal,
-    "tajmahal-pure": _tajmahal,
     "chess": _chess,
     "hearts-python": _hearts_python,
     "hearts-native": _hearts_native,
@@ -172,10 +178,19 @@ WORKLOADS: dict[str, Callable[[int], tuple[Callable[[], int], str]]] = {
 }
 
 
-def worker(name: str, scale: int) -> None:
-    """Run one contestant's workload: warm up, time it, print ``rate engine``."""
+def _workload(name: str, scale: int) -> tuple[Callable[[], int], str]:
+    """The workload of contestant ``name``, warmed up."""
+    game = name.removesuffix(PURE)
+    if any(e.name == game for e in ENGINES):
+        return _playouts(game, scale)
     run, what = WORKLOADS[name](scale)
     run()  # warm-up (and imports)
+    return run, what
+
+
+def worker(name: str, scale: int) -> None:
+    """Run one contestant's workload: warm up, time it, print ``rate engine``."""
+    run, what = _workload(name, scale)
     start = time.process_time()
     count = run()
     seconds = time.process_time() - start
@@ -187,7 +202,7 @@ def worker(name: str, scale: int) -> None:
 
 def available() -> list[str]:
     """The contestants whose libraries are installed."""
-    names = ["tajmahal", "tajmahal-pure", "mcts", "mcts-pure"]
+    names = [n for e in ENGINES for n in (e.name, e.name + PURE)] + ["mcts", "mcts-pure"]
     for name, module in (("chess", "chess"), ("hearts-python", "pyspiel")):
         try:
             __import__(module)
@@ -202,7 +217,7 @@ def available() -> list[str]:
 def _measure(name: str, scale: int) -> tuple[float, str]:
     env = dict(os.environ)
     env.pop("TAJMAHAL_PURE", None)
-    if name.endswith("-pure"):
+    if name.endswith(PURE):
         env["TAJMAHAL_PURE"] = "1"
     out = subprocess.run(
         [sys.executable, "-m", "benchmarks.compare", "--worker", name, "--scale", str(scale)],
@@ -232,39 +247,58 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
     def ratio(a: str, b: str) -> list[float]:
         return [x / y for x, y in zip(rates[a], rates[b], strict=True)]
 
-    out = [
+    out: list[Result] = []
+    for engine in ENGINES:
+        compiled, pure = engine.name, engine.name + PURE
+        title = load(engine).title
+        for name in (compiled, pure):
+            out.append(
+                Result(
+                    f"{title} {PLAYERS}-player random playout, {whats[name]}",
+                    median(rates[name]),
+                    "actions/s",
+                    note=spread(rates[name], ",.0f"),
+                )
+            )
+        out.append(
+            Result(
+                f"{title} engine / pure engine",
+                median(ratio(compiled, pure)),
+                "x",
+                note=f"per round; {spread(ratio(compiled, pure), '.2f')}",
+            )
+        )
+        if "chess" in rates:
+            out += [
+                Result(
+                    f"{title} engine / python-chess",
+                    median(ratio(compiled, "chess")),
+                    "x",
+                    engine.chess,
+                    note=f"per round; {spread(ratio(compiled, 'chess'), '.2f')}",
+                ),
+                Result(
+                    f"{title} pure engine / python-chess",
+                    median(ratio(pure, "chess")),
+                    "x",
+                    note=f"per round; {spread(ratio(pure, 'chess'), '.2f')}",
+                ),
+            ]
+    out += [
         Result(
-            f"4-player random playout, {whats['tajmahal']}",
-            median(rates["tajmahal"]),
-            "actions/s",
-            note=spread(rates["tajmahal"], ",.0f"),
-        ),
-        Result(
-            f"4-player random playout, {whats['tajmahal-pure']}",
-            median(rates["tajmahal-pure"]),
-            "actions/s",
-            note=spread(rates["tajmahal-pure"], ",.0f"),
-        ),
-        Result(
-            "engine / pure engine",
-            median(ratio("tajmahal", "tajmahal-pure")),
-            "x",
-            note=f"per round; {spread(ratio('tajmahal', 'tajmahal-pure'), '.2f')}",
-        ),
-        Result(
-            f"MCTS, {whats['mcts']}",
+            f"Taj Mahal MCTS, {whats['mcts']}",
             median(rates["mcts"]),
             "iterations/s",
             note=spread(rates["mcts"], ",.0f"),
         ),
         Result(
-            f"MCTS, {whats['mcts-pure']}",
+            f"Taj Mahal MCTS, {whats['mcts-pure']}",
             median(rates["mcts-pure"]),
             "iterations/s",
             note=spread(rates["mcts-pure"], ",.0f"),
         ),
         Result(
-            "MCTS / pure MCTS",
+            "Taj Mahal MCTS / pure MCTS",
             median(ratio("mcts", "mcts-pure")),
             "x",
             MCTS_TARGET,
@@ -272,27 +306,14 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
         ),
     ]
     if "chess" in rates:
-        out += [
+        out.append(
             Result(
                 f"random playout, {whats['chess']}",
                 median(rates["chess"]),
                 "moves/s",
                 note=spread(rates["chess"], ",.0f"),
-            ),
-            Result(
-                "engine / python-chess",
-                median(ratio("tajmahal", "chess")),
-                "x",
-                ENGINE_TARGET,
-                note=f"per round; {spread(ratio('tajmahal', 'chess'), '.2f')}",
-            ),
-            Result(
-                "pure engine / python-chess",
-                median(ratio("tajmahal-pure", "chess")),
-                "x",
-                note=f"per round; {spread(ratio('tajmahal-pure', 'chess'), '.2f')}",
-            ),
-        ]
+            )
+        )
     for name in ("hearts-python", "hearts-native"):
         if name in rates:
             out += [
@@ -303,10 +324,10 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
                     note=spread(rates[name], ",.0f"),
                 ),
                 Result(
-                    f"{whats[name]} / engine",
-                    median(ratio(name, "tajmahal")),
+                    f"{whats[name]} / Taj Mahal engine",
+                    median(ratio(name, "taj-mahal")),
                     "x",
-                    note=f"per round; {spread(ratio(name, 'tajmahal'), '.2f')}",
+                    note=f"per round; {spread(ratio(name, 'taj-mahal'), '.2f')}",
                 ),
             ]
     return out
@@ -316,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compare", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="one short round")
     parser.add_argument("--rounds", type=int, help="rounds (default 7; --quick: 1)")
-    parser.add_argument("--worker", choices=sorted(WORKLOADS), help=argparse.SUPPRESS)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--scale", type=int, default=5, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:

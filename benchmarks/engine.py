@@ -1,113 +1,120 @@
-"""In-process benchmarks of the rules engine (issue targets in docs/performance.md)."""
+"""In-process benchmarks of every game's rules engine (docs/performance.md).
+
+For each game of :data:`~benchmarks.games.ENGINES`, the same rows:
+
+- random playouts for each player count: ``legal_actions`` + ``apply`` with a
+  ``random.Random`` choosing, actions and games per CPU second;
+- ``apply`` alone and ``legal_actions`` alone over the recorded positions of random
+  4-player games (µs a call), and the mean number of legal actions;
+- the ``act`` message over the same positions: the view as the referee encodes it
+  (the adapter's ``view_json``, µs a call) and the largest whole ``act`` line
+  (target: at most 32 KB, so that a bot with a fixed line buffer works);
+- memory: one state alone, and a chain of successive states (shared parts counted
+  once).
+"""
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import sys
 import tracemalloc
+from typing import Any
 
-from tajmahal import Setup, State, apply, is_over, legal_actions, new_game, view
-from tajmahal.tajmahal.actions import Action
-from tajmahal.tajmahal.adapter import TajMahal
-from tajmahal.tajmahal.serialize import to_data
+import orjson
 
+from tajmahal.arena import protocol
+
+from .games import ENGINES, PLAYERS, Loaded, load, play_random, positions
 from .measure import Result, cpu_clock, median_seconds, spread, timed
 
-PLAYOUT_TARGET = 50_000  # actions/s, 4 players, one core
+#: The longest ``act`` line a bot may have to read (bytes, newline included).
+ACT_LINE_LIMIT = 32 * 1024
 
 
-def play_random(players: int, seed: int) -> int:
-    """One random game: legal_actions + apply at every step; returns the actions."""
-    state = new_game(Setup.random(players, seed))
-    rng = random.Random(seed)
-    actions = 0
-    while not is_over(state):
-        state = apply(state, rng.choice(legal_actions(state)))
-        actions += 1
-    return actions
+def calibrated_seeds(g: Loaded, players: int, seconds: float) -> list[int]:
+    """The first seeds whose random games take at least ``seconds`` of CPU together
+    (also the warm-up): a workload of about that size for any game's speed."""
+    seeds: list[int] = []
+    start = cpu_clock()
+    while cpu_clock() - start < seconds or not seeds:
+        play_random(g, players, len(seeds))
+        seeds.append(len(seeds))
+    return seeds
 
 
-def recorded_steps(players: int, games: int) -> list[tuple[State, Action]]:
-    """Every (state, action) of ``games`` random games."""
-    steps = []
-    for seed in range(games):
-        state = new_game(Setup.random(players, seed))
-        rng = random.Random(seed)
-        while not is_over(state):
-            action = rng.choice(legal_actions(state))
-            steps.append((state, action))
-            state = apply(state, action)
-    return steps
-
-
-def playouts(games: int, repeats: int) -> list[Result]:
+def playouts(g: Loaded, seconds: float, repeats: int) -> list[Result]:
     results = []
-    for players in (2, 3, 4, 5):
-        actions = sum(play_random(players, seed) for seed in range(games))  # also warms up
+    for players in g.players:
+        seeds = calibrated_seeds(g, players, seconds)
+        actions = sum(play_random(g, players, s) for s in seeds)
         times = timed(
-            lambda p=players: [play_random(p, s) for s in range(games)], repeats, cpu_clock
+            lambda p=players, ss=seeds: [play_random(g, p, s) for s in ss], repeats, cpu_clock
         )
         rates = [actions / t for t in times]
-        target = PLAYOUT_TARGET if players == 4 else None
-        results.append(
-            Result(
-                f"random playout, {players} players",
-                statistics.median(rates),
-                "actions/s",
-                target,
-                note=f"one core; {spread(rates, ',.0f')}",
-            )
-        )
-        results.append(
-            Result(
-                f"random playout, {players} players", games / statistics.median(times), "games/s"
-            )
-        )
+        name = f"{g.title} random playout, {players} players"
+        target = g.engine.playout if players == PLAYERS else None
+        note = f"one core; {len(seeds)} games; {spread(rates, ',.0f')}"
+        results.append(Result(name, statistics.median(rates), "actions/s", target, note=note))
+        results.append(Result(name, len(seeds) / statistics.median(times), "games/s"))
     return results
 
 
-def apply_and_legal(games: int, repeats: int) -> list[Result]:
-    steps = recorded_steps(4, games)
-    n = len(steps)
-    t_apply = median_seconds(lambda: [apply(s, a) for s, a in steps], repeats, cpu_clock)
-    t_legal = median_seconds(lambda: [legal_actions(s) for s, _ in steps], repeats, cpu_clock)
-    return [
-        Result("apply alone (4 players)", t_apply / n * 1e6, "µs/call", higher_is_better=False),
-        Result(
-            "legal_actions alone (4 players)", t_legal / n * 1e6, "µs/call", higher_is_better=False
-        ),
-    ]
+def act_line(g: Loaded, state: Any, legal: list[Any]) -> bytes:
+    """The ``act`` line the referee sends for ``state`` (its protocol's own builder)."""
+    seat = g.game.to_act(state)
+    assert seat is not None
+    legal_json = orjson.dumps([g.game.action_to_data(a) for a in legal])
+    return protocol.act_outgoing(1, g.game.view_json(state, seat), legal_json, 1.0, 10.0).line
 
 
-def views(games: int, repeats: int) -> list[Result]:
-    states = [s for s, _ in recorded_steps(4, games)]
-    n = len(states)
-    t_view = median_seconds(lambda: [view(s, s.to_act) for s in states], repeats, cpu_clock)
-    seen = [view(s, s.to_act) for s in states]
-    t_json = median_seconds(lambda: [json.dumps(to_data(v)) for v in seen], repeats, cpu_clock)
-    size = sum(len(json.dumps(to_data(v))) for v in seen) / n
-    game = TajMahal()  # the referee's encoder: parts of earlier views reused by identity
-    t_act = median_seconds(
-        lambda: [game.view_json(s, s.to_act) for s in states], repeats, cpu_clock
+def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
+    pairs = [(state, action) for _, state, action in positions(g, PLAYERS, games)]
+    states = [s for s, _ in pairs]
+    n = len(pairs)
+    apply, legal_actions, view_json, to_act = (
+        g.apply,
+        g.legal_actions,
+        g.game.view_json,
+        g.game.to_act,
     )
-    act_size = sum(len(game.view_json(s, s.to_act)) for s in states) / n
+    t_apply = median_seconds(lambda: [apply(s, a) for s, a in pairs], repeats, cpu_clock)
+    t_legal = median_seconds(lambda: [legal_actions(s) for s in states], repeats, cpu_clock)
+    t_view = median_seconds(lambda: [view_json(s, to_act(s)) for s in states], repeats, cpu_clock)
+    sizes = [len(view_json(s, to_act(s))) for s in states]
+    counts = [len(legal_actions(s)) for s in states]
+    longest = max((act_line(g, s, legal_actions(s)) for s in states), key=len)
+    title = g.title
+    where = f"{n:,} positions of {games} random {PLAYERS}-player games"
     return [
-        Result("view", t_view / n * 1e6, "µs/call", higher_is_better=False),
         Result(
-            "view to JSON text, library",
-            t_json / n * 1e6,
+            f"{title} apply alone ({PLAYERS} players)",
+            t_apply / n * 1e6,
             "µs/call",
             higher_is_better=False,
-            note=f"to_data + json.dumps; {size / 1000:.1f} kB with the board",
+            note=where,
         ),
         Result(
-            "view to JSON text, referee",
-            t_act / n * 1e6,
+            f"{title} legal_actions alone ({PLAYERS} players)",
+            t_legal / n * 1e6,
             "µs/call",
             higher_is_better=False,
-            note=f"the act message's view, successive states; {act_size / 1000:.1f} kB",
+            note=f"{statistics.mean(counts):.1f} legal actions on average, {max(counts)} at most",
+        ),
+        Result(
+            f"{title} act view to JSON text",
+            t_view / n * 1e6,
+            "µs/call",
+            higher_is_better=False,
+            note=f"the adapter's view_json; {statistics.mean(sizes) / 1000:.1f} kB on average",
+        ),
+        Result(
+            f"{title} largest act line",
+            len(longest),
+            "bytes",
+            ACT_LINE_LIMIT,
+            higher_is_better=False,
+            note=f"view and legal actions; over {where}",
         ),
     ]
 
@@ -130,48 +137,52 @@ def _deep_size(obj: object, seen: set[int]) -> int:
     return size
 
 
-def memory(chain: int) -> list[Result]:
-    state = new_game(Setup.random(4, 0))
-    shared = {id(state.setup)}  # the setup (and its board) is shared by every state
+def memory(g: Loaded, chain: int) -> list[Result]:
+    setup = g.game.random_setup(PLAYERS, 0)
+    state = g.new_game(setup)
     for _ in range(40):
-        state = apply(state, legal_actions(state)[0])
-    single = _deep_size(state, set(shared))
+        if g.is_over(state):
+            break
+        state = g.apply(state, g.legal_actions(state)[0])
+    single = _deep_size(state, {id(setup)})  # the setup is shared by a game's states
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept: list[State] = []
+    kept: list[Any] = []
     seed = 0
     while len(kept) < chain:
-        state = new_game(Setup.random(4, seed))
+        state = g.new_game(g.game.random_setup(PLAYERS, seed))
         rng = random.Random(seed)
-        while not is_over(state) and len(kept) < chain:
-            state = apply(state, rng.choice(legal_actions(state)))
+        while not g.is_over(state) and len(kept) < chain:
+            state = g.apply(state, rng.choice(g.legal_actions(state)))
             kept.append(state)
         seed += 1
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    per_state = (after - before) / len(kept)
     return [
         Result(
-            "one state, alone",
+            f"{g.title} one state, alone",
             single,
             "bytes",
             higher_is_better=False,
-            note="everything it holds except the shared setup and board",
+            note="everything it holds except the shared setup",
         ),
         Result(
-            f"chain of {len(kept):,} successive states",
+            f"{g.title} chain of {len(kept):,} successive states",
             (after - before) / 1e6,
             "MB",
             higher_is_better=False,
-            note=f"{per_state:.0f} bytes a state: unchanged parts are shared",
+            note=f"{(after - before) / len(kept):.0f} bytes a state: unchanged parts are shared",
         ),
     ]
 
 
-def run_all(quick: bool) -> list[Result]:
-    games, repeats = (3, 3) if quick else (40, 7)
-    out = playouts(games, repeats)
-    out += apply_and_legal(2 if quick else 20, repeats)
-    out += views(1 if quick else 10, repeats)
-    out += memory(1_000 if quick else 10_000)
+def run_game(g: Loaded, quick: bool) -> list[Result]:
+    seconds, repeats = (0.05, 3) if quick else (0.5, 7)
+    out = playouts(g, seconds, repeats)
+    out += steps(g, 1 if quick else 10, repeats)
+    out += memory(g, 300 if quick else 5_000)
     return out
+
+
+def run_all(quick: bool) -> list[Result]:
+    return [r for engine in ENGINES for r in run_game(load(engine), quick)]

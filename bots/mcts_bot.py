@@ -11,7 +11,8 @@ whichever ends first).  The seed comes from the referee's hello.
 
 Like ``greedy_bot.py`` it needs the tajmahal package and rebuilds the seat's
 :class:`tajmahal.PlayerView` from each act message; the thinking is
-:func:`tajmahal.tajmahal.mcts.mcts_choice`.
+:func:`tajmahal.tajmahal.bots.mcts_choice` (the kit's search,
+:mod:`tajmahal.kit.search`, with Taj Mahal's evaluation and rollout policy).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from typing import Any
 import orjson
 
 from tajmahal import PublicSetup
+from tajmahal.kit.search import SearchConfig
 from tajmahal.tajmahal.adapter import view_from_data
-from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
+from tajmahal.tajmahal.bots import mcts_choice
 from tajmahal.tajmahal.serialize import from_data
 
 PROTOCOL_VERSION = 1

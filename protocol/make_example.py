@@ -19,8 +19,9 @@ import orjson
 
 from tajmahal.arena import InProcessConnection, MatchConfig, RandomPlayer, play_match
 from tajmahal.arena.protocol import Message
+from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import GreedyPlayer
+from tajmahal.tajmahal.bots import BOTS
 
 HERE = Path(__file__).resolve().parent
 EXAMPLE = HERE / "example.jsonl"
@@ -52,7 +53,7 @@ def transcript() -> list[tuple[str, bytes]]:
             lines.append((direction, line.rstrip(b"\n")))
 
     conns = [
-        InProcessConnection(ExampleBot(SEED), "example"),
+        InProcessConnection(ExampleBot(BOTS, SEED), "example"),
         InProcessConnection(RandomPlayer(SEED + 1), "random"),
         InProcessConnection(RandomPlayer(SEED + 2), "random"),
     ]

@@ -25,8 +25,9 @@ import pytest
 
 import tajmahal
 from tajmahal import Setup, State, legal_actions, new_game, step, view
+from tajmahal.kit.search import SearchConfig
 from tajmahal.tajmahal import rules as rules_module
-from tajmahal.tajmahal.mcts import SearchConfig, mcts_choice
+from tajmahal.tajmahal.bots import mcts_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 2_000

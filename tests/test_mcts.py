@@ -16,8 +16,10 @@ from tajmahal import (
     view,
 )
 from tajmahal.arena import BotSpec, MatchConfig, run_match
+from tajmahal.kit.search import SearchConfig
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.mcts import SearchConfig, evaluate, mcts_choice, rollout
+from tajmahal.tajmahal.bots import mcts_choice
+from tajmahal.tajmahal.mcts import evaluate, rollout
 from tajmahal.tajmahal.testing import states
 
 from scenario import Table, at_visit

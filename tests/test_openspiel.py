@@ -16,8 +16,9 @@ from attrs import evolve
 import tajmahal.openspiel as tos
 from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
 from tajmahal.arena import InProcessConnection, MatchConfig, play_match
+from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import GreedyPlayer
+from tajmahal.tajmahal.bots import BOTS
 from tajmahal.tajmahal.encoding import action_index, observation, outcome
 from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
 from tajmahal.tajmahal.rules import step
@@ -304,7 +305,7 @@ def test_resampling_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
 
 
 def test_openspiel_ismcts_plays_through_the_referee() -> None:
-    players = [tos.ismcts_player(seed=1, simulations=4), GreedyPlayer(2)]
+    players = [tos.ismcts_player(seed=1, simulations=4), GreedyPlayer(BOTS, 2)]
     connections = [InProcessConnection(p, p.name, None) for p in players]
     result = play_match(TAJMAHAL, Setup.random(2, 5), connections, MatchConfig(), seed=5)
     assert result.faults == []

@@ -33,6 +33,7 @@ COMPILED: Final = (
     "tajmahal.hidden",
     "tajmahal.mcts",
     "kit.jsontext",
+    "kit.search",
 )
 
 _PACKAGE: Final = "tajmahal"

@@ -46,10 +46,11 @@ from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import Evaluator
 
 from . import __version__
+from .kit.bots import ViewPlayer
 from .tajmahal.actions import Action, action_text
 from .tajmahal.adapter import view_data
 from .tajmahal.board import DEFAULT_BOARD
-from .tajmahal.bots import ViewPlayer
+from .tajmahal.bots import BOTS
 from .tajmahal.cards import CARDS, REGULAR_CARDS
 from .tajmahal.encoding import (
     ACTIONS,
@@ -801,15 +802,13 @@ class OpenSpielPlayer(ViewPlayer):
     version = __version__
 
     def __init__(self, make_bot: Callable[[TajMahalGame, int], Any], seed: int = 0) -> None:
-        super().__init__(seed)
+        super().__init__(BOTS, seed)
         self.make_bot = make_bot
         self.seed = seed
         self.game: TajMahalGame | None = None
         self.bot: Any = None
 
-    def pick(self, v: PlayerView) -> int:
-        if len(v.legal) <= 1:
-            return 0
+    def pick(self, v: PlayerView, legal: Sequence[Action]) -> int:
         if self.game is None:
             self.game = pyspiel.load_game(SHORT_NAME, {"players": v.setup.players})
             self.bot = self.make_bot(self.game, self.seed)

@@ -21,7 +21,7 @@ import attrs
 import orjson
 
 from ..arena.game import refusal
-from ..arena.player import FirstPlayer, Player, RandomPlayer
+from ..arena.player import Player
 from ..kit.jsontext import ViewJson, field_names
 from .actions import Action, Withdraw, action_text
 from .cards import CARDS
@@ -457,14 +457,10 @@ class TajMahal:
         return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from .bots import GreedyPlayer, MCTSPlayer
+        from ..kit.bots import builtin_players
+        from .bots import BOTS, MCTS_BUILTIN
 
-        return {
-            "random": RandomPlayer,
-            "greedy": GreedyPlayer,
-            "mcts": MCTSPlayer,
-            "first": FirstPlayer,
-        }
+        return builtin_players(BOTS, MCTS_BUILTIN)
 
 
 def _who(seat: int, names: Sequence[str]) -> str:

@@ -1,11 +1,16 @@
-"""Built-in Taj Mahal bots for the referee: ``greedy`` (here) and ``random``.
+"""Taj Mahal's built-in bots, ``greedy`` and ``mcts``, on the kit's frames.
 
-:class:`GreedyPlayer` gets the same messages as a subprocess bot (see
-``protocol/README.md``) and rebuilds the seat's :class:`~tajmahal.PlayerView`
-from them, so it knows no more than any other bot.  ``bots/greedy_bot.py`` runs
-the same heuristic as a subprocess.
+:data:`BOTS` declares Taj Mahal to the kit's bots (:mod:`tajmahal.kit.bots`): how
+its views are read from protocol messages and guessed into full states
+(:func:`~tajmahal.determinize`), its evaluation and rollout policy
+(:mod:`tajmahal.tajmahal.mcts`), the search's horizon (the current visit) and tree
+(below the root, only card plays and withdrawals are nodes; palaces and display
+cards follow the policy), and the greedy bot's judgement of an action.
+:class:`GreedyPlayer` and :class:`MCTSPlayer` get the same messages as a subprocess
+bot (see ``protocol/README.md``), so they know no more than any other bot;
+``bots/greedy_bot.py`` and ``bots/mcts_bot.py`` run the same as subprocesses.
 
-The heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
+The greedy heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
 
 1. It fills in what the seat cannot see — the other hands and the deck — with a
    random deal of the unseen cards (:func:`~tajmahal.determinize`); only public
@@ -23,20 +28,18 @@ The heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
 from __future__ import annotations
 
 import random
-from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any, Final
 
 from attrs import evolve
 
-from .. import __version__
-from ..arena.player import Player
-from ..arena.protocol import Message
+from ..kit import bots as kit
+from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
 from .adapter import view_from_data
 from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
 from .hidden import determinize
-from .mcts import SearchConfig, mcts_choice
+from .mcts import NOISE, evaluate, rollout, rollout_action
 from .rules import apply, legal_actions
 from .serialize import from_data
 from .state import PLACE, PLAY, TAKE, State
@@ -112,73 +115,88 @@ def value(state: State, action: Action, seat: int) -> float:
     return worth(withdrawn, seat) - (1.0 - share) * max(0.0, gain)
 
 
-def greedy_choice(v: PlayerView, rng: random.Random) -> int:
-    """The index into ``v.legal`` that the greedy heuristic picks."""
-    legal = v.legal
-    if len(legal) <= 1 or v.seat is None:
-        return 0
-    seat = v.seat
-    state = determinize(v, rng)
+def action_value(state: State, action: Action, seat: int) -> float:
+    """The greedy bot's judgement of ``action`` for ``seat`` (see the module
+    docstring): taking display cards, the worth of the hand it makes; otherwise
+    :func:`value`."""
     if state.phase == TAKE:  # taking display cards: keep the cards worth most
-        hand = v.hand
-        return max(
-            range(len(legal)),
-            key=lambda i: (
-                card_worth((*hand, legal[i].card))  # type: ignore[union-attr]
-                if isinstance(legal[i], TakeCard)
-                else 0.0
-            ),
-        )
-    scores = [value(state, a, seat) for a in legal]
-    best = max(scores)
-    return scores.index(best)
+        if isinstance(action, TakeCard):
+            return card_worth((*state.players[seat].hand, action.card))
+        return 0.0
+    return value(state, action, seat)
 
 
-class ViewPlayer(Player):
-    """A built-in bot that thinks on the seat's :class:`~tajmahal.PlayerView`,
-    rebuilt from the same messages a subprocess bot gets."""
+class TajMahalBots(kit.Bots[PlayerView, State, Action]):
+    """Taj Mahal for the kit's bots; ``noise`` is the rollout policy's spread."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self.setup: PublicSetup | None = None
+    def __init__(self, noise: float = NOISE) -> None:
+        self.noise = noise
 
-    def on_hello(self, message: Message) -> None:
-        self.setup = from_data(message["setup"], PublicSetup)
+    def read_setup(self, data: Any) -> PublicSetup:
+        setup: PublicSetup = from_data(data, PublicSetup)
+        return setup
 
-    def choose(self, message: Message) -> int | Any:
-        assert self.setup is not None, "an act before the hello"
-        return self.pick(view_from_data(self.setup, message["view"], message["legal"]))
+    def read_view(
+        self, setup: PublicSetup, view: Any, legal: Sequence[Any]
+    ) -> tuple[PlayerView, Sequence[Action]]:
+        seen = view_from_data(setup, view, legal)
+        return seen, seen.legal
 
-    @abstractmethod
-    def pick(self, view: PlayerView) -> int:
-        """The index into ``view.legal`` to play."""
+    def determinize(self, view: PlayerView, rng: random.Random) -> State:
+        return determinize(view, rng)
+
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    evaluate = staticmethod(evaluate)
+
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        return rollout_action(state, rng, self.noise)
+
+    def within(self, start: State, state: State) -> bool:
+        """The search's horizon: the end of the visit under way."""
+        return state.visit == start.visit
+
+    def is_node(self, state: State) -> bool:
+        """Below the root, where to build and which cards to take are left to the
+        policy: exploring them would only dilute the play decisions."""
+        return state.pending is None
+
+    def playout(
+        self, start: State, state: State, rng: random.Random, steps: int | None
+    ) -> Sequence[float]:
+        if steps is not None:
+            return super().playout(start, state, rng, steps)
+        return evaluate(rollout(state, rng, self.noise, start.visit))  # compiled: faster
+
+    def action_value(self, state: State, action: Action, seat: int, rng: random.Random) -> float:
+        return action_value(state, action, seat)
 
 
-class GreedyPlayer(ViewPlayer):
-    """The built-in ``greedy`` bot."""
-
-    name = "greedy"
-    version = __version__
-
-    def pick(self, view: PlayerView) -> int:
-        return greedy_choice(view, self.rng)
+#: Taj Mahal's bots, as the built-in players and :func:`mcts_choice` use them.
+BOTS: Final = TajMahalBots()
 
 
-class MCTSPlayer(ViewPlayer):
-    """The built-in ``mcts`` bot: :func:`tajmahal.tajmahal.mcts.mcts_choice` with
-    :data:`MCTS_BUILTIN` (a fixed number of iterations, so a seed fixes its play,
-    with a time cap that keeps a decision under a second on a slow machine)."""
-
-    name = "mcts"
-    version = __version__
-
-    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
-        super().__init__(seed)
-        self.config = config or MCTS_BUILTIN
-
-    def pick(self, view: PlayerView) -> int:
-        return mcts_choice(view, self.rng, self.config)
+def greedy_choice(view: PlayerView, rng: random.Random) -> int:
+    """The index into ``view.legal`` that the greedy heuristic picks."""
+    return kit.greedy_choice(BOTS, view, view.legal, rng)
 
 
-#: The built-in ``mcts`` bot's budget.
+def mcts_choice(view: PlayerView, rng: random.Random, config: SearchConfig | None = None) -> int:
+    """The index into ``view.legal`` that the search picks
+    (:func:`tajmahal.kit.search.search_choice` on :data:`BOTS`; ``config`` defaults
+    to 600 iterations)."""
+    return search_choice(BOTS, view, view.legal, rng, config or SearchConfig())
+
+
+#: The built-in ``mcts`` bot's budget: a fixed number of iterations, so a seed fixes
+#: its play, with a time cap that keeps a decision under a second on a slow machine.
 MCTS_BUILTIN: Final = SearchConfig(iterations=300, seconds=0.9)
+
+
+__all__ = [
+    "BOTS",
+    "MCTS_BUILTIN",
+    "TajMahalBots",
+    "greedy_choice",
+    "mcts_choice",
+]

@@ -1,41 +1,31 @@
-"""A search bot: determinized Monte Carlo tree search over a seat's view.
+"""Taj Mahal's judgement for the search bot: the evaluation and the rollout policy.
 
-:func:`mcts_choice` picks one of a view's legal actions.  Each iteration
+The built-in ``mcts`` bot is the kit's determinized information-set Monte Carlo
+tree search (:mod:`tajmahal.kit.search`), declared for Taj Mahal in
+:mod:`tajmahal.tajmahal.bots`.  This module gives it what is Taj Mahal's own, and
+is compiled with mypyc with the engine (a playout is most of a search's time):
 
-1. deals the cards the seat cannot see at random (:func:`~tajmahal.determinize`);
-2. descends a tree of the seat's decisions and its rivals' replies (UCB1, each
-   node choosing for the seat that acts there; an action not legal in this
-   deal is skipped — information-set MCTS with availability counts); below the
-   root only card plays and withdrawals are tree nodes, palace placements and
-   display cards being left to the policy;
-3. plays the rest of the current visit with a fast heuristic policy
-   (:func:`rollout_action`) — every seat, the searcher included;
-4. scores the position at the end of that visit with :func:`evaluate`, minus the
-   same deal's score at the start (the luck of the guessed hands cancels out), and
-   backs it up, each seat's node learning its own seat's value.
-
-Budgets are iterations (deterministic for a seed) or seconds (as many iterations
-as fit).  The evaluation values points, influence tiles and the cards still in
-hand, relative to the best rival: a proxy for winning the game.
+- :func:`evaluate` values each seat's position: points, influence tiles and the
+  cards still in hand, relative to the best rival (a proxy for winning the game);
+- :func:`rollout_action` is a fast heuristic policy for every seat: play a card
+  when it wins enough more than withdrawing now would (a card's worth counting as
+  a cost), build where bonus tiles and one's own palaces are, take the display
+  cards worth most;
+- :func:`rollout` plays with it to the end of the current visit, the search's
+  horizon.
 """
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections.abc import Sequence
 from typing import Final
 
-from attrs import frozen
-
 from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
-from .hidden import determinize
 from .rules import apply, legal_actions, majorities, symbol_counts
 from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile
-from .views import PlayerView
 
 #: Rough worth in points of each prize when won (elephant: goods; others: a palace,
 #: its bonus tile chance and an influence tile or the ring).
@@ -56,19 +46,9 @@ INFLUENCE: Final = 1.2
 _BONUS_WORTH: Final = {"taj_mahal": 4.0, "points": 2.0, "card": 1.5, "good": 2.0}
 
 
-@frozen
-class SearchConfig:
-    """Budget and knobs of :func:`mcts_choice`.
-
-    ``iterations`` (deterministic) or ``seconds`` (wall clock) bound the search;
-    with both, whichever ends first.  ``exploration`` is UCB1's constant on values
-    scaled to about one point.
-    """
-
-    iterations: int | None = 600
-    seconds: float | None = None
-    exploration: float = 1.0
-    noise: float = 0.6
+#: The spread (in points) of the random term the rollout policy adds to each
+#: option's worth, so that playouts differ.
+NOISE: Final = 0.6
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -169,7 +149,7 @@ def _city_worth(state: State, seat: int, city: int, mogul: bool) -> float:
     return worth
 
 
-def rollout_action(state: State, rng: random.Random, noise: float = 0.6) -> Action:
+def rollout_action(state: State, rng: random.Random, noise: float = NOISE) -> Action:
     """A quick, sensible action for ``state.to_act`` (the rollout policy).
 
     Plays a card when it wins enough more than withdrawing now would (counting a
@@ -216,88 +196,4 @@ def rollout(state: State, rng: random.Random, noise: float, visit: int | None = 
     return state
 
 
-# --------------------------------------------------------------------------- the tree
-
-
-class _Node:
-    """Statistics of one action in the information-set tree."""
-
-    __slots__ = ("available", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        self.available = 0
-        self.total = 0.0
-        self.children: dict[Action, _Node] = {}
-
-
-def _select(node: _Node, actions: tuple[Action, ...], c: float) -> tuple[Action, _Node, bool]:
-    """UCB1 with availability counts; an untried action comes first."""
-    best: tuple[Action, _Node] | None = None
-    best_score = -math.inf
-    for action in actions:
-        child = node.children.get(action)
-        if child is None:
-            child = node.children[action] = _Node()
-        child.available += 1
-    for action in actions:
-        child = node.children[action]
-        if child.visits == 0:
-            return action, child, True
-        score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
-        if score > best_score:
-            best, best_score = (action, child), score
-    assert best is not None
-    return best[0], best[1], False
-
-
-def mcts_choice(view: PlayerView, rng: random.Random, config: SearchConfig | None = None) -> int:
-    """The index into ``view.legal`` that the search picks (0 without a choice)."""
-    config = config or SearchConfig()
-    legal = view.legal
-    if len(legal) <= 1 or view.seat is None:
-        return 0
-    root = _Node()
-    deadline = None if config.seconds is None else time.perf_counter() + config.seconds
-    limit = config.iterations
-    done = 0
-    while (limit is None or done < limit) and (deadline is None or time.perf_counter() < deadline):
-        _iterate(determinize(view, rng), root, rng, config)
-        done += 1
-    scores = {
-        a: (child.visits, child.total / max(1, child.visits)) for a, child in root.children.items()
-    }
-    return max(range(len(legal)), key=lambda i: scores.get(legal[i], (0, 0.0)))
-
-
-def _iterate(state: State, root: _Node, rng: random.Random, config: SearchConfig) -> None:
-    # The deal's own value at the start is subtracted from the result: it carries
-    # the luck of the guessed hands, the same whatever is chosen (a control variate).
-    start = evaluate(state)
-    visit = state.visit
-    path: list[tuple[_Node, int]] = []
-    node = root
-    while state.to_act is not None and state.visit == visit:
-        actions = legal_actions(state)
-        seat = state.to_act
-        if len(actions) == 1:
-            state = apply(state, actions[0])
-            continue
-        if path and state.pending is not None:  # not in the play phase
-            # Below the root, where to build and which cards to take are left to
-            # the policy: exploring them would only dilute the play decisions.
-            state = apply(state, rollout_action(state, rng, config.noise))
-            continue
-        action, child, fresh = _select(node, actions, config.exploration)
-        path.append((child, seat))
-        state = apply(state, action)
-        node = child
-        if fresh:
-            break
-    values = evaluate(rollout(state, rng, config.noise, visit))
-    for child, seat in path:
-        child.visits += 1
-        child.total += values[seat] - start[seat]
-
-
-__all__ = ["SearchConfig", "evaluate", "mcts_choice", "rollout", "rollout_action"]
+__all__ = ["NOISE", "evaluate", "hand_worth", "rollout", "rollout_action"]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from ..arena.game import refusal
-from ..arena.player import FirstPlayer, Player, RandomPlayer
+from ..arena.player import Player
 from .actions import (
     Action,
     Bid,
@@ -331,14 +331,10 @@ class Tikal:
         return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from .bots import GreedyPlayer, MCTSPlayer
+        from ..kit.bots import builtin_players
+        from .bots import BOTS, MCTS_BUILTIN
 
-        return {
-            "random": RandomPlayer,
-            "greedy": GreedyPlayer,
-            "mcts": MCTSPlayer,
-            "first": FirstPlayer,
-        }
+        return builtin_players(BOTS, MCTS_BUILTIN)
 
 
 #: The game object the CLI and the tournament use.

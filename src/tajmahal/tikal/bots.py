@@ -1,5 +1,6 @@
-"""Built-in Tikal bots: ``greedy`` (one-step lookahead on a heuristic) and ``mcts``
-(a determinized Monte Carlo tree search over the seat's own turn).
+"""Built-in Tikal bots on the kit's frames (:mod:`tajmahal.kit.bots`): ``greedy``
+(one-step lookahead on a heuristic) and ``mcts`` (the kit's determinized Monte Carlo
+tree search over the seat's own turn), both declared by :data:`BOTS`.
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
@@ -17,19 +18,16 @@ from __future__ import annotations
 import heapq
 import math
 import random
-import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from attrs import frozen
-
-from ..arena.player import Player
-from ..arena.protocol import Message
+from ..kit import bots as kit
+from ..kit.search import SearchConfig
 from .actions import Action, Bid, EndTurn
-from .components import DEFAULT_COMPONENTS
+from .components import DEFAULT_COMPONENTS, Components
 from .rules import TREASURE_POINTS, apply, legal_actions
 from .serialize import from_data
-from .state import ACT, BID, OVER, SCORING, State
+from .state import ACT, BID, SCORING, State
 from .views import TikalView, determinize
 
 #: Worth of parts of a position (points).
@@ -116,50 +114,35 @@ def bid_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int
 
 
 def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
-    """The legal action after which :func:`worth` is highest (ties at random).  In a
-    turn, ending it early is worth a little less than an action that changes nothing,
-    so the seat keeps working while its AP buy something."""
+    """The legal action after which :func:`worth` is highest (ties at random), by
+    :meth:`TikalBots.action_value`; bids by :func:`bid_choice`."""
     seat = state.to_act
     assert seat is not None
     if state.phase == BID:
         return bid_choice(state, legal, rng)
     best, choice = -math.inf, 0
     for i, action in enumerate(legal):
-        after = apply(state, action)
-        value = worth(after, seat) + rng.random() * 1e-3
-        if isinstance(action, EndTurn) and state.ap > 0 and state.turn != SCORING:
-            value -= 0.05
+        value = BOTS.action_value(state, action, seat, rng)
         if value > best:
             best, choice = value, i
     return choice
 
 
-# --------------------------------------------------------------------------- search
+# --------------------------------------------------------------------------- the kit's bots
 
 
-@frozen
-class SearchConfig:
-    """Budget of :func:`mcts_choice`: iterations over determinized states, capped at
-    ``seconds`` of wall time (None: no cap; the search then depends only on its
-    seed), UCB1's ``exploration`` constant (values are in points), and the share of
-    random moves in rollouts."""
-
-    iterations: int = 120
-    seconds: float | None = 0.8
-    exploration: float = 1.5
-    epsilon: float = 0.3
+def evaluate(state: State) -> list[float]:
+    """Each seat's :func:`worth`, by seat (the distances are computed once)."""
+    dist = _distances(state)
+    values = [_own_worth(state, s, dist) for s in range(len(state.players))]
+    return [v - max(w for o, w in enumerate(values) if o != s) for s, v in enumerate(values)]
 
 
-class _Node:
-    __slots__ = ("children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.visits = 0
-        self.total = 0.0
+#: The share of random actions in the search's playouts (the others are greedy).
+EPSILON: Final = 0.3
 
 
-def _rollout_action(state: State, rng: random.Random, epsilon: float) -> Action:
+def rollout_action(state: State, rng: random.Random, epsilon: float = EPSILON) -> Action:
     """The rollout policy: a random action with probability ``epsilon`` (the end of
     the turn half of those times), else the greedy one."""
     legal = legal_actions(state)
@@ -174,98 +157,70 @@ def _rollout_action(state: State, rng: random.Random, epsilon: float) -> Action:
     return legal[greedy_choice(state, legal, rng)]
 
 
-def mcts_choice(
-    state_view: TikalView, legal: Sequence[Action], rng: random.Random, config: SearchConfig
-) -> int:
-    """UCT over the seat's decisions until its turn ends, each iteration on a new
-    determinization of the hidden tiles and treasures; leaves are played out to the
-    end of the turn with :func:`_rollout_action` and valued with :func:`worth`."""
-    if len(legal) == 1:
-        return 0
-    seat = state_view.seat
-    root = _Node()
-    deadline = None if config.seconds is None else time.perf_counter() + config.seconds
-    for _ in range(config.iterations):
-        if deadline is not None and root.visits and time.perf_counter() > deadline:
-            break
-        state = determinize(state_view, rng)
-        node, path = root, [root]
-        expanded = False
-        while state.to_act == seat and state.phase != OVER:
-            actions = legal_actions(state)
-            untried = [a for a in actions if a not in node.children]
-            if untried:
-                action = rng.choice(untried)
-                node.children[action] = child = _Node()
-                expanded = True
-            else:
-                log = math.log(node.visits + 1)
-                action = max(
-                    actions,
-                    key=lambda a: (
-                        node.children[a].total / node.children[a].visits
-                        + config.exploration * math.sqrt(log / node.children[a].visits)
-                    ),
-                )
-                child = node.children[action]
-            state = apply(state, action)
-            node = child
-            path.append(node)
-            if expanded:
-                break
-        depth = 0
-        while state.to_act == seat and state.phase != OVER and depth < 30:
-            state = apply(state, _rollout_action(state, rng, config.epsilon))
-            depth += 1
-        value = worth(state, seat)
-        for n in path:
-            n.visits += 1
-            n.total += value
-    index = {a: i for i, a in enumerate(legal)}
-    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
-    return index.get(best, 0)
+class TikalBots(kit.Bots[TikalView, State, Action]):
+    """Tikal for the kit's bots: the search looks at the seat's own turn (its
+    horizon), every decision of it a tree node; playouts of at most 30 actions by
+    :func:`rollout_action`, valued by :func:`worth`.  Placements, bids and tile
+    choices are greedy's (:meth:`searches`)."""
+
+    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
+        self.components = components
+
+    def read_view(
+        self, setup: Any, view: Any, legal: Sequence[Any]
+    ) -> tuple[TikalView, Sequence[Action]]:
+        return from_data(view, TikalView), [from_data(a, Action) for a in legal]
+
+    def determinize(self, view: TikalView, rng: random.Random) -> State:
+        return determinize(view, rng, self.components)
+
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    evaluate = staticmethod(evaluate)
+
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        return rollout_action(state, rng)
+
+    def within(self, start: State, state: State) -> bool:
+        """The seat's own turn."""
+        return state.to_act == start.to_act
+
+    def candidates(
+        self, state: State, legal: Sequence[Action], rng: random.Random
+    ) -> Sequence[int]:
+        if state.phase == BID:
+            return [bid_choice(state, legal, rng)]
+        return range(len(legal))
+
+    def action_value(self, state: State, action: Action, seat: int, rng: random.Random) -> float:
+        """:func:`worth` after ``action``; in a turn, ending it early is worth a
+        little less than an action that changes nothing, so the seat keeps working
+        while its AP buy something."""
+        value = worth(apply(state, action), seat) + rng.random() * 1e-3
+        if isinstance(action, EndTurn) and state.ap > 0 and state.turn != SCORING:
+            value -= 0.05
+        return value
+
+    def searches(self, view: TikalView) -> bool:
+        return view.phase == ACT
 
 
-# --------------------------------------------------------------------------- players
+#: Tikal's bots, as the built-in players use them.
+BOTS: Final = TikalBots()
+
+#: The built-in ``mcts`` bot's budget: 120 iterations, capped at 0.8 s; values are
+#: points (UCB1's constant 1.5), not relative to the start of the turn.
+MCTS_BUILTIN: Final = SearchConfig(
+    iterations=120, seconds=0.8, exploration=1.5, shuffle=True, baseline=False, playout_steps=30
+)
 
 
-class ViewPlayer(Player):
-    """A built-in player: rebuilds the view and the legal actions of each message."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, message: Message) -> int | Any:
-        v: TikalView = from_data(message["view"], TikalView)
-        legal = [from_data(a, Action) for a in message["legal"]]
-        if len(legal) == 1:
-            return 0
-        return self.pick(v, legal)
-
-    def pick(self, v: TikalView, legal: list[Action]) -> int:
-        state = determinize(v, self.rng, DEFAULT_COMPONENTS)
-        return greedy_choice(state, legal, self.rng)
-
-
-class GreedyPlayer(ViewPlayer):
-    """One-step lookahead on :func:`worth`."""
-
-    name = "greedy"
-
-
-class MCTSPlayer(ViewPlayer):
-    """Determinized UCT over the seat's own turn (:func:`mcts_choice`)."""
-
-    name = "mcts"
-
-    def __init__(self, seed: int = 0, config: SearchConfig | None = None) -> None:
-        super().__init__(seed)
-        self.config = config or SearchConfig()
-
-    def pick(self, v: TikalView, legal: list[Action]) -> int:
-        if v.phase != ACT:  # placements, bids and tile choices: the greedy choice
-            return super().pick(v, legal)
-        return mcts_choice(v, legal, self.rng, self.config)
-
-
-__all__ = ["GreedyPlayer", "MCTSPlayer", "SearchConfig", "greedy_choice", "mcts_choice", "worth"]
+__all__ = [
+    "BOTS",
+    "MCTS_BUILTIN",
+    "TikalBots",
+    "evaluate",
+    "greedy_choice",
+    "rollout_action",
+    "worth",
+]
