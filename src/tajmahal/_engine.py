@@ -34,6 +34,11 @@ COMPILED: Final = (
     "tajmahal.mcts",
     "kit.jsontext",
     "kit.search",
+    "java.geometry",
+    "java.land",
+    "java.legal",
+    "java.festival",
+    "java.rules",
 )
 
 _PACKAGE: Final = "tajmahal"

@@ -136,9 +136,10 @@ def water_spots(state: State) -> Iterator[int]:
 
 def deploy_spots(state: State, budget: int) -> Iterator[int]:
     """J45-J46, J50: free land at the edge, reached for at most ``budget`` AP."""
-    edge, figures, palace = state.components.board.edge_cost, state.figures, state.palace
-    for q, cost in enumerate(edge):
-        if cost and cost <= budget and figures[q] == NONE and not palace[q] and is_land(state, q):
+    board = state.components.board
+    edge, figures, palace = board.edge_cost, state.figures, state.palace
+    for q in board.edges:
+        if edge[q] <= budget and figures[q] == NONE and not palace[q] and is_land(state, q):
             yield q
 
 
@@ -153,13 +154,23 @@ def withdraw_spots(state: State, seat: int, budget: int) -> Iterator[int]:
 def walkers(state: State, seat: int, budget: int) -> Iterator[int]:
     """J48-J49: the seat's figures that can walk somewhere for at most ``budget`` AP
     (not one that walked since the turn's last other action)."""
-    figures, walked = state.figures, state.turn.walked
-    for q, s in enumerate(figures):
-        if s == seat and q not in walked:
-            for target in walk_costs(state, q, seat, budget):
-                if figures[target] == NONE:
-                    yield q
-                    break
+    walked = state.turn.walked
+    for q, s in enumerate(state.figures):
+        if s == seat and q not in walked and can_walk(state, q, seat, budget):
+            yield q
+
+
+def can_walk(state: State, origin: int, seat: int, budget: int) -> bool:
+    """J48-J50: whether the figure on ``origin`` reaches a free position for at
+    most ``budget`` AP (a free neighbour answers at once)."""
+    terrain, figures, palace = state.terrain, state.figures, state.palace
+    here = terrain[origin]
+    for q in state.components.board.neighbours[origin]:
+        t = terrain[q]
+        free = figures[q] == NONE and not palace[q]
+        if free and (t == here or (budget >= 1 and is_land(state, q))):
+            return True
+    return any(figures[q] == NONE for q in walk_costs(state, origin, seat, budget))
 
 
 def _seat_villages(state: State, seat: int) -> list[list[int]]:
@@ -181,11 +192,12 @@ def palace_values(state: State, size: int, current: int) -> list[int]:
     return [v for i, v in enumerate(PALACE_VALUES) if stock[i] and current < v <= size]
 
 
-def build_spots(state: State, seat: int) -> list[int]:
+def build_spots(state: State, seat: int, towns: list[list[int]] | None = None) -> list[int]:
     """J51-J54: the free village positions of villages without palace where the
-    seat is strictly highest and a palace value fits."""
+    seat is strictly highest and a palace value fits (``towns``: the seat's
+    villages, if known)."""
     out: list[int] = []
-    for village in _seat_villages(state, seat):
+    for village in _seat_villages(state, seat) if towns is None else towns:
         if (
             palace_of(state, village) is None
             and palace_values(state, len(village), 0)
@@ -195,10 +207,10 @@ def build_spots(state: State, seat: int) -> list[int]:
     return sorted(out)
 
 
-def extend_spots(state: State, seat: int) -> list[int]:
+def extend_spots(state: State, seat: int, towns: list[list[int]] | None = None) -> list[int]:
     """J55: the palaces the seat may extend now."""
     out = []
-    for city in _seat_villages(state, seat):
+    for city in _seat_villages(state, seat) if towns is None else towns:
         where = palace_of(state, city)
         if (
             where is not None
@@ -210,10 +222,10 @@ def extend_spots(state: State, seat: int) -> list[int]:
     return sorted(out)
 
 
-def festival_spots(state: State, seat: int) -> list[int]:
+def festival_spots(state: State, seat: int, towns: list[list[int]] | None = None) -> list[int]:
     """J64-J65: the white palaces of cities where the seat has a figure."""
     out = []
-    for city in _seat_villages(state, seat):
+    for city in _seat_villages(state, seat) if towns is None else towns:
         where = palace_of(state, city)
         if where is not None and where not in state.red:
             out.append(where)
@@ -287,7 +299,8 @@ def act_actions(state: State, seat: int) -> list[Action]:
     for tile in tiles_left(state, seat):
         if cheapest(state, tile, t.ap) <= t.ap:
             out.append(_PLACE_LAND[tile])
-    budget = spare(state, seat)
+    owed = land_owed(state, seat)
+    budget = t.ap - owed
     if budget >= 1:
         if state.water_left and next(water_spots(state), None) is not None:
             out.append(_SIMPLE[0])
@@ -297,10 +310,11 @@ def act_actions(state: State, seat: int) -> list[Action]:
         out.append(_SIMPLE[2])
     if next(walkers(state, seat, budget), None) is not None:
         out.append(_SIMPLE[3])
+    towns = _seat_villages(state, seat)
     if budget >= 1:
-        if build_spots(state, seat):
+        if build_spots(state, seat, towns):
             out.append(_SIMPLE[4])
-        if extend_spots(state, seat):
+        if extend_spots(state, seat, towns):
             out.append(_SIMPLE[5])
         if t.cards < 2:
             if state.display is not None:
@@ -309,9 +323,9 @@ def act_actions(state: State, seat: int) -> list[Action]:
                 out.append(_TAKE_PILE)
     if p.tokens and not t.token and (state.setup.variant == ANYTIME or not t.acted):
         out.append(_TOKEN)
-    if may_finish(state, seat):
+    if owed == 0 or owed > t.ap:  # may_finish
         required = required_symbols(state)
-        if required and qualifying(state, p.hand, required) and festival_spots(state, seat):
+        if required and qualifying(state, p.hand, required) and festival_spots(state, seat, towns):
             out.append(_HOLD)
         out.append(_END)
     return out
@@ -486,7 +500,7 @@ def _position_problem(state: State, seat: int, pending: Pending, q: int) -> str 
             return "J48: move one of your own figures"
         if q in state.turn.walked:
             return "J49: this figure's walk since your last other action is done (one walk)"
-        if not walk_targets(state, q, seat, budget):
+        if not can_walk(state, q, seat, budget):
             return "J48: this figure can reach no free position with the AP you may spend"
         return None
     if isinstance(a, BuildPalace):

@@ -1,0 +1,91 @@
+"""Java's compiled and pure-Python engine: the same games, state for state.
+
+As for Taj Mahal (test_engine_paths.py): random games played here and in a
+subprocess running the other engine; every legal list's length, every choice,
+every final state, and every state and event of one game in eight must agree.
+The land tiles' fits (a cache the engine keeps up to date step by step) must be
+those computed afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from attrs import evolve
+from test_engine_paths import ROOT, _compiled_installed, _other_engine_env
+
+import tajmahal
+from tajmahal.java import Setup, legal_actions, new_game, step
+from tajmahal.java import rules as rules_module
+from tajmahal.java.land import fits
+
+GAMES = 80
+
+
+def game_digests(games: int) -> list[str]:
+    """One SHA-256 a game: 2-4 players, both token variants, uniformly random choices."""
+    out = []
+    for g in range(games):
+        digest = hashlib.sha256()
+        variant = ("official", "anytime")[g % 2]
+        state = new_game(Setup.random(2 + g % 3, seed=g, variant=variant))
+        rng = random.Random(g)
+        detailed = g % 8 == 0
+        while state.to_act is not None:
+            legal = legal_actions(state)
+            action = rng.choice(legal)
+            state, events = step(state, action)
+            digest.update(f"{len(legal)} {legal.index(action)};".encode())
+            if detailed:
+                digest.update(repr(state).encode() + repr(events).encode())
+        digest.update(repr(state).encode())
+        out.append(digest.hexdigest())
+    return out
+
+
+def test_the_java_engine_is_the_one_announced() -> None:
+    compiled = rules_module.__file__ is not None and not rules_module.__file__.endswith(".py")
+    assert compiled == tajmahal.COMPILED
+
+
+def test_the_fits_kept_step_by_step_are_those_computed_afresh() -> None:
+    for g in range(3):
+        state = new_game(Setup.random(2 + g, seed=g))
+        rng = random.Random(g)
+        for n in range(500):
+            if state.to_act is None:
+                break
+            if n % 5 == 0:  # evolve() drops the cache: the copy computes it anew
+                assert fits(state) == fits(evolve(state))
+            state, _ = step(state, rng.choice(legal_actions(state)))
+
+
+@pytest.mark.differential
+def test_both_engines_play_the_same_java_games() -> None:
+    if not _compiled_installed():
+        pytest.skip("no compiled engine installed (no C compiler at install time)")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import test_java_engine_paths as t\n"
+        "import tajmahal; print(tajmahal.COMPILED)\n"
+        f"print('\\n'.join(t.game_digests({GAMES})))"
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", code, str(Path(__file__).parent)],
+        env=_other_engine_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    mine = game_digests(GAMES)
+    theirs, _ = other.communicate(timeout=600)
+    assert other.returncode == 0
+    their_compiled, *theirs_lines = theirs.splitlines()
+    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    assert len(theirs_lines) == len(mine) == GAMES
+    differing = [i for i, (a, b) in enumerate(zip(mine, theirs_lines, strict=True)) if a != b]
+    assert not differing, f"games {differing[:10]} differ between the engines"
