@@ -240,6 +240,17 @@ def test_figures_go_round_other_players_but_pass_their_own() -> None:
     illegal(own, walk(at(5, 2), at(5, 3)), "J50")
 
 
+def test_a_figure_walks_again_only_after_an_action_that_is_not_a_walk() -> None:
+    # J49 (decision): free walks of two figures taking turns would never end
+    state = tiles(fresh(), "rice", at(5, 2), at(5, 3), at(5, 4), at(5, 5))
+    state = acting(put(put(state, at(5, 2)), at(5, 5)), land=True)
+    state = play(state, walk(at(5, 2), at(5, 3)), walk(at(5, 5), at(5, 4)))
+    assert state.turn.ap == 6 and state.turn.walked == (at(5, 3), at(5, 4))
+    illegal(state, Move(), "J49")  # both walked: no figure may walk now
+    state = play(state, TakeCard(True))  # another action: they may walk again
+    assert play(state, walk(at(5, 3), at(5, 2))).figures[at(5, 2)] == 0
+
+
 # -- J51-J58: palaces
 
 

@@ -38,6 +38,7 @@ COMPILED: Final = (
     "java.land",
     "java.legal",
     "java.festival",
+    "java.draft",
     "java.rules",
 )
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+from attrs import evolve
+
 from .actions import (
     TILE_SIZES,
     TILES,
@@ -440,9 +442,12 @@ def _act_problem(state: State, seat: int, action: Action) -> str | None:
             return "J47: none of your figures stands at the edge of the board"
         return ap_problem(budget, min(costs), t.ap)
     if isinstance(action, Move):
-        if next(walkers(state, seat, budget), None) is None:
-            return "J48: none of your figures can walk anywhere with the AP you may spend"
-        return None
+        if next(walkers(state, seat, budget), None) is not None:
+            return None
+        rested = evolve(state, turn=evolve(state.turn, walked=()))
+        if state.turn.walked and next(walkers(rested, seat, budget), None) is not None:
+            return "J49: your figures that can walk walked since your last other action"
+        return "J48: none of your figures can walk anywhere with the AP you may spend"
     if isinstance(action, (BuildPalace, ExtendPalace)):
         if budget < 1:
             return ap_problem(budget, 1, t.ap)

@@ -216,7 +216,7 @@ def _decide(state: State, seat: int, action: Action, events: list[Event]) -> Sta
         cost = walk_costs(state, origin, seat)[action.position]
         _walk(d, cost, origin, action.position)
         events.append(FigureMoved(seat, origin, action.position, cost))
-        return _done(d, walked=(action.position,))
+        return _done(d, walked=(*state.turn.walked, action.position))
     else:
         assert isinstance(action, Value) and isinstance(a, (BuildPalace, ExtendPalace))
         _palace(d, seat, a, origin, action.value, events)
@@ -251,7 +251,7 @@ def _at(d: Draft, seat: int, a: Action, q: int, events: list[Event]) -> State:
 
 def _done(d: Draft, walked: tuple[int, ...] = ()) -> State:
     """An action of the turn is complete: back to the phase ``act``; ``walked``:
-    the figure that just walked (J49)."""
+    the figures that walked since the last action that was not a walk (J49)."""
     d.turn = turn_with(d.turn, acted=True, walked=walked)
     d.phase, d.pending = ACT, None
     return d.state()
