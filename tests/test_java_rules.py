@@ -51,6 +51,8 @@ from tajmahal.java.events import FestivalScored, FinalScored, GameOver, WaterSco
 from tajmahal.java.geometry import rank_key, tiers
 from tajmahal.java.state import FESTIVAL, OVER
 
+BOARD_RIM = range(150, len(fresh().terrain))  # the rim cells (J36)
+
 
 def illegal(state: State, steps: Action | Steps, rule: str) -> None:
     """The decisions of ``steps`` but the last are legal; the last breaks ``rule``."""
@@ -100,6 +102,20 @@ def test_the_obligation_lapses_when_no_land_tile_is_left() -> None:
     state = evolve(state, players=players, threes=1)
     state = evolve(state, threes=0)
     assert EndTurn() in legal_actions(state)
+
+
+def test_a_tile_the_ap_left_cannot_pay_holds_no_ap_back() -> None:
+    # J20 (decision): water everywhere but two grid spaces on the southern edge:
+    # the cheapest three-space tile overhangs one rim cell (J36: 2 AP); with 1 AP
+    # left it cannot lie, the obligation lapses, and the AP buys a card instead
+    state = fresh()
+    terrain = [3] * len(state.terrain)
+    for q in (at(9, 3), at(9, 4), *BOARD_RIM):
+        terrain[q] = 0
+    players = tuple(evolve(p, twos=0, rice=0, villages=0) for p in state.players)
+    state = acting(evolve(state, terrain=tuple(terrain), players=players), ap=1)
+    assert EndTurn() in legal_actions(state) and PlaceLand("three") not in legal_actions(state)
+    assert play(state, TakeCard(True)).turn.ap == 0
 
 
 # -- J25-J36: land tiles

@@ -113,8 +113,14 @@ def may_finish(state: State, seat: int) -> bool:
 
 
 def spare(state: State, seat: int) -> int:
-    """J18, J20 (decision): the AP an action other than the land tile may spend."""
-    return state.turn.ap - land_owed(state, seat)
+    """J18, J20 (decision): the AP an action other than the land tile may spend:
+    all but those of the cheapest placement while the tile is owed and affordable
+    (an owed tile the AP left cannot pay lapses: no reserve then)."""
+    return _spare(state.turn.ap, land_owed(state, seat))
+
+
+def _spare(ap: int, owed: int) -> int:
+    return ap - owed if owed <= ap else ap
 
 
 def ap_problem(spare: int, cost: int, ap: int) -> str | None:
@@ -302,7 +308,7 @@ def act_actions(state: State, seat: int) -> list[Action]:
         if cheapest(state, tile, t.ap) <= t.ap:
             out.append(_PLACE_LAND[tile])
     owed = land_owed(state, seat)
-    budget = t.ap - owed
+    budget = _spare(t.ap, owed)
     if budget >= 1:
         if state.water_left and next(water_spots(state), None) is not None:
             out.append(_SIMPLE[0])
