@@ -40,6 +40,7 @@ COMPILED: Final = (
     "java.festival",
     "java.draft",
     "java.rules",
+    "java.heuristic",
 )
 
 _PACKAGE: Final = "tajmahal"

@@ -20,7 +20,7 @@ import orjson
 from attrs import evolve
 
 from ..arena.game import refusal
-from ..arena.player import FirstPlayer, Player, RandomPlayer
+from ..arena.player import Player
 from .actions import (
     TILE_SIZES,
     Action,
@@ -346,14 +346,10 @@ class Java:
         return position(state, names, seat)
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from .bots import GreedyPlayer, MCTSPlayer
+        from ..kit.bots import builtin_players
+        from .bots import BOTS, MCTS_BUILTIN
 
-        return {
-            "random": RandomPlayer,
-            "greedy": GreedyPlayer,
-            "mcts": MCTSPlayer,
-            "first": FirstPlayer,
-        }
+        return builtin_players(BOTS, MCTS_BUILTIN)
 
 
 #: The game object the CLI and the tournament use.
