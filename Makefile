@@ -1,38 +1,70 @@
 # The two commands of the README: `make play` and `make test`.
-# Each creates the virtual environment it needs (Python >= 3.11).
+# Each creates the virtual environment it needs (Python >= 3.11): `make play` with
+# what playing needs (the package and its few dependencies), `make test` adds the
+# test tools and every extra's libraries.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint clean
+.PHONY: play test test-fast docs-check docs-update lint clean
 
 # The install compiles the engine's hot modules with mypyc (setup.py): it is
 # redone when they change.
 COMPILED_SOURCES := setup.py src/tajmahal/_engine.py \
 	$(shell sed -n '/^COMPILED: Final = (/,/^)/s/^ *"\(.*\)",*$$/src\/tajmahal\/\1.py/p' src/tajmahal/_engine.py | tr . / | sed 's,/py$$,.py,')
 
-$(BIN)/.installed: pyproject.toml $(COMPILED_SOURCES)
+# The package (editable) and its dependencies: what `make play` needs.
+$(BIN)/.core: pyproject.toml $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# Then the `test` extra's requirements alone (the package is not built again).
+$(BIN)/.installed: $(BIN)/.core pyproject.toml
+	$(BIN)/python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"]))' \
+		| $(BIN)/python -m pip install --quiet -r /dev/stdin
 	touch $@
 
 # The example bots in three languages and the built-in greedy bot (node is optional:
 # without it the built-in random bot takes the Node.js bot's seat).
 NODE_BOT := $(if $(shell command -v node 2>/dev/null),bots/random_bot.js,random)
 
-play: $(BIN)/.installed
+play: $(BIN)/.core
 	@test "$(NODE_BOT)" != random || echo "node not found: the built-in random bot plays seat 2"
 	$(BIN)/tajmahal match bots/random_bot.py bots/greedy_bot.py $(NODE_BOT) greedy \
 		--seed 1 --record runs/play.jsonl
 
-# The suite runs on the compiled engine, then again on the pure-Python one.
+# The suite runs on the compiled engine, then again on the pure-Python one (tests
+# marked `once` run in the first pass only); then the linters.
+# A line per test file (not just dots) and the slowest tests at the end.
+PYTEST := $(BIN)/python -m pytest -o addopts= --durations=10
+
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest
-	TAJMAHAL_PURE=1 $(BIN)/python -m pytest -m "not differential"
-	$(BIN)/ruff check src tests bots protocol benchmarks examples setup.py
+	@echo "make test: pass 1 of 2, the compiled engine"
+	$(PYTEST)
+	@echo "make test: pass 2 of 2, the pure-Python engine"
+	TAJMAHAL_PURE=1 $(PYTEST) -m "not differential and not once"
+	$(MAKE) lint
+
+# One pass, on the compiled engine, without the slowest tests (marked `slow`).
+test-fast: $(BIN)/.installed
+	$(PYTEST) -m "not slow"
+	$(MAKE) lint
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check src tests bots protocol benchmarks examples docs setup.py
 	$(BIN)/mypy
 
+# Every figure of the docs against the command that prints it (docs/check.py).
+docs-check: $(BIN)/.installed
+	$(BIN)/python docs/check.py
+
+# Write what the commands print into the figures that drifted (review the diff).
+docs-update: $(BIN)/.installed
+	$(BIN)/python docs/check.py --update
+
 clean:
-	rm -rf $(VENV) build *.egg-info src/*__mypyc*.so src/tajmahal/_compiled.json
-	find src -name '*.so' -delete .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info src/tajmahal/_compiled.json
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find src -name '*.so' -delete

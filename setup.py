@@ -27,6 +27,7 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).parent
 PACKAGE = ROOT / "src" / "tajmahal"
@@ -120,4 +121,38 @@ def _ext_modules() -> list[Any]:
         return []
 
 
-setup(ext_modules=_ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
+#: What a wheel carries besides the package, for ``tajmahal bots --copy DIR``: the
+#: example bots and the protocol's spec and schemas (their one home is the
+#: repository's ``bots/`` and ``protocol/``; a checkout reads them there).
+SHIPPED = {
+    "bots": ["*.py", "*.js"],
+    "protocol": ["README.md", "example.jsonl"],
+    "protocol/schema": ["*.json"],
+}
+SHIPPED_INTO = "_shipped"
+
+
+class BuildWithExamples(build_py):
+    """``build_py`` that also copies :data:`SHIPPED` into the built package, under
+    ``tajmahal/_shipped/`` (a wheel's only way to carry files from outside the
+    package's folder)."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:
+            return
+        target = Path(self.build_lib, "tajmahal", SHIPPED_INTO)
+        for folder, patterns in SHIPPED.items():
+            for pattern in patterns:
+                for source in sorted((ROOT / folder).glob(pattern)):
+                    if "__pycache__" in source.parts or not source.is_file():
+                        continue
+                    destination = target / folder / source.name
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    self.copy_file(str(source), str(destination))
+
+
+setup(
+    ext_modules=_ext_modules(),
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildWithExamples},
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,10 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+@contextmanager
+def opened(browser: Any, width: int, height: int) -> Iterator[Any]:
+    """A page of ``width`` x ``height``; no error may happen in it."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -50,3 +52,53 @@ def page(browser: Any) -> Iterator[Any]:
     finally:
         context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    with opened(browser, 1400, 900) as page:
+        yield page
+
+
+#: The whole-game tests drive the page, not the engine: the pure-Python pass of
+#: ``make test`` (TAJMAHAL_PURE=1) would only repeat them, slower.
+whole_game = pytest.mark.skipif(
+    os.environ.get("TAJMAHAL_PURE") == "1",
+    reason="a whole game in the browser tests the page; the compiled pass runs it",
+)
+
+
+def next_decision(page: Any) -> bool:
+    """Wait until the person has a decision (True) or the game is over (False)."""
+    page.wait_for_function(
+        "document.body.dataset.over === '1' || "
+        "document.querySelector('#picture .legal, #moves button.move:not([disabled])') !== null",
+        timeout=60_000,
+    )
+    return page.evaluate("document.body.dataset.over") != "1"
+
+
+def make_a_move(page: Any, rng: Any, button: Any = lambda label: False) -> bool:
+    """Make one move as a person does: click highlighted parts of the board until
+    an action is chosen, then confirm; a button only for a move the board cannot
+    show (or when ``button(label)`` says so for one of them). True if the move
+    was made on the board."""
+    buttons = page.locator("#moves > button.move")
+    labels = buttons.all_inner_texts()
+    wanted = [k for k, label in enumerate(labels) if button(label)]
+    version = page.evaluate("document.body.dataset.version")
+    on_board = page.locator("#picture .legal").count() > 0 and not wanted
+    if on_board:
+        for _ in range(6):
+            legal = page.locator("#picture .legal")
+            n = legal.count()
+            if n == 0:
+                break
+            legal.nth(rng.randrange(n)).click()
+            if page.locator("#confirm:not([disabled])").count() and rng.random() < 0.75:
+                break
+        page.click("#confirm")
+    else:
+        buttons.nth(wanted[0] if wanted else rng.randrange(len(labels))).click()
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    return on_board

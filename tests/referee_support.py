@@ -31,9 +31,12 @@ def hostile(name: str, *args: str) -> str:
     return shlex.join([str(HOSTILE / f"{name}.py"), *args])
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    """Run ``tajmahal ARGS`` in process: exit code, stdout, stderr."""
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+def cli(*args: str, columns: int = 160) -> tuple[int, str, str]:
+    """Run ``tajmahal ARGS`` in process, its output ``columns`` wide: exit code,
+    stdout, stderr."""
+    result = CliRunner().invoke(
+        main, list(args), catch_exceptions=False, env={"COLUMNS": str(columns)}
+    )
     return result.exit_code, result.stdout, result.stderr
 
 

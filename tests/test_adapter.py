@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import ClassVar
 
 import orjson
 import pytest
@@ -20,8 +22,9 @@ from tajmahal import (
     view,
 )
 from tajmahal.arena import BotSpec, MatchConfig, run_match
+from tajmahal.kit import adapter as kit_adapter
 from tajmahal.tajmahal import adapter
-from tajmahal.tajmahal.adapter import TAJMAHAL, view_data, view_from_data
+from tajmahal.tajmahal.adapter import TAJMAHAL, view_from_data
 from tajmahal.tajmahal.bots import greedy_choice
 from tajmahal.tajmahal.events import event_for
 from tajmahal.tajmahal.serialize import to_data
@@ -45,8 +48,7 @@ def test_view_data_is_the_converters_view(players: int, seed: int, steps: int) -
         v = view(state, seat)
         expected = to_data(v)
         del expected["setup"], expected["legal"]
-        assert view_data(v) == expected
-        assert TAJMAHAL.view_data(state, seat) == expected  # with its cache of parts
+        assert TAJMAHAL.view_data(state, seat) == expected
 
 
 def _expected_view_json(state, seat: int) -> bytes:  # type: ignore[no-untyped-def]
@@ -72,7 +74,7 @@ def test_view_json_is_the_converters_view_along_whole_games(players: int, seed: 
 
 
 def test_view_json_with_tiny_caches_and_the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(adapter, "_VIEW_CACHE_LIMIT", 3)
+    monkeypatch.setattr(kit_adapter, "CACHE_LIMIT", 3)
     game = adapter.TajMahal()
     rng = random.Random(3)
     state = new_game(Setup.random(2, 3))
@@ -84,13 +86,26 @@ def test_view_json_with_tiny_caches_and_the_long_way(monkeypatch: pytest.MonkeyP
     for s in states[:60]:
         for seat in range(2):
             assert game.view_json(s, seat) == _expected_view_json(s, seat)
-    assert len(game._json.shared) <= 3 and len(game._json.values) <= 3
-    monkeypatch.setattr(adapter, "_SEAT_DIRECT", False)  # as if a seat's record changed shape
-    game = adapter.TajMahal()
+    assert game._texts is not None
+    assert len(game._texts.shared) <= 3 and len(game._texts.values) <= 3
+
+    class ByView(adapter.TajMahal):  # the long way: each field read from the view
+        view_from_state = False
+
+    game = ByView()
     for s in states[60:70]:
         assert game.view_json(s, 0) == _expected_view_json(s, 0)
-    monkeypatch.setattr(adapter, "_DIRECT", False)  # as if the view changed shape
-    assert game.view_json(states[0], 1) == _expected_view_json(states[0], 1)
+
+
+def test_a_view_field_the_state_lacks_is_refused_not_sent_wrong() -> None:
+    class Changed(adapter.TajMahal):  # as if the view grew a field the state has not
+        view_by_hand: ClassVar[Mapping[str, str]] = {
+            k: v for k, v in adapter.TajMahal.view_by_hand.items() if k != "hand"
+        }
+
+    state = new_game(Setup.random(3, 1))
+    with pytest.raises(TypeError, match=r"view fields not in the state: \['hand'\]"):
+        Changed().view_json(state, 0)
 
 
 @settings(max_examples=20, deadline=None)

@@ -50,9 +50,12 @@ def test_step_through_a_replay_with_the_keys_slider_and_views(page: Any, tmp_pat
         "#picture [id^=hand-card-]", "es => es.map(e => +e.dataset.card)"
     )
     assert sorted(hands) == sorted(c for p in state.players for c in p.hand)
+    assert page.locator("#picture .last-move > *").count() == 0  # no move yet
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     assert page.inner_text("#step-label") == f"decision 5 of {len(actions)}"
+    # T3: the fifth move (a card played) is marked where it lies on the table
+    assert page.locator("#picture .last-move .ring").count() >= 1
     fifth = actions[4]
     assert page.inner_text("#now").endswith(f"scores {', '.join(map(str, fifth['scores']))}")
     assert page.locator("#log li.current").get_attribute("data-step") == "5"
@@ -104,3 +107,30 @@ def test_a_tikal_replay_draws_the_board_step_by_step(page: Any, tmp_path: Path) 
     page.keyboard.press("ArrowRight")  # T17: the first decision places the drawn tile
     assert page.inner_text("#step-label").startswith("decision 1 of ")
     assert page.locator("#picture .tile").count() == 5
+
+
+def test_a_heading_comes_after_the_move_that_began_its_section(page: Any, tmp_path: Path) -> None:
+    """E1: a visit ends with its last withdrawal (and the palaces and cards it
+    brings); the next visit's heading follows that move in the log, never above it."""
+    record, html = tmp_path / "g.jsonl", tmp_path / "g.html"
+    runner = CliRunner()
+    args = ["match", "random", "random", "random", "--seed", "4", "-q", "--record", str(record)]
+    assert runner.invoke(main, args).exit_code == 0
+    assert runner.invoke(main, ["replay", str(record), "--html", str(html)]).exit_code == 0
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    items = page.eval_on_selector_all(
+        "#log > li", "es => es.map(e => [e.className.split(' ')[0], e.textContent])"
+    )
+    heads = [(k, text) for k, (kind, text) in enumerate(items) if kind == "head"]
+    visits = [text for _, text in heads if text.startswith("Visit ")]
+    assert [v.split()[1] for v in visits] == [str(n) for n in range(1, 13)]
+    for k, text in heads:
+        n = int(text.split()[1]) if text.startswith("Visit ") else 0
+        if n > 1:
+            before = next(t for kind, t in reversed(items[:k]) if kind == "action")
+            assert f"visit {n - 1} ends" in before, (text, before)
+    # every symbol of the picture has its line in the legend
+    legend = page.inner_text("#legend")
+    for words in ("E: elephant", "R: grand mogul", "M: monk", "a mogul palace", "fortress"):
+        assert words in legend

@@ -71,6 +71,8 @@ def commands() -> list[tuple[str, list[str]]]:
     for language in ("sh", "console"):
         for where, code in blocks(language):
             for line in code.replace("\\\n", " ").splitlines():
+                if language == "console" and not line.startswith("$ "):
+                    continue  # what a command printed
                 words = shlex.split(line.split(" #")[0]) if line.strip() else []
                 while words and ("=" in words[0] or words[0] == "$"):
                     words = words[1:]  # environment settings, the prompt

@@ -16,17 +16,22 @@ from tajmahal.tajmahal.adapter import TAJMAHAL
 
 def test_the_default_game_is_taj_mahal_under_its_name_and_its_protocol_id() -> None:
     assert GAMES.get() is TAJMAHAL
-    assert GAMES.get("taj-mahal") is TAJMAHAL
     assert GAMES.get("tajmahal") is TAJMAHAL
+    assert GAMES.get("taj-mahal") is TAJMAHAL  # an alias the command line accepts
     assert GAMES.by_id("tajmahal") is TAJMAHAL
 
 
+def test_every_game_has_one_id_on_the_command_line_and_in_the_protocol() -> None:
+    assert [(e.name, GAMES.get(e.name).name) for e in GAMES.builtin] == [
+        ("tajmahal", "tajmahal"), ("tikal", "tikal"), ("java", "java")]
+
+
 def test_an_unknown_game_is_refused_with_the_known_names() -> None:
-    with pytest.raises(UnknownGame, match="no game 'chess'; known: taj-mahal, tikal, java"):
+    with pytest.raises(UnknownGame, match="no game 'chess'; known: tajmahal, tikal, java"):
         GAMES.get("chess")
     code, _, err = cli("match", "--game", "chess", "random", "random")
     assert code == 2
-    assert "Invalid value for --game: no game 'chess'; known: taj-mahal, tikal, java" in err
+    assert "Invalid value for --game: no game 'chess'; known: tajmahal, tikal, java" in err
 
 
 def test_a_broken_reference_is_an_unknown_game() -> None:

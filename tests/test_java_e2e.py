@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
-from java_scenario import at, fresh, palace, put, tiles
 from referee_support import BOTS, cli
 
 from tajmahal.games import GAMES
@@ -66,24 +65,6 @@ def test_a_drawn_card_is_seen_by_its_taker_only() -> None:
     assert JAVA.event_data(event, None)["card"] is None and not JAVA.is_public(event)
     shown = CardTaken(0, True, 6, 7)
     assert JAVA.event_data(shown, 1)["card"] == 6 and JAVA.is_public(shown)
-
-
-def test_the_pictures_draw_every_position_figure_and_palace_and_hide_hands() -> None:
-    from tajmahal.java.render import JavaPictures
-
-    state = tiles(fresh(), "village", at(5, 5), at(3, 3))
-    state = put(put(tiles(state, "rice", at(9, 0)), at(5, 5), 0), at(9, 0), 1)
-    state = palace(state, at(3, 3), 4)
-    pictures = JAVA.pictures()
-    assert isinstance(pictures, JavaPictures)
-    board = pictures.board(state)
-    assert board.count("<polygon") == 150 + 52 and 'id="pos-0"' in board
-    public = pictures.public(state, ["ann", "bob"])
-    assert public.count("<circle") == 2 and public.count("<rect") == 1  # 2 figures, 1 palace
-    assert "ann: 0 points" in public and "dance" not in public.split("display:")[0]
-    assert "dance, dance, dance" in pictures.hand(state, 0)  # cards 0-2
-    assert pictures.target({"type": "select", "position": 7}) == "pos-7"
-    assert pictures.document(board).startswith("<svg")
 
 
 def test_a_java_record_becomes_an_html_viewer(tmp_path: Path) -> None:

@@ -60,6 +60,21 @@ def test_every_schema_is_valid_and_has_a_title() -> None:
         assert schema.get("title"), path.name
 
 
+def test_every_games_schema_is_what_its_classes_generate() -> None:
+    """protocol/schema/GAME.json is protocol/make_schema.py's output (one generator
+    for every game: tajmahal.kit.schema), with the defs the message schemas use."""
+    for game in ("tajmahal", "tikal", "java"):
+        schema = json.loads((SCHEMAS / f"{game}.json").read_text())
+        used = {"game", "public_setup", "view", "action", "event", "breakdown"}
+        assert used <= set(schema["$defs"]), game
+    path = ROOT / "protocol" / "make_schema.py"
+    spec = importlib.util.spec_from_file_location("make_schema", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0, "run: python protocol/make_schema.py"
+
+
 def test_real_traffic_matches_the_schemas(tmp_path: Path) -> None:
     bots = [str(BOTS / "random_bot.py"), str(BOTS / "greedy_bot.py"), "greedy"]
     if NODE is not None:

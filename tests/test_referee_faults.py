@@ -39,7 +39,7 @@ CASES = [
     (faulty("wrong_shape", "unknown_field"), "protocol", "act"),
     (faulty("unasked"), "protocol", "act"),
     (faulty("illegal", "not_in_hand"), "illegal", "act"),
-    (faulty("illegal", "unknown"), "illegal", "act"),
+    (faulty("illegal", "unknown"), "protocol", "act"),  # no action of the game
     (faulty("illegal", "wrong_phase"), "illegal", "act"),
     (faulty("out_of_range"), "illegal", "act"),
     (faulty("oversized"), "oversized", "act"),

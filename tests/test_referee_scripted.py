@@ -19,8 +19,8 @@ from tajmahal.arena import (
     play_match,
     replay,
 )
+from tajmahal.arena.match import Match
 from tajmahal.arena.protocol import Message
-from tajmahal.arena.referee import _Match
 from tajmahal.arena.scripted import Answer, Fail, ScriptedConnection, correct_answer
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
@@ -153,7 +153,7 @@ def test_per_seat_time_controls() -> None:
         (Answer(b"{not json"), "malformed"),
         (Answer({"type": "action", "choice": 99}), "illegal"),
         (Answer({"type": "action", "action": {"type": "take_card", "card": 0}}), "illegal"),
-        (Answer({"type": "action", "action": {"type": "nonsense"}}), "illegal"),
+        (Answer({"type": "action", "action": {"type": "nonsense"}}), "protocol"),
         (Answer({"type": "action", "choice": "1"}), "protocol"),
         (Answer({"type": "action", "choice": 0}, unasked=b"{}"), "protocol"),
     ],
@@ -296,9 +296,9 @@ def test_a_match_that_fails_midway_leaves_no_record(tmp_path: Path) -> None:
 
 
 def test_legal_actions_are_encoded_once_as_the_game_says() -> None:
-    def match() -> _Match:
+    def match() -> Match:
         conns = [ScriptedConnection() for _ in range(3)]
-        return _Match(TAJMAHAL, Setup.random(3, 1), conns, MatchConfig(), 1)
+        return Match(TAJMAHAL, Setup.random(3, 1), conns, MatchConfig(), 1)
 
     first = match()
     legal = TAJMAHAL.legal_actions(new_game(Setup.random(3, 1)))

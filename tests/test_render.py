@@ -11,6 +11,7 @@ import pytest
 
 from tajmahal import BuildMogulPalace, BuildPalace, Setup, apply, legal_actions, new_game, view
 from tajmahal.tajmahal.board import board_from_dict, board_to_dict
+from tajmahal.tajmahal.maplayout import MAP_BOX
 from tajmahal.tajmahal.render import SEAT_COLORS, layers, svg, write_pictures
 from tajmahal.tajmahal.state import State
 
@@ -122,12 +123,13 @@ def test_any_valid_board_file_is_drawn_inside_the_picture() -> None:
     board = board_from_dict(raw)
     state = new_game(Setup.random(2, seed=1, board=board))
     root = parse(svg(state))
+    left, top, width, height = MAP_BOX
     for c in range(49):
         group = by_id(root, f"city-{c}")
         for e in group.iter():
             if e.tag == f"{NS}circle" and e.get("class") != "mogul":
-                assert 0 <= float(e.get("cx", -1)) <= 720
-                assert 50 <= float(e.get("cy", -1)) <= 710
+                assert left + 17 <= float(e.get("cx", -1)) <= left + width - 17
+                assert top + 17 <= float(e.get("cy", -1)) <= top + height - 17
 
 
 def test_jupyter_shows_states_and_views_as_pictures() -> None:

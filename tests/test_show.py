@@ -79,8 +79,7 @@ def test_the_match_table_fits_80_columns(tmp_path: Path) -> None:
         "total",
         "rank",
         "time",
-        "fault",
-    ]
+    ]  # and no fault column: no seat faulted
     assert f"seat 0: {RANDOM_BOT}" in lines  # the commands, whole, under the table
     assert f"seat 2: {sys.executable} {RANDOM_BOT}" in lines
     wide = CliRunner().invoke(main, ["match", *bots, "--seed", "1"], env={"COLUMNS": "300"})
@@ -103,4 +102,22 @@ def test_a_game_without_a_terminal_view_gets_the_scores(tmp_path: Path) -> None:
     assert rows == [
         ["0", "first", str(result["scores"][0])],
         ["1", "random", str(result["scores"][1])],
+    ]
+
+
+def test_a_hand_wraps_between_cards_never_inside_one() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tajmahal.tajmahal.terminal import CardRows
+
+    console = Console(width=20, record=True, file=io.StringIO(), color_system=None)
+    # white elephant, the vizier's special card (a ring), red EE, EV, EV, EG, VR
+    console.print(CardRows("hand:  ", [84, 96, 0, 2, 3, 5, 20]))
+    # 7 columns of label, then 3 per card and 1 between: three cards a line at 20
+    assert console.export_text().splitlines() == [
+        "hand:   E  V*R EE ",
+        "       EV  EV  EG ",
+        "       VR ",
     ]

@@ -42,11 +42,11 @@ def test_tikal_lists_each_explored_space_with_its_figures_and_hides_the_tokens()
     assert "ann (seat 0) to act: place; in hand: tile 0 (A: jungle)" in text
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line[:1].isupper()}
     # the start spaces (T4, docs/tikal-rules.md): base camp (0,3) = A4, temples of
-    # value 1 on (1,2) = B3 and (1,3) = B4, jungle (0,4) = A5; stones SE NE N NW SW S
-    assert rows["A4"][1:3] == ["base", "210001"]
-    assert rows["B3"][1:] == ["temple", "1", "101001", "1:2+L"]
-    assert rows["B4"][1:] == ["temple", "1", "020011"]
-    assert rows["C4"][1:] == ["treasure", "100000", "3"]  # three face down, by count only
+    # value 1 on (1,2) = B3 and (1,3) = B4, jungle (0,4) = A5; stones by edge
+    assert rows["A4"][1:5] == ["base", "SE2", "NE1", "S1"]
+    assert rows["B3"][1:] == ["temple", "1", "SE1", "N1", "S1", "1:2+L"]
+    assert rows["B4"][1:] == ["temple", "1", "NE2", "SW1", "S1"]
+    assert rows["C4"][1:] == ["treasure", "SE1", "3"]  # three face down, by count only
     assert "jade mask" not in text  # nobody has seen them
     seats = [line.split() for line in text.splitlines() if re.match(r"\s+[01] (ann|bob) ", line)]
     # T12: 18 workers, 2 of bob's and the leader on B3; 2 camps and 2 guards left each

@@ -3,18 +3,16 @@ it hides, the click targets, and the HTML replay viewer of a Tikal record."""
 
 from __future__ import annotations
 
-import base64
-import gzip
 import math
 import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import orjson
 from attrs import evolve
 from referee_support import cli
 from tikal_scenario import TEMPLE_A, TEMPLE_B, at, lay, put, stacked
+from viewer_support import Page
 
 from tajmahal.tikal import Choose, EndTurn, Move, Place, apply, legal_actions, new_game
 from tajmahal.tikal.adapter import TIKAL
@@ -44,7 +42,8 @@ def test_a_placed_tile_lies_on_its_hex_with_its_stones_turned() -> None:
     x, y = 52.0, 40 * math.sqrt(3) * 5.5 + 12
     polygon = tile.find(f"{SVG}polygon")
     assert polygon is not None
-    assert polygon.get("points", "").split()[0] == f"{x + 40:.1f},{y:.1f}"
+    first = [float(v) for v in polygon.get("points", "").split()[0].split(",")]
+    assert first == [round(x + 40, 1), round(y, 1)]
     stones = [(int(s.get("data-edge", "")), float(s.get("cx", "")), float(s.get("cy", "")))
               for s in tile.iter(f"{SVG}circle")]  # fmt: skip
     assert sorted(d for d, _, _ in stones) == [2, 3, 3]  # 1 stone north, 2 northwest
@@ -109,7 +108,7 @@ def test_nothing_hidden_is_drawn_and_every_seat_sees_the_same_picture() -> None:
     assert "tile 0 (A: jungle)" in picture and not re.search(r"tile 1\b", picture)
     assert "stack: 35 tiles (A3 B6 C5 D6 E5 F6 G4)" in "".join(root.itertext())
     pictures = TIKAL.pictures()
-    assert [pictures.hand(state, k) for k in (0, 1)] == ["", ""]
+    assert [pictures.hand(state, k) for k in (0, 1)] == [[], []]
     assert svg(view(state, 1), ["ann", "bob"]) == picture == svg(view(state, 0), ["ann", "bob"])
     assert state._repr_svg_() == svg(state) == view(state, 1)._repr_svg_()  # Jupyter
 
@@ -117,20 +116,24 @@ def test_nothing_hidden_is_drawn_and_every_seat_sees_the_same_picture() -> None:
 def test_actions_on_a_space_click_that_space() -> None:
     pictures = TIKAL.pictures()
     data = TIKAL.action_to_data
-    assert pictures.target(data(Place(7, 2))) == "space-7"
-    assert pictures.target(data(Move(3, 9, True))) == "space-9"  # where the figure goes
-    assert pictures.target(data(Choose(4))) == "choice-4"
-    assert pictures.target(data(EndTurn())) is None
+    state = new_game(stacked())
+    assert pictures.targets(state, data(Place(7, 2))) == ("space-7",)
+    # T25: a figure's move: the space it leaves, then the one it goes to
+    assert pictures.targets(state, data(Move(3, 9, True))) == ("space-3", "space-9")
+    assert pictures.targets(state, data(Choose(4))) == ("choice-4",)
+    assert pictures.targets(state, data(EndTurn())) == ()
     # every target of a short random game is an element of its picture
     state = new_game(TIKAL.random_setup(3, 2, "auction"))
     rng = random.Random(2)
     board = pictures.board(state)
     for _ in range(60):
-        root = ET.fromstring(pictures.document(board + pictures.public(state, ["a", "b", "c"])))
+        public = "".join(pictures.public(state, ["a", "b", "c"]))
+        root = ET.fromstring(pictures.document(board + public))
         ids = {e.get("id") for e in root.iter()}
         for action in legal_actions(state):
-            target = pictures.target(data(action))
-            assert target is None or target in ids, (action, target)
+            targets = pictures.targets(state, data(action))
+            assert set(targets) <= ids, (action, targets)
+            ET.fromstring(f'<g xmlns="{SVG[1:-1]}">{pictures.preview(state, data(action))}</g>')
         state = apply(state, rng.choice(legal_actions(state)))
 
 
@@ -142,15 +145,13 @@ def test_a_tikal_record_becomes_an_html_viewer_with_pictures(tmp_path: Path) -> 
     page = tmp_path / "t.html"
     code, _, err = cli("replay", str(record), "--html", str(page))
     assert code == 0, err
-    html = page.read_text()
-    data = re.search(r'<script id="data"[^>]*>(.*?)</script>', html, re.S)
-    assert data is not None
-    payload = orjson.loads(data[1])
-    game = orjson.loads(gzip.decompress(base64.b64decode(payload["packed"][0])))
-    assert game["document"].startswith("<svg") and 'id="space-0"' in game["document"]
-    start = game["document"].replace("@@BODY@@", game["board"] + game["publics"][0])
-    root = ET.fromstring(start)
-    assert len(root.findall(".//*[@class='tile']")) == 4  # T4: the four start spaces
-    last = ET.fromstring(game["document"].replace("@@BODY@@", game["publics"][-1]))
+    read = Page(page)
+    game = read.games[0]
+    document = read.fragments[game["document"]]
+    assert document.startswith("<svg")
+    start = ET.fromstring(read.picture(0, 0, []))
+    assert len(start.findall(".//*[@class='space']")) == 63
+    assert len(start.findall(".//*[@class='tile']")) == 4  # T4: the four start spaces
+    last = ET.fromstring(read.picture(0, len(game["steps"]) - 1, []))
     assert "Tikal (basic): game over" in "".join(last.itertext())
-    assert "game over" not in "".join(root.itertext())
+    assert "game over" not in "".join(start.itertext())

@@ -52,7 +52,8 @@ def test_builtin_bots_duplicate_deals_and_the_output_files(tmp_path: Path) -> No
     )
     assert code == 0, stderr
     assert "5 games rounded up to 6: 2 deals, each played in 3 seat rotations" in stderr
-    assert "greedy, random#1, random#2; 6 games (2 deals x 3 seat rotations), seed 3" in stdout
+    assert "tournament: greedy, random#1, random#2\n" in stdout
+    assert "\n6 games (2 deals x 3 seat rotations), seed 3" in stdout
     assert "[6/6]" in stdout and "win share" in stdout and "6 of 6 games finished" in stdout
     entries = journal(out)
     assert sorted(e["number"] for e in entries) == list(range(6))
@@ -144,14 +145,15 @@ def test_resuming_checks_the_options(tmp_path: Path) -> None:
     args = ["first", "random", "--games", "2", "--out", str(out), "-q"]
     assert cli("tournament", *args, "--seed", "4")[0] == 0
     code, _, err = cli("tournament", *args, "--seed", "5")
-    assert code == 2 and "seed: 4 here, 5 given" in err
+    assert code == 2 and "--seed: stored 4, given 5" in err
     code, _, err = cli("tournament", *args, "--time", "0.3")
-    assert code == 2 and "holds a tournament with other options" in err and "time:" in err
+    assert code == 2 and "holds a tournament with other options" in err
+    assert "--time, --bank, --seat-time: stored 1 s a decision + 10 s bank, given 0.3 s" in err
     code, stdout, err = cli("tournament", *args)  # the stored seed
     assert code == 0 and "2 of 2 games finished" in stdout and "this run: 0 games" in stdout
     code, stdout, err = cli("tournament", "--out", str(out), "--games", "4", "-q")
     assert code == 0, err
-    assert "first, random; 4 games (2 deals x 2 seat rotations), seed 4" in stdout
+    assert "first, random\n4 games (2 deals x 2 seat rotations), seed 4" in stdout
     assert "resuming: 2 of 4 games already finished" in stdout
     assert sorted(e["number"] for e in journal(out)) == [0, 1, 2, 3]
     code, _, err = cli("tournament", "--out", str(out), "--games", "2", "-q")

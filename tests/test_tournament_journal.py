@@ -112,7 +112,9 @@ def test_other_options_are_refused_with_what_differs(tmp_path: Path) -> None:
         open_dir(tmp_path, seed=8, time=(TimeControl(0.5, 1.0), TimeControl()))
     text = str(error.value)
     assert "holds a tournament with other options" in text
-    assert "seed: 7 here, 8 given" in text and "time: " in text
+    assert "--seed: stored 7, given 8" in text
+    assert ("--time, --bank, --seat-time: stored 1 s a decision + 10 s bank, given BOT 0: "
+            "0.5 s a decision + 1 s bank; BOT 1: 1 s a decision + 10 s bank") in text
     with pytest.raises(TournamentError, match="cannot shrink to 4"):
         open_dir(tmp_path, deals=2)
 

@@ -118,8 +118,8 @@ def test_plan_round_trips_and_names_what_differs() -> None:
     assert every.games == 18 and every.slot(7) == slot(7, 3, 7, ALL)
     other = make_plan(seed=8, deals=5, grace=1.0, time=plan.time)
     assert plan.differences(other) == [
-        "seed: 7 here, 8 given",
-        "grace: 2.0 here, 1.0 given",
+        "--seed: stored 7, given 8",
+        "--grace: stored 2, given 1",
     ]
     assert plan.differences(plan.with_deals(9)) == []
 

@@ -27,10 +27,12 @@ from tajmahal.arena.tournament.executor import GameOutcome, GameTask
 from tajmahal.arena.tournament.journal import Finished
 from tajmahal.arena.tournament.schedule import slot
 from tajmahal.arena.tournament.sprt import (
+    BOUNDS,
     H0,
     H1,
     LOGISTIC,
     NORMALIZED,
+    OVERSHOOT,
     TRINOMIAL,
     SequentialTest,
     SprtError,
@@ -178,7 +180,7 @@ def test_pairs_are_counted_from_each_deal_s_two_games() -> None:
 
 
 def test_the_test_counts_whole_deals_in_order_whatever_order_they_end_in() -> None:
-    params = SprtParams(0.0, 200.0)
+    params = SprtParams(0.0, 200.0, stop=BOUNDS)
     results = [True] * 30 + [False] * 4
     random.Random(3).shuffle(results)
     games = [game(n // 2, n % 2, won) for n, won in enumerate(results)]
@@ -198,6 +200,63 @@ def test_the_test_counts_whole_deals_in_order_whatever_order_they_end_in() -> No
     assert llr(params, pent) >= params.upper
     counts = pair_counts([g for g in games if g.deal < status.pairs - 1])[0]
     assert llr(params, counts) < params.upper
+
+
+def ladder_correction(values: list[float]) -> tuple[float, float]:
+    """The expected overshoots of the lower and upper bounds after the LLRs
+    ``values``, from the steps that set a new low or high (Siegmund 8.33, as
+    fishtest): sum(step^2) / (2 |sum(step)|), written out again here."""
+    low = high = 0.0
+    downs: list[float] = []
+    ups: list[float] = []
+    for v in values:
+        if v < low:
+            downs.append(low - v)
+            low = v
+        if v > high:
+            ups.append(v - high)
+            high = v
+    def correction(steps: list[float]) -> float:
+        return sum(s * s for s in steps) / (2 * sum(steps)) if steps else 0.0
+    return correction(downs), correction(ups)
+
+
+def test_the_overshoot_correction_stops_sooner_on_the_same_games() -> None:
+    rng = random.Random(11)
+    # entrant 0 wins 60% of the games, ties 10%: a modest edge, decided in dozens of pairs
+    results = [
+        True if r < 0.6 else None if r < 0.7 else False for r in (rng.random() for _ in range(800))
+    ]
+    games = [game(n // 2, n % 2, won) for n, won in enumerate(results)]
+    decided = {}
+    for stop in (OVERSHOOT, BOUNDS):
+        test = SequentialTest(SprtParams(0.0, 100.0, stop=stop))
+        for g in games:
+            test.add(g)
+        decided[stop] = test.status()
+    plain, corrected = decided[BOUNDS], decided[OVERSHOOT]
+    assert plain.verdict == corrected.verdict == H1
+    assert corrected.pairs < plain.pairs  # it stopped sooner
+    assert plain.llr > plain.params.upper  # the plain test crossed its bound
+    # the corrected one: its LLR path, recomputed pair by pair, and its bounds then
+    params = corrected.params
+    path = [llr(params, pair_counts(games[: 2 * n])[0]) for n in range(1, corrected.pairs + 1)]
+    o0, o1 = ladder_correction(path)
+    assert corrected.stops == pytest.approx((params.lower + o0, params.upper - o1))
+    assert path[-1] == pytest.approx(corrected.llr) and corrected.llr > params.upper - o1
+    o0, o1 = ladder_correction(path[:-1])  # one pair earlier it had not crossed
+    assert params.lower + o0 < path[-2] < params.upper - o1
+
+
+def test_the_stop_rule_is_a_parameter_overshoot_by_default() -> None:
+    assert parse_sprt("elo0=0,elo1=5").stop == OVERSHOOT
+    assert parse_sprt("elo0=0,elo1=5,stop=bounds").stop == BOUNDS
+    with pytest.raises(SprtError, match="stop must be one of overshoot, bounds"):
+        parse_sprt("elo0=0,elo1=5,stop=never")
+    stored = SprtParams(0.0, 5.0).to_data()
+    assert stored["stop"] == OVERSHOOT and SprtParams.from_data(stored).stop == OVERSHOOT
+    del stored["stop"]  # a test stored before there was a choice stopped at the bounds
+    assert SprtParams.from_data(stored).stop == BOUNDS
 
 
 def test_a_gap_holds_the_count_back_until_it_is_filled() -> None:
@@ -280,11 +339,12 @@ def test_sprt_on_the_command_line_stops_early_and_prints_the_test(tmp_path: Path
     assert code == 0, stderr
     assert "at most 100000 games" in stdout
     assert "SPRT greedy vs random: H1 accepted after" in stdout
-    assert "LLR " in stdout and "(-2.94, 2.94) [0.00, 100.00]" in stdout
+    assert "LLR " in stdout and "(-2.94, 2.94), stops at (" in stdout
+    assert "elo0 0, elo1 100 (normalized Elo, pentanomial, alpha 0.05, beta 0.05)" in stdout
     assert "Ptnml(0-2): " in stdout and "Elo: " in stdout
     summary: dict[str, Any] = orjson.loads((out / "standings.json").read_bytes())
     test = summary["sprt"]
-    assert test["verdict"] == "H1" and test["llr"] >= test["upper"]
+    assert test["verdict"] == "H1" and test["stop_upper"] < test["llr"] < test["upper"]
     journal = (out / "journal.jsonl").read_bytes().splitlines()
     assert 2 * test["pairs"] <= len(journal) <= 2 * test["pairs"] + 2  # games under way kept
     code, stdout, stderr = cli("tournament", "--out", str(out), "-q")  # resumed: decided
@@ -306,7 +366,8 @@ def test_a_gauntlet_plays_one_match_up_per_opponent_on_the_same_deals(tmp_path: 
             "--seed", "5", "--jobs", "2", "--out", str(out), "-q")
     code, stdout, stderr = cli(*args)
     assert code == 0, stderr
-    assert "gauntlet: greedy vs random" in stdout and "gauntlet: greedy vs first" in stdout
+    assert "tournament: greedy, random\n" in stdout and "tournament: greedy, first\n" in stdout
+    assert "win share" not in stdout  # -q: the gauntlet's table, not each match-up's
     summary = orjson.loads((out / "standings.json").read_bytes())
     rows = summary["matchups"]
     assert [r["opponent"]["name"] for r in rows] == ["random", "first"]
@@ -320,6 +381,7 @@ def test_a_gauntlet_plays_one_match_up_per_opponent_on_the_same_deals(tmp_path: 
         seeds.append(sorted(orjson.loads(x)["seed"] for x in lines))
     assert seeds[0] == seeds[1]  # the same deals against each opponent
     code, stdout, _ = cli("tournament", "--out", str(out), "-q")  # resumes as a gauntlet
-    assert code == 0 and stdout.count("this run: 0 games") == 2
+    assert code == 0 and stdout.count("tournament: greedy") == 2
+    assert "gauntlet: greedy against each opponent" in stdout
     code, _, stderr = cli("tournament", "--gauntlet", "greedy", "mcts", "--out", str(out))
     assert code == 2 and "holds a gauntlet of other bots" in stderr

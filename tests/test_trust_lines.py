@@ -44,7 +44,7 @@ def test_attack_1_deeply_nested_field_is_the_bots_fault(
     result = match_json("first", hostile("deep_reply", field), "first", *FAST,
                         "--record", str(record), "--no-preflight")
     (fault,) = result["faults"]
-    kind = "illegal" if field == "action" else "protocol"  # an object, but not an action
+    kind = "protocol"  # for "action": an object, but no action of the game
     assert (fault["seat"], fault["kind"], fault["phase"]) == (1, kind, phase), fault
     assert len(fault["detail"]) < 400  # quoted, bounded
     assert result["decisions"] > 150  # the game finished

@@ -82,7 +82,7 @@ def test_a_sandboxed_bot_that_kills_its_worker_when_losing_only_crashes(tmp_path
     manifest = orjson.loads((out / "tournament.json").read_bytes())
     assert manifest["plan"]["sandbox"] is True
     code, _, stderr = cli(*args[:-1])  # the same tournament without --sandbox: refused
-    assert code == 2 and "sandbox: True here, False given" in stderr
+    assert code == 2 and "--sandbox: stored on, given off" in stderr
 
 
 def test_sandbox_is_refused_up_front_where_it_cannot_confine(

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import base64
-import gzip
 import json
 import re
 import sys
@@ -13,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from viewer_support import Page
 
 from tajmahal.cli import main
 
@@ -34,12 +33,8 @@ def record_of(path: Path, *args: str) -> dict[str, Any]:
 
 
 def page_data(page: Path) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
-    text = page.read_text("utf-8")
-    raw = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
-    assert raw is not None
-    data = json.loads(raw.group(1))
-    games = [json.loads(gzip.decompress(base64.b64decode(p))) for p in data["packed"]]
-    return text, data, games
+    read = Page(page)
+    return read.text, read.data, read.games
 
 
 def test_one_self_contained_file_with_every_step_and_the_result(tmp_path: Path) -> None:
@@ -57,11 +52,28 @@ def test_one_self_contained_file_with_every_step_and_the_result(tmp_path: Path) 
     assert [s["decision"] for s in steps] == list(range(len(steps)))
     assert data["index"][0]["names"] == ["greedy", "random", "first"]
     # the pictures: the board once, then per step the public part and each hand
-    assert game["board"].startswith('<g class="board">')
+    page = Page(tmp_path / "g.html")
+    assert page.fragments[game["board"]].startswith('<g class="board">')
     assert len(game["publics"]) == len(steps)
     assert [len(h) for h in game["hands"]] == [len(steps)] * 3  # by seat, then step
-    assert "hand-card-" not in game["publics"][10]
-    assert all('id="hand-1"' in h for h in game["hands"][1] if h)
+    assert "hand-card-" not in page.public(0, 10)
+    assert all('id="hand-1"' in page.hand(0, 1, k) for k in range(len(steps)))
+    # each step's picture is the one the game draws of its state
+    from tajmahal.tajmahal.actions import Action
+    from tajmahal.tajmahal.render import svg
+    from tajmahal.tajmahal.rules import apply, new_game
+    from tajmahal.tajmahal.serialize import from_data
+    from tajmahal.tajmahal.setups import Setup
+
+    state = new_game(Setup.random(3, seed=5))
+    lines = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
+    for step, line in enumerate([x for x in lines if x["type"] == "action"][:30], 1):
+        state = apply(state, from_data(line["action"], Action))
+        drawn = svg(state, ["greedy", "random", "first"])
+        assert (
+            page.picture(0, step, [0, 1, 2]).replace(page.fragments[game["marks"][step]], "")
+            == drawn
+        )
 
 
 def test_a_fault_is_marked_at_its_step(tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_action_json_shapes() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"type": "fly"}, 'unknown or missing "type"'),
+        ({"type": "fly"}, r'unknown "type" "fly" @ \$\.type'),
         ({"card": 3}, 'expected a JSON object with a "type"'),
         ([3], 'expected a JSON object with a "type"'),
         ({"type": "play", "card": "3x"}, r"\$\.card"),

@@ -29,6 +29,9 @@ from typing import Final
 #: The modules mypyc compiles, by their names inside the package (``setup.py``
 #: reads this tuple from here: keep it a literal).
 COMPILED: Final = (
+    "tajmahal.build",
+    "tajmahal.counting",
+    "tajmahal.draft",
     "tajmahal.rules",
     "tajmahal.hidden",
     "tajmahal.mcts",

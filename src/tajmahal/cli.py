@@ -51,7 +51,8 @@ class LazyGroup(click.Group):
 
 def score_table(state: State, names: list[str]) -> str:
     """A plain-text table of each seat's score by source, with totals and ranks."""
-    from .tajmahal.rules import breakdown, ranks, scores
+    from .tajmahal.counting import ranks
+    from .tajmahal.rules import breakdown, scores
     from .tajmahal.state import SCORE_SOURCES
 
     rows = [["seat", "player", *SCORE_SOURCES, "total", "rank"]]
@@ -84,7 +85,11 @@ def main() -> None:
 @main.command()
 @click.argument("seats", nargs=-1, metavar="[SEAT...]")
 @click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
-@click.option("--seed", type=int, help="Seed of the deal [default: 1; with SEATs a fresh one].")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),  # as for match (arena.commands.SEED): records hold it
+    help="Seed of the deal, 0 to 2^64-1 [default: 1; with SEATs a fresh one].",
+)
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
 @click.option(
     "--host",
@@ -124,6 +129,14 @@ def main() -> None:
     show_default=True,
     help="With SEATs: a bot's seconds per decision (people: none).",
 )
+@click.option(
+    "--pace",
+    type=click.FloatRange(min=0),
+    default=0.8,
+    show_default=True,
+    metavar="SECONDS",
+    help="With SEATs: show the bots' moves this far apart (0: at once).",
+)
 @click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
 def play(
     seats: tuple[str, ...],
@@ -136,6 +149,7 @@ def play(
     browser: bool,
     linger: float | None,
     move: float,
+    pace: float,
     game_name: str | None,
 ) -> None:
     """Play one game between in-process random players and print the scores; or,
@@ -147,6 +161,12 @@ def play(
       tajmahal play human greedy mcts
     """
     if seats:
+        from .extras import MissingExtra, require
+
+        try:
+            require("web", "tajmahal play with SEATs", ("starlette", "uvicorn"))
+        except MissingExtra as e:
+            raise click.ClickException(str(e)) from None
         from .arena.webplay import run_play
         from .games import GAMES
 
@@ -161,6 +181,7 @@ def play(
             open_browser=browser,
             linger=linger,
             move=move,
+            pace=pace,
         )
         return
     seed = 1 if seed is None else seed
@@ -220,3 +241,62 @@ def _show() -> click.Command:
     from .games import GAMES
 
     return show_command(GAMES)
+
+
+@main.command()
+@click.option(
+    "--copy",
+    "destination",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Write the example bots (DIR/bots) and the protocol's spec and JSON schemas "
+    "(DIR/protocol) into DIR.",
+)
+@click.option("--force", is_flag=True, help="With --copy: overwrite files that differ.")
+def bots(destination: Path | None, force: bool) -> None:
+    """List the bots: the built-in ones of each game, and the example programs
+    that speak the protocol (to copy and change: --copy DIR writes them out).
+
+    \b
+    Example:
+      tajmahal bots --copy . && tajmahal match bots/greedy_bot.py random random
+    """
+    from . import shipped
+    from .games import GAMES
+
+    try:
+        base = shipped.root()
+    except shipped.NotShipped as e:
+        raise click.ClickException(str(e)) from None
+    if destination is not None:
+        try:
+            written = shipped.copy(destination, overwrite=force)
+        except FileExistsError as e:
+            raise click.UsageError(f"--copy {destination}: these exist and differ: {e} "
+                                   "(--force overwrites them)") from None
+        except OSError as e:
+            raise click.UsageError(f"--copy {destination}: {e.strerror or e}") from None
+        count = sum(1 for p in written if p.parent.name == "bots")
+        click.echo(
+            f"wrote {destination / 'bots'} ({count} example bots) and "
+            f"{destination / 'protocol'} (the protocol's spec and schemas)"
+        )
+        example = destination / "bots" / "greedy_bot.py"
+        click.echo(f"try: tajmahal match {example} random random")
+        return
+    from rich.table import Table
+
+    from .arena.report import console
+
+    out = console()
+    out.print("Built-in bots (run inside the referee; give their names as BOTs):")
+    for entry in GAMES.entries():
+        names = ", ".join(sorted(GAMES.get(entry.name).builtin_players()))
+        out.print(f"  --game {entry.name:9} {names}")
+    out.print("\nExample bots (programs that speak protocol/README.md; --copy DIR writes them):")
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for path in shipped.example_bots():
+        table.add_row(f"  {path.as_posix()}", shipped.summary(base / path))
+    out.print(table)

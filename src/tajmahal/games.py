@@ -17,10 +17,12 @@ from typing import Final
 from .arena.registry import GameEntry, GameRegistry
 
 #: The game played when no ``--game`` is given.
-DEFAULT: Final = "taj-mahal"
+DEFAULT: Final = "tajmahal"
 
+#: Each game by its one id: the name ``--game`` takes is the ``game`` of the hello,
+#: of records and of tournaments (``taj-mahal`` is also understood).
 BUILTIN: Final = (
-    GameEntry("taj-mahal", "tajmahal.tajmahal.adapter:TAJMAHAL", aliases=("tajmahal",)),
+    GameEntry("tajmahal", "tajmahal.tajmahal.adapter:TAJMAHAL", aliases=("taj-mahal",)),
     GameEntry("tikal", "tajmahal.tikal.adapter:TIKAL"),
     GameEntry("java", "tajmahal.java.adapter:JAVA"),
 )

@@ -37,9 +37,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from .extras import require
+
+require("rl", "tajmahal.openspiel", ("numpy", "pyspiel"))
+
 import numpy as np
 import numpy.typing as npt
-import orjson
 import pyspiel
 from attrs import evolve, frozen
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
@@ -48,7 +51,7 @@ from open_spiel.python.algorithms.mcts import Evaluator
 from . import __version__
 from .kit.bots import ViewPlayer
 from .tajmahal.actions import Action, action_text
-from .tajmahal.adapter import view_data
+from .tajmahal.adapter import TAJMAHAL
 from .tajmahal.board import DEFAULT_BOARD
 from .tajmahal.bots import BOTS
 from .tajmahal.cards import CARDS, REGULAR_CARDS
@@ -73,8 +76,8 @@ from .tajmahal.events import (
 )
 from .tajmahal.hidden import determinize
 from .tajmahal.mcts import evaluate, rollout
-from .tajmahal.rules import VISITS, new_game, step
-from .tajmahal.setups import HAND_SIZE, Setup, display_size, place_tiles, variant_for
+from .tajmahal.rules import new_game, step
+from .tajmahal.setups import HAND_SIZE, VISITS, Setup, display_size, place_tiles, variant_for
 from .tajmahal.state import State
 from .tajmahal.tiles import DEFAULT_BONUS_TILES
 from .tajmahal.views import PlayerView, view
@@ -638,7 +641,7 @@ class ObservationObserver:
         engine = core.engine
         if engine is None:
             return f"seat {player} setup {len(core.setup)}"
-        text = orjson.dumps(view_data(view(engine, player))).decode()
+        text = TAJMAHAL.view_json(engine, player).decode()
         if core.pending is not None:
             text += f" drawing {len(core.pending.picks)}/{len(core.pending.plan.slots)}"
         return f"seat {player} {text}"

@@ -32,6 +32,10 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from .extras import require
+
+require("rl", "tajmahal.pettingzoo", ("numpy", "gymnasium", "pettingzoo"))
+
 import numpy as np
 import numpy.typing as npt
 from gymnasium import logger, spaces
@@ -41,6 +45,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .tajmahal.actions import action_text
 from .tajmahal.cards import CARDS
+from .tajmahal.counting import ranks
 from .tajmahal.encoding import (
     NUM_ACTIONS,
     action_from_index,
@@ -49,7 +54,7 @@ from .tajmahal.encoding import (
     observe,
     outcome,
 )
-from .tajmahal.rules import legal_actions, new_game, ranks, scores, step
+from .tajmahal.rules import legal_actions, new_game, scores, step
 from .tajmahal.setups import Setup
 from .tajmahal.state import State
 from .tajmahal.views import view

@@ -248,7 +248,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             if path is not None:
                 check_writable(path, what)
         if log_dir is not None:
-            check_writable(log_dir / ".tajmahal-check", "--log-dir")
+            check_writable(log_dir / ".tajmahal-check", "--log-dir", shown=log_dir)
         try:
             if seed is None:
                 seed = secrets.randbits(63)
@@ -361,8 +361,28 @@ def parse_bots(bots: Sequence[str], builtins: Sequence[str]) -> list[BotSpec]:
     for spec in specs:
         problem = spec.problem(builtins)
         if problem is not None:
-            raise click.UsageError(problem)
+            raise click.UsageError(problem + _examples_hint(spec))
     return specs
+
+
+def _examples_hint(spec: BotSpec) -> str:
+    """Where to get an example bot that is not here (a pip install has no ``bots/``)."""
+    script = spec.script or (spec.argv[0] if spec.argv else "")
+    if Path(script).parent.name != "bots" or Path(script).exists():
+        return ""
+    from .. import shipped
+
+    try:
+        names = {p.name for p in shipped.example_bots()}
+    except shipped.NotShipped:
+        return ""
+    if Path(script).name not in names:
+        return ""
+    folder = Path(script).parent
+    return (
+        f"\n(the example bots come with tajmahal: `tajmahal bots --copy {folder.parent}` "
+        f"writes them into {folder})"
+    )
 
 
 def check_sandbox(wanted: bool) -> None:
@@ -392,15 +412,29 @@ def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfi
         )
 
 
-def check_writable(path: Path, option: str) -> None:
-    """A usage error unless a file can be created beside ``path`` (its folder is made)."""
+def check_writable(path: Path, option: str, shown: Path | None = None) -> None:
+    """A usage error (naming ``option`` and ``shown``, default ``path``) unless a
+    file can be created at ``path``.  Its folder is made if missing, but only when
+    the folder's own parent exists (one ``mkdir``, as for ``runs/``): a path several
+    missing folders deep is more likely a typo."""
+    shown = path if shown is None else shown
+    folder = path.parent
+    if not folder.exists() and not folder.parent.is_dir():
+        missing = folder
+        while not missing.parent.exists():
+            missing = missing.parent
+        raise click.UsageError(
+            f"{option} {shown}: no folder {missing} (a missing folder is made only when "
+            "its parent exists)"
+        )
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        probe = path.parent / f".{path.name}.{os.getpid()}.check"
+        folder.mkdir(exist_ok=True)
+        probe = folder / f".{path.name}.{os.getpid()}.check"
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         probe.unlink()
     except OSError as e:
-        raise click.UsageError(f"{option} {path}: cannot write there ({e.strerror or e})") from None
+        why = e.strerror or e
+        raise click.UsageError(f"{option} {shown}: cannot write there ({why})") from None
 
 
 def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
@@ -508,8 +542,15 @@ def write_html(registry: GameRegistry, game_name: str | None, source: Path, out:
             return load_game_option(registry, game_name)
         return registry.by_id(read_game_id(path))
 
+    live = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:  # a folder: the games replayed so far
+        if total > 1 and (live or done == total or done % max(1, total // 10) == 0):
+            end = "\n" if done == total or not live else ""
+            click.echo(f"\r{done}/{total} games replayed{end}", nl=False, err=True)
+
     try:
-        count = write_viewer(game_of, paths, out)
+        count = write_viewer(game_of, paths, out, progress)
     except (UnknownGame, RecordError) as e:
         click.echo(printable(f"{source}: MISMATCH: {e}"), err=True)
         sys.exit(1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -189,15 +189,34 @@ def read_game_id(path: Path) -> str:
     return game
 
 
-def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
+#: ``on_step(before, action, after, events)`` of :func:`replay`.
+ReplayHook = Callable[[Any, Any, Any, Sequence[Any]], None]
+
+
+class _HookFailed(Exception):
+    """The caller's ``on_step`` raised ``error`` (passed through, not a record error)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def replay(
+    game: AnyGame, path: Path, describe: bool = True, on_step: ReplayHook | None = None
+) -> Replay:
     """Re-apply every action of the record at ``path`` and check it all against
     the game: the header (format, game, players, time limits, and the setup
     against its seed), each action (seat, legality, index, who chose it, totals
     after it), the fault lines (a bot plays until its fault, the fallback policy
     after), and the result.  Raises :class:`RecordError` at the first difference,
-    whatever the file holds (never another exception)."""
+    whatever the file holds (never another exception).
+
+    ``on_step(before, action, after, events)`` sees each step as it is replayed
+    (the HTML viewer draws the game in the same pass); an exception it raises
+    is its own (not turned into a :class:`RecordError`)."""
     try:
-        return _Replayer(game, describe).run(read_lines(path))
+        return _Replayer(game, describe, on_step).run(read_lines(path))
+    except _HookFailed as e:
+        raise e.error from None
     except RecordError:
         raise
     except RecursionError:
@@ -209,9 +228,10 @@ def replay(game: AnyGame, path: Path, describe: bool = True) -> Replay:
 
 
 class _Replayer:
-    def __init__(self, game: AnyGame, describe: bool) -> None:
+    def __init__(self, game: AnyGame, describe: bool, on_step: ReplayHook | None = None) -> None:
         self.game = game
         self.describe = describe
+        self.on_step = on_step
 
     def run(self, lines: Iterator[tuple[int, dict[str, Any]]]) -> Replay:
         game = self.game
@@ -397,7 +417,13 @@ class _Replayer:
             )
         _number(data, "time", number)
         text = game.describe_action(state, action) if self.describe else ""
+        before = state
         state, events = game.step(state, action)
+        if self.on_step is not None:
+            try:
+                self.on_step(before, action, state, events)
+            except Exception as e:
+                raise _HookFailed(e) from e
         scores = _field(data, "scores", number)
         if scores != game.scores(state):
             raise RecordError(

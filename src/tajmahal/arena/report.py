@@ -14,15 +14,17 @@ from .referee import Fault, MatchResult
 from .text import printable
 
 
-def _console() -> Console:
-    # sys.stdout as it is now, so that click's test runner sees the table too; not
-    # a terminal: as wide as $COLUMNS says, else 160 (a log file).
+def console(stderr: bool = False) -> Console:
+    """A console on stdout (or stderr) as it is now (so that click's test runner sees
+    it too).  On a terminal as wide as the terminal; otherwise as wide as
+    ``$COLUMNS`` says, else 80.  No markup or emoji codes: names and details come
+    from bots and are shown as they are."""
+    file = sys.stderr if stderr else sys.stdout
     width = None
-    if not sys.stdout.isatty():
+    if not file.isatty():
         columns = os.environ.get("COLUMNS", "")
-        width = int(columns) if columns.isdigit() and int(columns) >= 20 else 160
-    # No markup or emoji codes: names and details come from bots and are shown as is.
-    return Console(file=sys.stdout, width=width, highlight=False, markup=False, emoji=False)
+        width = int(columns) if columns.isdigit() and int(columns) >= 20 else 80
+    return Console(file=file, width=width, highlight=False, markup=False, emoji=False)
 
 
 def fault_text(fault: Fault, names: Sequence[str]) -> str:
@@ -40,25 +42,41 @@ def fault_text(fault: Fault, names: Sequence[str]) -> str:
 
 
 def result_table(result: MatchResult, sources: Sequence[str]) -> None:
-    """The result of a match: a row per seat.  How each bot was started is a column
-    when the console is wide enough, else a line per bot under the table, so that
-    the table fits (80 columns for Taj Mahal's five score sources)."""
-    console = _console()
+    """The result of a match: a row per seat, then a line per fault and the bots'
+    logs.  How each bot was started is a column when the console is wide enough,
+    else a line per bot under the table, so that the table fits (80 columns for
+    Taj Mahal's five score sources with a fault)."""
+    out = console()
     bots = [(s.seat, printable(s.bot)) for s in result.seats if s.name != s.bot]
     table = _result_table(result, sources, with_bots=bool(bots))
-    natural = console.measure(table, options=console.options.update_width(10_000)).maximum
-    if bots and natural > console.width:
+    natural = out.measure(table, options=out.options.update_width(10_000)).maximum
+    if bots and natural > out.width:
         table = _result_table(result, sources, with_bots=False)
     else:
         bots = []
-    console.print(table)
+    out.print(table)
     for seat, bot in bots:
-        console.print(f"seat {seat}: {bot}", overflow="fold")
+        out.print(f"seat {seat}: {bot}", overflow="fold")
+    names = [x.name for x in result.seats]
     for s in result.seats:
         if s.fault is not None:
-            console.print(f"fault: {fault_text(s.fault, [x.name for x in result.seats])}")
-    if result.logs:
-        console.print(f"bot logs: {', '.join(result.logs)}")
+            after = "" if s.fault.phase == "end" else "; the fallback policy played it from there"
+            out.print(f"fault: {fault_text(s.fault, names)}{after}")
+    written = logs_text(result.logs)
+    if written:
+        out.print(f"bot logs: {written}", overflow="fold")
+
+
+def logs_text(paths: Sequence[str]) -> str:
+    """The logs among ``paths`` that hold something (an in-process bot's log stays
+    empty unless it fails), as ``runs/g.seat{0,2}.log`` when they share a name."""
+    written = [p for p in paths if os.path.isfile(p) and os.path.getsize(p) > 0]
+    parts = [p.rpartition(".seat") for p in written]
+    stems = {stem for stem, _, _ in parts}
+    seats = [seat.removesuffix(".log") for _, _, seat in parts]
+    if len(written) > 1 and len(stems) == 1 and all(s.isdigit() for s in seats):
+        return printable(f"{stems.pop()}.seat{{{','.join(seats)}}}.log")
+    return printable(", ".join(written))
 
 
 def _number_column(table: Table, header: str, style: str = "") -> None:
@@ -69,7 +87,7 @@ def _number_column(table: Table, header: str, style: str = "") -> None:
 def _result_table(result: MatchResult, sources: Sequence[str], with_bots: bool) -> Table:
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     _number_column(table, "seat")
-    table.add_column("player", no_wrap=True, max_width=24)
+    table.add_column("player", no_wrap=True, max_width=20, overflow="ellipsis")
     if with_bots:
         table.add_column("bot", overflow="fold", style="dim")
     for source in sources:
@@ -77,15 +95,13 @@ def _result_table(result: MatchResult, sources: Sequence[str], with_bots: bool) 
     _number_column(table, "total", style="bold")
     _number_column(table, "rank")
     _number_column(table, "time")
-    table.add_column("fault", min_width=5)
+    faulted = any(s.fault is not None for s in result.seats)
+    if faulted:  # the kind: the line under the table says more
+        table.add_column("fault", no_wrap=True)
     for s in result.seats:
         fault = ""
         if s.fault is not None:
-            fault = (
-                f"{s.fault.kind} after the end"
-                if s.fault.phase == "end"
-                else (f"{s.fault.kind} at {s.fault.decision}; fallback")
-            )
+            fault = s.fault.kind + (" (end)" if s.fault.phase == "end" else "")
         table.add_row(
             str(s.seat),
             printable(s.name),
@@ -94,7 +110,7 @@ def _result_table(result: MatchResult, sources: Sequence[str], with_bots: bool) 
             str(s.score),
             str(s.rank),
             f"{s.time_used:.2f}s",
-            printable(fault),
+            *([printable(fault)] if faulted else []),
         )
     return table
 
@@ -117,4 +133,4 @@ def replay_table(result: dict[str, Any], names: Sequence[str], sources: Sequence
             str(result["scores"][seat]),
             str(result["ranks"][seat]),
         )
-    _console().print(table)
+    console().print(table)

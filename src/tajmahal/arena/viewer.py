@@ -3,15 +3,19 @@
 :func:`write_viewer` replays each record (checked like ``tajmahal replay`` does)
 and writes ONE file with everything inline (no network): the data of every
 step, the pictures when the game draws them, and the page's CSS and JavaScript.
-The page has a step slider, play/pause, the arrow keys, the event log beside the
-board (click a line to go there), a view selector (every hand, a spectator, or
-what seat k saw), faults highlighted in the log and on the slider, and the final
+The page has a step slider, play/pause, the arrow keys, the log of actions and
+of what they caused beside the board (click a line to go there), the last move
+marked on the board, a view selector (every hand, a spectator, or what seat k
+saw), faults highlighted in the log and on the slider, a legend and the final
 table.
 
 A game draws itself through an optional ``pictures()`` method returning a
-:class:`Pictures`; a game without it gets the log and the tables only.  The
-pictures of a game are compressed (gzip, base64) and unpacked by the browser
-(``DecompressionStream``): consecutive steps differ little.
+:class:`Pictures`; a game without it gets the log and the tables only.  A
+picture is made of fragments (a city, a seat's row, a hand); consecutive steps
+share most of them, so the page holds each distinct fragment once (for all its
+games) and each step as the list of its fragments' numbers, compressed (gzip,
+base64) and unpacked by the browser (``DecompressionStream``) when a game is
+shown.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import base64
 import gzip
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,25 +35,38 @@ from .record import Replay, read_lines, replay
 
 
 class Pictures(Protocol):
-    """How a game is drawn, in layers (SVG fragments): the ``board`` that does not
-    change in a game, the ``public`` picture of a state, one seat's ``hand``, and
-    the ``document`` that joins fragments into one SVG."""
+    """How a game is drawn, in layers of SVG: the ``board`` that does not change in a
+    game, the ``public`` picture of a state and one seat's ``hand`` (each a list of
+    fragments), and the ``document`` that joins them into one SVG.  Actions come
+    as their protocol data."""
 
     def board(self, state: Any) -> str:
         """The part of the picture that stays the same all game."""
 
-    def public(self, state: Any, names: Sequence[str]) -> str:
-        """What every seat sees of ``state``."""
+    def public(self, state: Any, names: Sequence[str]) -> Sequence[str]:
+        """What every seat sees of ``state``, in fragments."""
 
-    def hand(self, state: Any, seat: int) -> str:
-        """What only ``seat`` sees of ``state``."""
+    def hand(self, state: Any, seat: int) -> Sequence[str]:
+        """What only ``seat`` sees of ``state``, in fragments."""
 
     def document(self, body: str) -> str:
         """Fragments joined into one SVG document."""
 
-    def target(self, action: Any) -> str | None:
-        """The id of the element of the picture a person clicks to take ``action``
-        (its protocol data), if any (else the action is a button only)."""
+    def targets(self, state: Any, action: Any) -> tuple[str, ...]:
+        """The ids of the elements of the picture of ``state`` a person clicks, in
+        order, to take ``action``; ``()`` for an action taken by a button only."""
+
+    def preview(self, state: Any, action: Any) -> str:
+        """An SVG fragment drawn over the picture of ``state``: ``action`` where it
+        would happen (a tile in place, a palace, a path and its cost)."""
+
+    def mark(self, state: Any, action: Any) -> str:
+        """An SVG fragment drawn over the picture after ``action`` (taken in
+        ``state``): where the last move happened."""
+
+    def legend(self) -> Sequence[tuple[str, str]]:
+        """Each symbol of the pictures (an SVG fragment in a 28 x 28 box) and what
+        it means."""
 
 
 def pictures_of(game: AnyGame) -> Pictures | None:
@@ -58,47 +75,116 @@ def pictures_of(game: AnyGame) -> Pictures | None:
     return method() if callable(method) else None
 
 
-def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str, Any]:
-    """Everything the viewer shows of the record at ``path`` (replayed first;
-    raises :class:`~tajmahal.arena.record.RecordError` if it does not replay)."""
-    done = done if done is not None else replay(game, path)
+class Fragments:
+    """The distinct fragments of the pictures of a page, each once, by number."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._numbers: dict[str, int] = {}
+        self._last: dict[int, tuple[Sequence[str], list[int]]] = {}  # by a tuple's id
+
+    def number(self, fragment: str) -> int:
+        found = self._numbers.get(fragment)
+        if found is None:
+            found = self._numbers[fragment] = len(self.items)
+            self.items.append(fragment)
+        return found
+
+    def numbers(self, fragments: Sequence[str]) -> list[int]:
+        if isinstance(fragments, tuple):  # a game's cached parts come again and again
+            seen = self._last.get(id(fragments))
+            if seen is not None and seen[0] is fragments:
+                return seen[1]
+        found = self._numbers.get
+        numbers = [n if (n := found(f)) is not None else self.number(f) for f in fragments]
+        if isinstance(fragments, tuple):
+            if len(self._last) > 4096:
+                self._last.clear()
+            self._last[id(fragments)] = (fragments, numbers)
+        return numbers
+
+
+def changes(before: Sequence[int] | None, after: Sequence[int]) -> list[int]:
+    """``after`` as the page stores it: ``[-1, *after]`` in full, or, when it is as long
+    as ``before``, the flat pairs ``[i, after[i], ...]`` where the two differ."""
+    if before is None or len(before) != len(after):
+        return [-1, *after]
+    return [x for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b for x in (i, b)]
+
+
+def _header_names(path: Path) -> list[str]:
+    """The seats' names in the record's header (checked by the replay)."""
+    lines = read_lines(path)
+    try:
+        first = next(lines, None)
+    finally:
+        lines.close()
+    players = first[1].get("players") if first is not None else None
+    if not isinstance(players, list):
+        return []
+    return [str(p.get("name", "")) if isinstance(p, dict) else "" for p in players]
+
+
+class _Drawing:
+    """The pictures of a game's steps, collected while it is replayed."""
+
+    def __init__(self, game: AnyGame, names: list[str], fragments: Fragments) -> None:
+        self.game = game
+        self.pictures = pictures_of(game)
+        self.names = names
+        self.fragments = fragments
+        self.publics: list[list[int]] = []
+        self.hands: list[list[list[int]]] = [[] for _ in names]
+        self.marks: list[int | None] = [None]
+        self.scores: list[list[int]] = []
+        self.previous: list[int] | None = None
+        self.previous_hands: list[list[int] | None] = [None for _ in names]
+
+    def frame(self, state: Any) -> None:
+        self.scores.append(self.game.scores(state))
+        p = self.pictures
+        if p is None:
+            return
+        public = self.fragments.numbers(p.public(state, self.names))
+        self.publics.append(changes(self.previous, public))
+        self.previous = public
+        for seat, hands in enumerate(self.hands):
+            hand = self.fragments.numbers(p.hand(state, seat))
+            hands.append(changes(self.previous_hands[seat], hand))
+            self.previous_hands[seat] = hand
+
+    def step(self, before: Any, action: Any, after: Any, events: Sequence[Any]) -> None:
+        if not self.scores:
+            self.frame(before)
+        if self.pictures is not None:
+            data = self.game.action_to_data(action)
+            self.marks.append(self.fragments.number(self.pictures.mark(before, data)))
+        self.frame(after)
+
+
+def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> dict[str, Any]:
+    """Everything the viewer shows of the record at ``path``, replayed (raises
+    :class:`~tajmahal.arena.record.RecordError` if it does not replay); the
+    pictures as numbers of ``fragments``."""
+    fragments = fragments if fragments is not None else Fragments()
+    drawing = _Drawing(game, _header_names(path), fragments)
+    done: Replay = replay(game, path, on_step=drawing.step)
     names = list(done.names)
     header = done.header
     state = game.new_game(game.setup_from_data(header["setup"]))
-    pictures = pictures_of(game)
-    players = len(names)
-
-    # The pictures of a step, kept apart from the steps' other data: each layer's
-    # pictures one after another compress far better (consecutive steps differ
-    # little, and gzip only looks 32 KB back): 7 times smaller for a 4-player game.
-    publics: list[str] = []
-    hands: list[list[str]] = [[] for _ in range(players)]
-
-    def frame(state: Any) -> None:
-        if pictures is not None:
-            publics.append(pictures.public(state, names))
-            for seat in range(players):
-                hands[seat].append(pictures.hand(state, seat))
-
+    if not drawing.scores:  # a record of no decisions
+        drawing.frame(state)
+    pictures = drawing.pictures
     steps: list[dict[str, Any]] = [
         {
             "decision": 0,
             "seat": None,
             "text": "start",
             "lines": game.describe_start(state, names),
-            "scores": game.scores(state),
+            "scores": drawing.scores[0],
         }
     ]
-    frame(state)
-    board = pictures.board(state) if pictures is not None else None
-    actions = [data for _, data in read_lines(path) if data.get("type") == "action"]
-    for step, data in zip(done.steps, actions, strict=True):
-        legal = game.legal_actions(state)
-        choice = data.get("choice")
-        if choice is None:
-            wanted = game.action_from_data(data["action"])
-            choice = next(i for i, a in enumerate(legal) if a == wanted)
-        state, _ = game.step(state, legal[choice])
+    for step, scores in zip(done.steps, drawing.scores[1:], strict=True):
         steps.append(
             {
                 "decision": step.decision,
@@ -107,13 +193,12 @@ def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str
                 "text": step.action_text,
                 "lines": list(step.lines),
                 "fault": step.fault,
-                "scores": game.scores(state),
+                "scores": scores,
             }
         )
-        frame(state)
     result = done.result
     return {
-        "title": f"{game.title}, {players} players ({header.get('variant')}), seed "
+        "title": f"{game.title}, {len(names)} players ({header.get('variant')}), seed "
         f"{header.get('seed')}",
         "record": path.name,
         "names": names,
@@ -124,11 +209,17 @@ def game_data(game: AnyGame, path: Path, done: Replay | None = None) -> dict[str
             "breakdown": result["breakdown"],
             "faults": result["faults"],
         },
-        "board": board,
-        "document": pictures.document("@@BODY@@") if pictures is not None else None,
+        "board": fragments.number(pictures.board(state)) if pictures is not None else None,
+        "document": (
+            fragments.number(pictures.document("@@BODY@@")) if pictures is not None else None
+        ),
+        "legend": (  # each symbol and its meaning, as fragment numbers
+            [fragments.numbers(item) for item in pictures.legend()] if pictures is not None else []
+        ),
         "steps": steps,
-        "publics": publics,  # by step
-        "hands": hands,  # by seat, then step
+        "publics": drawing.publics,  # by step: fragment numbers, as changes()
+        "hands": drawing.hands,  # by seat, then step: fragment numbers, as changes()
+        "marks": drawing.marks if pictures is not None else [],  # by step (None at the start)
     }
 
 
@@ -138,7 +229,7 @@ def asset(name: str) -> str:
 
 
 def _pack(data: Any) -> str:
-    return base64.b64encode(gzip.compress(orjson.dumps(data), 9, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(orjson.dumps(data), 6, mtime=0)).decode("ascii")
 
 
 def records_in(path: Path) -> list[Path]:
@@ -150,28 +241,46 @@ def records_in(path: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.jsonl") if p.name != "journal.jsonl")
 
 
-def viewer_html(games: Sequence[dict[str, Any]], title: str) -> str:
-    """The page for the :func:`game_data` of one or more games."""
+def viewer_html(games: Sequence[dict[str, Any]], fragments: Fragments, title: str) -> str:
+    """The page for the :func:`game_data` of one or more games (their pictures'
+    ``fragments``)."""
     index = [
         {"title": g["title"], "record": g["record"], "names": g["names"], "result": g["result"]}
         for g in games
     ]
-    payload = orjson.dumps({"index": index, "packed": [_pack(g) for g in games]}).decode()
+    payload = orjson.dumps(
+        {
+            "index": index,
+            "fragments": _pack(fragments.items),
+            "packed": [_pack(g) for g in games],
+        }
+    ).decode()
     payload = payload.replace("</", "<\\/")  # never closes the script element
     return (
         _PAGE.replace("@@TITLE@@", html.escape(title))
         .replace("@@CSS@@", asset("viewer.css"))
-        .replace("@@JS@@", asset("viewer.js"))
+        .replace("@@JS@@", asset("common.js") + asset("viewer.js"))
         .replace("@@DATA@@", payload)
     )
 
 
-def write_viewer(game_of: Any, paths: Sequence[Path], out: Path) -> int:
+def write_viewer(
+    game_of: Any,
+    paths: Sequence[Path],
+    out: Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Replay ``paths`` (``game_of(path)`` gives each one's game) and write the viewer
-    to ``out`` (atomically: a temporary file renamed); the number of games."""
-    games = [game_data(game_of(p), p) for p in paths]
+    to ``out`` (atomically: a temporary file renamed); the number of games.
+    ``progress(done, total)`` is called after each game."""
+    fragments = Fragments()
+    games = []
+    for k, path in enumerate(paths):
+        games.append(game_data(game_of(path), path, fragments))
+        if progress is not None:
+            progress(k + 1, len(paths))
     title = games[0]["title"] if len(games) == 1 else f"{len(games)} games"
-    text = viewer_html(games, title)
+    text = viewer_html(games, fragments, title)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.part")
     tmp.write_text(text, "utf-8")
@@ -201,7 +310,8 @@ _PAGE = """<!DOCTYPE html>
 <option value="25">40/s</option></select></label>
 </div>
 <div id="faultmarks"></div>
-<main><div id="picture"></div>
+<main><div id="board"><div id="picture"></div>
+<details id="legend-box" open><summary>Legend</summary><div id="legend"></div></details></div>
 <aside><div id="now"></div><ol id="log"></ol></aside></main>
 <section><h2>Final result</h2><table id="final-table"></table>
 <ul id="faults"></ul></section>

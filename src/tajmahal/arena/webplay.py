@@ -10,10 +10,15 @@ page on a local address (starlette under uvicorn, the ``web`` extra) and plays
 the match.
 
 The page shows the game through the game's optional ``pictures()`` (see
-:mod:`tajmahal.arena.viewer`), with each legal action clickable on the picture
-(``Pictures.target``) and as a button; a game without pictures gets the buttons.
-Several people may share one page (hot seat): each sees only their own hand, and
-the page hides it when the turn passes to another person.
+:mod:`tajmahal.arena.viewer`): each legal action is made on the picture, by
+clicking the parts ``Pictures.targets`` names one after another, with a
+``Pictures.preview`` of it to confirm; the actions a picture cannot show are
+buttons (a game without pictures gets buttons only).  The log tells each action
+and what it caused (the events everybody saw, and the person's own secrets),
+the last move is marked on the picture, and the bots' moves come ``pace``
+seconds apart, so that a person can follow them.  Several people may share one
+page (hot seat): each sees only their own hand, and the page hides it when the
+turn passes to another person.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from attrs import evolve
 
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
+from .offers import half_made, offers
 from .player import Player
 from .protocol import Message
 from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
@@ -40,6 +46,8 @@ from .viewer import Pictures, asset, pictures_of
 HUMAN: Final = "human"
 #: A person's time per decision: a week (no limit, in effect); no bank.
 HUMAN_TIME: Final = TimeControl(move=7 * 24 * 3600.0, bank=0.0)
+#: Seconds between two bots' moves on the page (``tajmahal play --pace``).
+PACE: Final = 0.8
 
 
 class GameClosed(Exception):
@@ -54,20 +62,37 @@ class Table:
     """
 
     def __init__(
-        self, game: AnyGame, setup: Any, names: Sequence[str], humans: Sequence[int]
+        self,
+        game: AnyGame,
+        setup: Any,
+        names: Sequence[str],
+        humans: Sequence[int],
+        pace: float = 0.0,
     ) -> None:
         self.game = game
         self.names = list(names)
         self.humans = list(humans)
+        self.pace = pace
         self.pictures: Pictures | None = pictures_of(game)
         self.state = game.new_game(setup)
         self.board = self.pictures.board(self.state) if self.pictures is not None else None
-        self.log: list[dict[str, Any]] = []
+        self.legend = [list(item) for item in self.pictures.legend()] if self.pictures else []
+        self.log: list[dict[str, Any]] = [
+            {
+                "decision": 0,
+                "seat": None,
+                "text": "start",
+                "lines": game.describe_start(self.state, self.names),
+            }
+        ]
+        self.last = ""  # the mark of the last move
         self.pending: dict[str, Any] | None = None
         self.answer: int | None = None
+        self.queued: list[tuple[int, int, int]] = []  # (seat, decision, choice) to come
         self.result: dict[str, Any] | None = None
         self.closed = False
         self.version = 1
+        self.shown = time.monotonic()  # when the page last had something new
         self.changed = threading.Condition()
         self._cache: dict[tuple[int, int | None], str] = {}
 
@@ -76,35 +101,75 @@ class Table:
     def on_step(
         self, decision: int, seat: int, before: Any, action: Any, events: Sequence[Any], by: str
     ) -> None:
-        """The referee's ``on_step`` hook: follow the game, log the action (public)."""
-        after, _ = self.game.step(before, action)
-        text = self.game.describe_action(before, action)
+        """The referee's ``on_step`` hook: follow the game, log the action and what
+        it caused, mark it; a bot's move waits until ``pace`` seconds after the
+        last change the page was shown."""
+        game = self.game
+        after, _ = game.step(before, action)
+        if not events and game.to_act(after) == seat and half_made(self.pictures, after):
+            with self.changed:  # half an action: its last decision tells it all
+                self.state = after
+                self._bump()
+            return
+        text = game.describe_action(before, action)
+        lines = game.describe_events(after, self._seen(events), self.names)
+        mark = ""
+        if self.pictures is not None:
+            mark = self.pictures.mark(before, game.action_to_data(action))
+        if seat not in self.humans and self.pace > 0:
+            wait = self.shown + self.pace - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
         with self.changed:
             self.state = after
-            self.log.append({"decision": decision, "seat": seat, "text": text, "by": by})
+            self.last = mark
+            self.log.append(
+                {"decision": decision, "seat": seat, "text": text, "lines": lines, "by": by}
+            )
             self._bump()
 
-    def ask(self, seat: int, message: Message) -> int:
-        """Wait for a person's choice among ``message["legal"]`` (an index)."""
+    def _seen(self, events: Sequence[Any]) -> list[Any]:
+        """The events the page may tell: the public ones, and with one person at the
+        table also those only their seat sees (their own draws)."""
         game = self.game
+        seat = self.humans[0] if len(self.humans) == 1 else None
+        return [
+            e
+            for e in events
+            if game.is_public(e)
+            or (seat is not None and game.event_data(e, seat) != game.event_data(e, None))
+        ]
+
+    def ask(self, seat: int, message: Message) -> int:
+        """Wait for a person's choice among ``message["legal"]`` (an index); the
+        second decision of a joined offer (see :mod:`tajmahal.arena.offers`) is
+        answered at once."""
+        decision = message["decision"]
         with self.changed:
-            options = []
-            for data in message["legal"]:
-                action = game.action_from_data(data)
-                target = self.pictures.target(data) if self.pictures is not None else None
-                options.append(
-                    {"label": game.describe_action(self.state, action), "target": target}
-                )
-            self.pending = {"seat": seat, "decision": message["decision"], "options": options}
+            queued, self.queued = self.queued, []
+            if (
+                queued
+                and queued[0][:2] == (seat, decision)
+                and queued[0][2] < len(message["legal"])
+            ):
+                return queued[0][2]
+            made = offers(self.game, self.pictures, self.state, message["legal"])
+            self.pending = {
+                "seat": seat,
+                "decision": decision,
+                "options": [o.shown() for o in made],
+            }
             self.answer = None
             self._bump()
             while self.answer is None:
                 if self.closed:
                     raise GameClosed("the table was closed during a person's decision")
                 self.changed.wait(0.5)
-            choice, self.answer, self.pending = self.answer, None, None
+            choices = made[self.answer].choices
+            self.answer, self.pending = None, None
+            self.queued = [(seat, decision + k, c) for k, c in enumerate(choices[1:], 1)]
             self._bump()
-            return choice
+            return choices[0]
 
     def finish(self, result: MatchResult) -> None:
         """The end of the game: the final table."""
@@ -167,6 +232,8 @@ class Table:
                 "to_act": game.to_act(self.state),
                 "seat": seat,
                 "picture": self._picture(seat),
+                "last": self.last,
+                "legend": self.legend,
                 "log": self.log[-300:],
                 "pending": pending,
                 "result": self.result,
@@ -180,14 +247,14 @@ class Table:
         if key not in self._cache:
             self._cache.clear()
             p = self.pictures
-            hand = p.hand(self.state, seat) if seat is not None else ""
-            self._cache[key] = p.document(
-                (self.board or "") + p.public(self.state, self.names) + hand
-            )
+            hand = "".join(p.hand(self.state, seat)) if seat is not None else ""
+            public = "".join(p.public(self.state, self.names))
+            self._cache[key] = p.document((self.board or "") + public + hand)
         return self._cache[key]
 
     def _bump(self) -> None:
         self.version += 1
+        self.shown = time.monotonic()
         self.changed.notify_all()
 
 
@@ -208,12 +275,17 @@ class HumanSeat(Player):
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>@@TITLE@@</title><style>@@CSS@@</style></head>
+<title>@@TITLE@@</title><link rel="icon" href="data:,"><style>@@CSS@@</style></head>
 <body>
 <header><h1 id="title">@@TITLE@@</h1><span id="status"></span></header>
 <div id="cover" hidden><p id="cover-text"></p><button id="reveal">show my hand</button></div>
-<main><div id="picture"></div>
-<aside><h2 id="prompt"></h2><div id="moves"></div>
+<main><div id="board"><div id="picture"></div>
+<details id="legend-box" open><summary>Legend</summary><div id="legend"></div></details></div>
+<aside><h2 id="prompt"></h2><p id="hint"></p>
+<div id="choice" hidden><div id="choice-text"></div>
+<button id="confirm" title="Enter">confirm</button>
+<button id="cancel" title="Escape">cancel</button></div>
+<div id="moves"></div>
 <table id="scores"></table><ol id="log"></ol></aside></main>
 <section id="final" hidden><h2>Final result</h2><table id="final-table"></table>
 <ul id="faults"></ul></section>
@@ -229,7 +301,7 @@ def page(title: str) -> str:
     return (
         _PAGE.replace("@@TITLE@@", html.escape(title))
         .replace("@@CSS@@", asset("play.css"))
-        .replace("@@JS@@", asset("play.js"))
+        .replace("@@JS@@", asset("common.js") + asset("play.js"))
     )
 
 
@@ -320,17 +392,19 @@ def play_in_browser(
     open_browser: bool = True,
     linger: float | None = None,
     say: Callable[[str], None] = print,
+    pace: float = PACE,
 ) -> MatchResult:
     """Play ``setup`` with a person at each seat whose spec is None, the bots of the
     other specs, through the referee; serve the page on ``host:port`` meanwhile.
 
-    After the game the page stays up ``linger`` seconds (None: until Ctrl-C)."""
+    After the game the page stays up ``linger`` seconds (None: until Ctrl-C).  The
+    bots' moves are shown ``pace`` seconds apart."""
     humans = [seat for seat, spec in enumerate(specs) if spec is None]
     names = [
         s.text if s is not None else (f"{HUMAN} {k}" if len(humans) > 1 else HUMAN)
         for k, s in enumerate(specs)
     ]
-    table = Table(game, setup, names, humans)
+    table = Table(game, setup, names, humans, pace)
     filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
     connections: list[Connection] = connect(
         game, [filler if s is None else s for s in specs], config, seed
@@ -373,6 +447,7 @@ def run_play(
     open_browser: bool,
     linger: float | None,
     move: float,
+    pace: float = PACE,
 ) -> None:
     """``tajmahal play SEAT...``: each SEAT ``human`` or a bot as ``match`` takes it."""
     import secrets
@@ -415,6 +490,7 @@ def run_play(
             open_browser=open_browser,
             linger=linger,
             say=lambda line: click.echo(line, err=True),
+            pace=pace,
         )
     except OSError as e:
         raise click.UsageError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None

@@ -14,66 +14,28 @@ passively and needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-import orjson
 from attrs import evolve
 
-from ..arena.game import refusal
-from ..arena.player import Player
-from .actions import (
-    TILE_SIZES,
-    Action,
-    BuildPalace,
-    Deploy,
-    Done,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
+from ..kit.jsontext import field_names
+from . import actions as act
+from . import events as ev
+from . import rules
+from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
 from .components import DEFAULT_COMPONENTS, Components
-from .events import (
-    CardLaid,
-    CardTaken,
-    Event,
-    FestivalBegan,
-    FestivalScored,
-    FigureDeployed,
-    FigureMoved,
-    FigureWithdrawn,
-    FinalScored,
-    GameOver,
-    LandPlaced,
-    PalaceBuilt,
-    Passed,
-    PileReshuffled,
-    TokenUsed,
-    TurnBegan,
-    TurnEnded,
-    WaterPlaced,
-    WaterScored,
-)
+from .events import CardTaken, Event
 from .legal import legal_actions
-from .rules import IllegalAction, apply, new_game, ranks, scores, step
-from .serialize import components_data, from_data, setup_from_data, setup_to_data, to_data
-from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Setup, SetupError, State
-from .views import view
+from .rules import IllegalAction
+from .serialize import CONVERTER, components_data
+from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Seat, Setup, State
+from .views import JavaView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .render import JavaPictures
+    from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
 
@@ -96,13 +58,13 @@ def card_text(components: Components, card: int) -> str:
 
 
 _BEGUN_TEXT: Final = {
-    PlaceWater: "lay water",
-    Deploy: "deploy a figure",
-    Withdraw: "withdraw a figure",
-    Move: "move a figure",
-    BuildPalace: "build a palace",
-    ExtendPalace: "extend a palace",
-    HoldFestival: "hold a festival",
+    act.PlaceWater: "lay water",
+    act.Deploy: "deploy a figure",
+    act.Withdraw: "withdraw a figure",
+    act.Move: "move a figure",
+    act.BuildPalace: "build a palace",
+    act.ExtendPalace: "extend a palace",
+    act.HoldFestival: "hold a festival",
 }
 
 
@@ -114,19 +76,19 @@ def action_text(state: State, action: Action) -> str:
     def at(p: int) -> str:
         return position_label(c, p)
 
-    if isinstance(action, PlaceLand):
+    if isinstance(action, act.PlaceLand):
         return (
             f"lay a {action.tile} tile"
             if action.tile in ("rice", "village")
             else (f"lay a {TILE_SIZES[action.tile]}-space tile")
         )
-    if isinstance(action, TakeCard):
+    if isinstance(action, act.TakeCard):
         return "take the display card" if action.display else "draw a festival card"
-    if isinstance(action, UseToken):
+    if isinstance(action, act.UseToken):
         return "use an action token"
     if isinstance(action, EndTurn):
         return "end the turn"
-    if isinstance(action, Lay):
+    if isinstance(action, act.Lay):
         return f"lay {card_text(c, action.card)}"
     if isinstance(action, Done):
         return "end the bid"
@@ -137,25 +99,91 @@ def action_text(state: State, action: Action) -> str:
     pending = state.pending
     assert pending is not None, action
     what = action_text(state, pending.action)
-    if isinstance(action, Shape):
+    if isinstance(action, act.Shape):
         return f"{what} on " + " ".join(
             f"{at(p)}:{'village' if p == pending.position else 'rice'}" for p in action.cells
         )
-    if isinstance(action, Value):
+    if isinstance(action, act.Value):
         assert pending.position is not None
         return f"{what} of {action.value} on {at(pending.position)}"
-    assert isinstance(action, Select)
+    assert isinstance(action, act.Select)
     if state.phase == TARGET:
         assert pending.position is not None
         return f"{what}: {at(pending.position)} -> {at(action.position)}"
     return f"{what} on {at(action.position)}"
 
 
-def _who(seat: int, names: Sequence[str]) -> str:
-    return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
+class JavaWords(Words):
+    """Java's names for things: positions by row and column, cards by symbols."""
+
+    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
+        super().__init__(state, names, events)
+        self.c = state.components
+
+    def at(self, position: int) -> str:
+        return position_label(self.c, position)
+
+    def card(self, card: int) -> str:
+        return card_text(self.c, card)
 
 
-class Java:
+_EVENT_TEXTS: Final[Mapping[type, Callable[[Any, JavaWords], str | None]]] = {
+    ev.TurnBegan: lambda e, w: f"# {w.who(e.seat)}'s turn" + (" (last turn)" if e.last else ""),
+    ev.LandPlaced: lambda e, w: (
+        f"{w.who(e.seat)} lays a {len(e.cells)}-space tile on level {e.level} "
+        f"at {', '.join(w.at(p) for p in e.cells)} ({e.cost} AP)"
+    ),
+    ev.WaterPlaced: lambda e, w: f"{w.who(e.seat)} lays water on {w.at(e.position)}",
+    ev.WaterScored: lambda e, w: (
+        f"water enclosed ({len(e.area)} spaces): {w.who(e.seat)} scores {e.points}"
+    ),
+    ev.FigureDeployed: lambda e, w: (
+        f"{w.who(e.seat)} deploys on {w.at(e.position)} ({e.cost} AP)"
+    ),
+    ev.FigureWithdrawn: lambda e, w: f"{w.who(e.seat)} withdraws from {w.at(e.position)}",
+    ev.FigureMoved: lambda e, w: (
+        f"{w.who(e.seat)} moves {w.at(e.origin)} -> {w.at(e.target)} ({e.cost} AP)"
+    ),
+    ev.PalaceBuilt: lambda e, w: (
+        f"{w.who(e.seat)} {'extends a palace to' if e.extended else 'builds a palace of'} "
+        f"{e.value} on {w.at(e.position)}: {e.points} points"
+    ),
+    ev.CardTaken: lambda e, w: (
+        f"{w.who(e.seat)} takes {'the display card' if e.display else 'a card'}"
+    ),
+    ev.PileReshuffled: lambda e, w: f"the {e.size} discarded cards become the draw pile",
+    ev.TokenUsed: lambda e, w: f"{w.who(e.seat)} uses an action token ({e.left} left)",
+    ev.FestivalBegan: lambda e, w: f"{w.who(e.seat)} holds a festival on {w.at(e.palace)}",
+    ev.CardLaid: lambda e, w: f"{w.who(e.seat)} lays {w.card(e.card)}",
+    ev.Passed: lambda e, w: f"{w.who(e.seat)} passes",
+    ev.FestivalScored: lambda e, w: (
+        f"festival won by {', '.join(w.who(s) for s in e.winners) or 'nobody'}: "
+        f"{e.points} points each"
+    ),
+    ev.TurnEnded: lambda e, w: (
+        f"{w.who(e.seat)} ends the turn ({e.left} AP lost)" if e.left else None
+    ),
+    ev.FinalScored: lambda e, w: f"{w.who(e.seat)} final scoring: {e.points} points",
+    ev.GameOver: lambda e, w: f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}",
+}
+
+
+#: A seat's public record in the view (:class:`~tajmahal.java.state.Seat`, its hand
+#: emptied: J59), straight from the state's.
+_SEAT_DICT: Final = dict_function(
+    "seat_dict", "p, j", field_expressions("p", Seat, field_names(Seat), {"hand": "()"})
+)
+
+
+def event_for(event: Event, seat: int | None) -> Event:
+    """``event`` as ``seat`` sees it: a card drawn from the pile is its taker's
+    secret (J59)."""
+    if isinstance(event, CardTaken) and not event.display and seat != event.seat:
+        return evolve(event, card=None)
+    return event
+
+
+class Java(ComponentsAdapter[Setup, State, Action, Event]):
     """Java as an arena :class:`~tajmahal.arena.game.Game`."""
 
     name = "java"
@@ -164,77 +192,37 @@ class Java:
     max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
+    converter = CONVERTER
+    view_type = JavaView
+    # The view straight from the state (as views.view makes it).
+    state_type = State
+    view_by_hand: ClassVar[Mapping[str, str]] = {
+        "variant": "state.setup.variant",
+        "hand": "state.players[seat].hand",
+        "hands": "[len(p.hand) for p in state.players]",
+        "players": "j.records(state.players, seat_dict)",
+        "pile": "len(state.pile)",
+    }
+    view_namespace: ClassVar[Mapping[str, Any]] = {"seat_dict": _SEAT_DICT}
+    refused = IllegalAction
+    passive = (EndTurn, Done, Pass)  # always last when allowed
+    bots = "tajmahal.java.bots"
+    event_texts = _EVENT_TEXTS
+    words = JavaWords
+    setup_type = Setup
+    variants = VARIANTS
+    default_variant = START
+
+    new_game = staticmethod(rules.new_game)
+    legal_actions = staticmethod(legal_actions)
+    step = staticmethod(rules.step)
+    apply = staticmethod(rules.apply)
+    view = staticmethod(view)
+    components_data = staticmethod(components_data)
+    event_for = staticmethod(event_for)
+
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        self.components = components
-
-    # -- setups
-
-    def random_setup(self, players: int, seed: int, variant: str | None = None) -> Setup:
-        if variant is not None and variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
-        return Setup.random(players, seed, variant or START, self.components)
-
-    def setup_to_data(self, setup: Setup) -> Any:
-        return setup_to_data(setup)
-
-    def setup_from_data(self, data: Any) -> Setup:
-        try:
-            return setup_from_data(data, self.components)
-        except SetupError:
-            raise
-        except ValueError as e:
-            raise ValueError(str(e)) from None
-
-    def players(self, setup: Setup) -> int:
-        return setup.players
-
-    def variant(self, setup: Setup) -> str:
-        return setup.variant
-
-    def public_setup(self, setup: Setup) -> Any:
-        return components_data(setup.components)
-
-    # -- play
-
-    def new_game(self, setup: Setup) -> State:
-        return new_game(setup)
-
-    def to_act(self, state: State) -> int | None:
-        return state.to_act
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        return legal_actions(state)
-
-    def step(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
-        return step(state, action)
-
-    def why_illegal(self, state: State, action: Action) -> str | None:
-        """The rule the engine cites when it refuses ``action`` in ``state``, id
-        first: ``"J20: place a land tile before the turn ends"``.
-        None if the engine takes the action, or fails on it otherwise (the action
-        came from a bot)."""
-        return refusal(apply, IllegalAction, state, action)
-
-    def view_data(self, state: State, seat: int) -> Any:
-        return to_data(view(state, seat))
-
-    def view_json(self, state: State, seat: int) -> bytes:
-        return orjson.dumps(self.view_data(state, seat))
-
-    def action_to_data(self, action: Action) -> Any:
-        return to_data(action)
-
-    def action_from_data(self, data: Any) -> Action:
-        action: Action = from_data(data, Action)
-        return action
-
-    def event_data(self, event: Event, seat: int | None) -> Any:
-        if isinstance(event, CardTaken) and not event.display and seat != event.seat:
-            event = evolve(event, card=None)  # J59: a drawn card is secret
-        return to_data(event)
-
-    def event_json(self, event: Event, seat: int | None) -> bytes:
-        return orjson.dumps(self.event_data(event, seat))
+        super().__init__(components)
 
     def is_public(self, event: Event) -> bool:
         """All but a card drawn from the pile."""
@@ -243,7 +231,7 @@ class Java:
     # -- results
 
     def scores(self, state: State) -> list[int]:
-        return scores(state)
+        return rules.scores(state)
 
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
@@ -252,12 +240,7 @@ class Java:
         ]
 
     def ranks(self, state: State) -> list[int]:
-        return ranks(scores(state))
-
-    def fallback(self, state: State, legal: Sequence[Action]) -> int:
-        """End the turn, the bid, or pass when allowed (always last), else the first
-        action (in the phase ``act``, a land tile: the turn owes one)."""
-        return len(legal) - 1 if isinstance(legal[-1], (EndTurn, Done, Pass)) else 0
+        return rules.ranks(rules.scores(state))
 
     # -- for people
 
@@ -268,74 +251,13 @@ class Java:
         c = state.components
         shown = card_text(c, state.display) if state.display is not None else "none"
         return [
-            f"# Java ({state.setup.variant} action tokens); {_who(0, names)} starts",
+            f"# Java ({state.setup.variant} action tokens); {who(0, names)} starts",
             f"display card: {shown}",
         ]
 
-    def describe_events(
-        self, state: State, events: Sequence[Event], names: Sequence[str]
-    ) -> list[str]:
-        c = state.components
-
-        def at(p: int) -> str:
-            return position_label(c, p)
-
-        lines: list[str] = []
-        for e in events:
-            if isinstance(e, TurnBegan):
-                last = " (last turn)" if e.last else ""
-                lines.append(f"# {_who(e.seat, names)}'s turn{last}")
-            elif isinstance(e, LandPlaced):
-                lines.append(
-                    f"{_who(e.seat, names)} lays a {len(e.cells)}-space tile on level {e.level} "
-                    f"at {', '.join(at(p) for p in e.cells)} ({e.cost} AP)"
-                )
-            elif isinstance(e, WaterPlaced):
-                lines.append(f"{_who(e.seat, names)} lays water on {at(e.position)}")
-            elif isinstance(e, WaterScored):
-                who = _who(e.seat, names) if e.seat is not None else "nobody"
-                lines.append(f"water enclosed ({len(e.area)} spaces): {who} scores {e.points}")
-            elif isinstance(e, FigureDeployed):
-                lines.append(f"{_who(e.seat, names)} deploys on {at(e.position)} ({e.cost} AP)")
-            elif isinstance(e, FigureWithdrawn):
-                lines.append(f"{_who(e.seat, names)} withdraws from {at(e.position)}")
-            elif isinstance(e, FigureMoved):
-                lines.append(
-                    f"{_who(e.seat, names)} moves {at(e.origin)} -> {at(e.target)} ({e.cost} AP)"
-                )
-            elif isinstance(e, PalaceBuilt):
-                what = "extends a palace to" if e.extended else "builds a palace of"
-                lines.append(
-                    f"{_who(e.seat, names)} {what} {e.value} on {at(e.position)}: {e.points} points"
-                )
-            elif isinstance(e, CardTaken):
-                what = "the display card" if e.display else "a card"
-                lines.append(f"{_who(e.seat, names)} takes {what}")
-            elif isinstance(e, PileReshuffled):
-                lines.append(f"the {e.size} discarded cards become the draw pile")
-            elif isinstance(e, TokenUsed):
-                lines.append(f"{_who(e.seat, names)} uses an action token ({e.left} left)")
-            elif isinstance(e, FestivalBegan):
-                lines.append(f"{_who(e.seat, names)} holds a festival on {at(e.palace)}")
-            elif isinstance(e, CardLaid):
-                lines.append(f"{_who(e.seat, names)} lays {card_text(c, e.card)}")
-            elif isinstance(e, Passed):
-                lines.append(f"{_who(e.seat, names)} passes")
-            elif isinstance(e, FestivalScored):
-                won = ", ".join(_who(s, names) for s in e.winners) or "nobody"
-                lines.append(f"festival won by {won}: {e.points} points each")
-            elif isinstance(e, TurnEnded):
-                if e.left:
-                    lines.append(f"{_who(e.seat, names)} ends the turn ({e.left} AP lost)")
-            elif isinstance(e, FinalScored):
-                lines.append(f"{_who(e.seat, names)} final scoring: {e.points} points")
-            elif isinstance(e, GameOver):
-                lines.append(f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}")
-        return lines
-
     def pictures(self) -> JavaPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .render import JavaPictures
+        from .pictures import JavaPictures
 
         return JavaPictures(self.components)
 
@@ -344,12 +266,6 @@ class Java:
         from .terminal import position
 
         return position(state, names, seat)
-
-    def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        from ..kit.bots import builtin_players
-        from .bots import BOTS, MCTS_BUILTIN
-
-        return builtin_players(BOTS, MCTS_BUILTIN)
 
 
 #: The game object the CLI and the tournament use.

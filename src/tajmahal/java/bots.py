@@ -21,16 +21,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
 from .actions import Action, EndTurn
+from .adapter import JAVA
 from .components import DEFAULT_COMPONENTS, Components
 from .heuristic import FAR, NEAR, bid_choice, evaluate, festival_value, ordered, owner
 from .legal import legal_actions
 from .rules import apply
-from .serialize import from_data
 from .state import ACT, FESTIVAL, POSITION, SHAPE, TARGET, VALUE, State
 from .views import JavaView, determinize
 
@@ -63,10 +63,7 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
         self.searched = searched
         self.playout_width = playout_width
 
-    def read_view(
-        self, setup: Any, view: Any, legal: Sequence[Any]
-    ) -> tuple[JavaView, Sequence[Action]]:
-        return from_data(view, JavaView), [from_data(a, Action) for a in legal]
+    game = JAVA
 
     def determinize(self, view: JavaView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)

@@ -13,6 +13,7 @@ from typing import Final
 
 from attrs import field, frozen
 
+from ..kit.picture import Pictured
 from .actions import Action
 from .components import DEFAULT_COMPONENTS, Components
 
@@ -157,7 +158,7 @@ class Turn:
 
 
 @frozen
-class State:
+class State(Pictured):
     """A position of a game of Java."""
 
     setup: Setup

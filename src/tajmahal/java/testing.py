@@ -1,24 +1,8 @@
-"""Hypothesis strategies for Java (``pip install hypothesis``): test your bots,
-tools or analyses on many setups and reachable positions.
-
-.. code-block:: python
-
-    from hypothesis import given
-    from tajmahal.java import legal_actions
-    from tajmahal.java.testing import states
-
-    @given(states(players=3))
-    def test_my_bot_always_answers_legally(state):
-        if state.to_act is not None:
-            assert my_bot(state) in legal_actions(state)
-
-Strategies:
-
-- :func:`setups` — valid :class:`~tajmahal.java.Setup` values: any order of the
-  festival cards, any reshuffle seed, either token variant.
-- :func:`states` — states reached from such a setup by legal random play.
-- :func:`legal_actions_of` — one legal action of a state.
-- :func:`games` — a setup and a whole game's legal actions, for replay tests.
+"""Hypothesis strategies for Java (``pip install hypothesis``): :func:`setups`
+shuffles the festival cards (J13-J14) and draws a reshuffle seed, for either token
+variant; ``states``, ``games`` and ``legal_actions_of`` play from them
+(:mod:`tajmahal.kit.testing`), preferring to end turns and to lay three-space
+tiles, so that games reach festivals and their end: ``@given(states(players=3))``.
 """
 
 from __future__ import annotations
@@ -27,17 +11,13 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from ..kit import testing as kit
 from .actions import THREE, Action, EndTurn, PlaceLand
+from .adapter import JAVA
 from .components import DEFAULT_COMPONENTS, Components
-from .legal import legal_actions
-from .rules import apply, is_over, new_game
 from .state import VARIANTS, Setup, State
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
-
-
-def _pick(value: int | str | Sequence[int] | Sequence[str]) -> st.SearchStrategy[object]:
-    return st.just(value) if isinstance(value, (int, str)) else st.sampled_from(list(value))
 
 
 @st.composite
@@ -48,58 +28,20 @@ def setups(
     components: Components = DEFAULT_COMPONENTS,
 ) -> Setup:
     """A valid setup: the festival cards in any order (J13-J14)."""
-    n = draw(_pick(players))
-    variant = draw(_pick(variants))
+    n = draw(kit.pick(players))
+    variant = draw(kit.pick(variants))
     deck = tuple(draw(st.permutations(range(len(components.cards)))))
     seed = draw(st.integers(0, 2**31 - 1))
-    return Setup(n, variant, deck, seed, components)  # type: ignore[arg-type]
+    return Setup(n, variant, deck, seed, components)
 
 
-def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
-    """One of the legal actions of ``state`` (which must not be over)."""
-    return st.sampled_from(legal_actions(state))
+def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:
+    """The end of the turn and the big three-space tiles, half of the time, so
+    that games reach festivals and their end in few steps."""
+    return [a for a in legal if isinstance(a, EndTurn) or a == PlaceLand(THREE)]
 
 
-def _biased(state: State) -> st.SearchStrategy[Action]:
-    """Any legal action; the end of the turn and the big three-space tiles often,
-    so that games reach festivals and their end in few steps."""
-    legal = legal_actions(state)
-    options = [st.sampled_from(legal)]
-    if isinstance(legal[-1], EndTurn):
-        options.append(st.just(legal[-1]))
-    if PlaceLand(THREE) in legal:
-        options.append(st.just(PlaceLand(THREE)))
-    return st.one_of(*options)
-
-
-@st.composite
-def states(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    max_actions: int = 300,
-) -> State:
-    """A state reached by up to ``max_actions`` legal actions from a setup."""
-    state = new_game(draw(setups(players, variants)))
-    for _ in range(draw(st.integers(0, max_actions))):
-        if is_over(state):
-            break
-        state = apply(state, draw(_biased(state)))
-    return state
-
-
-@st.composite
-def games(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-) -> tuple[Setup, list[Action]]:
-    """A setup and the legal actions of a whole game played from it."""
-    setup = draw(setups(players, variants))
-    state = new_game(setup)
-    actions: list[Action] = []
-    while not is_over(state):
-        action = draw(_biased(state))
-        actions.append(action)
-        state = apply(state, action)
-    return setup, actions
+#: States reached by random play, whole games, one legal action of a state
+#: (:func:`tajmahal.kit.testing.strategies`; ``states`` and ``games`` take the
+#: options of :func:`setups`, ``states`` also ``max_actions``).
+states, games, legal_actions_of = kit.strategies(JAVA, setups, _prefer, max_actions=300)

@@ -21,12 +21,13 @@ import random
 
 from attrs import evolve, frozen
 
+from ..kit.picture import Pictured
 from .components import DEFAULT_COMPONENTS, Components
 from .state import Festival, Pending, Seat, Setup, State, Turn
 
 
 @frozen
-class JavaView:
+class JavaView(Pictured):
     """A seat's view: the public state (see :class:`~tajmahal.java.state.State`),
     its own hand, every hand's size and the draw pile's size."""
 

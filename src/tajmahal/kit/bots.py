@@ -55,26 +55,33 @@ ActionT = TypeVar("ActionT")
 class Bots(ABC, Generic[ViewT, StateT, ActionT]):
     """What a game gives the kit's bots (see the module docstring).
 
-    Required: :meth:`read_view`, :meth:`determinize`, :meth:`legal_actions`,
-    :meth:`apply`, :meth:`evaluate`.  The rest have defaults: the state's
-    ``to_act``, a uniformly random rollout policy to the end of the game, every
-    decision a tree node, every legal action a candidate, and a greedy value that
-    is ``evaluate`` after the action.  The engine's functions can be taken as they
+    Required: :meth:`determinize`, :meth:`legal_actions`, :meth:`apply`,
+    :meth:`evaluate`, and :attr:`game` or :meth:`read_view`.  The rest have
+    defaults: the state's ``to_act``, a uniformly random rollout policy to the end
+    of the game, every decision a tree node, every legal action a candidate, and a
+    greedy value that is ``evaluate`` after the action.  The engine's functions can be taken as they
     are: ``legal_actions = staticmethod(rules.legal_actions)``.
     """
+
+    #: The game's adapter (:class:`tajmahal.kit.adapter.Adapter`): its
+    #: ``read_setup`` and ``read_act`` read the protocol's messages by default.
+    game: Any = None
 
     # -- reading the protocol
 
     def read_setup(self, data: Any) -> Any:
         """What the bot keeps of the hello's ``setup`` (given to :meth:`read_view`)."""
-        return data
+        return data if self.game is None else self.game.read_setup(data)
 
-    @abstractmethod
     def read_view(
         self, setup: Any, view: Any, legal: Sequence[Any]
     ) -> tuple[ViewT, Sequence[ActionT]]:
         """The view and the legal actions of an ``act`` message (its ``view`` and
         ``legal`` data), for a bot that kept ``setup`` of the hello."""
+        if self.game is None:
+            raise NotImplementedError(f"{type(self).__name__} has no game to read views with")
+        read: tuple[ViewT, Sequence[ActionT]] = self.game.read_act(setup, view, legal)
+        return read
 
     # -- the engine
 

@@ -7,9 +7,9 @@ tuple of them, the bonus tiles), and reuses its action objects, so their JSON
 text can be kept by identity and spliced in as an :class:`orjson.Fragment`.
 
 This module is compiled with mypyc along with the engine (``setup.py``), which
-halves its cost; it knows no game.  :class:`ViewJson` is given the functions that
-build a view's dict from a state (``tajmahal.tajmahal.adapter`` compiles them from the
-view's fields), :class:`ArrayTexts` the function that gives an action's data.
+halves its cost; it knows no game.  :class:`Texts` keeps the parts of views and
+events (the functions that build their dicts come from :mod:`tajmahal.kit.adapter`),
+:class:`ArrayTexts` the text of each action.
 
 Kept by identity means: an entry holds its object, so the object's ``id`` cannot
 be reused while the entry lives.  Every cache is emptied when it reaches its limit.
@@ -35,84 +35,85 @@ def field_names(kind: type) -> tuple[str, ...]:
     return names
 
 
-def plain(value: Any, otherwise: Callable[[Any], Any]) -> Any:
+def plain(
+    value: Any, otherwise: Callable[[Any], Any], converted: frozenset[type] = frozenset()
+) -> Any:
     """What orjson needs to encode an engine value as the converter's data does:
     attrs values become dicts (fields in order); tuples of scalars stay as they are;
-    anything else is given to ``otherwise``."""
+    anything else, and the classes ``converted`` (members of the converter's tagged
+    unions: an action inside a view), is given to ``otherwise``."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is tuple:
         if not value or (type(value[0]) in _SCALARS and value[0] is not None):
             return value
-        return [plain(x, otherwise) for x in value]
-    if not attrs.has(kind):
+        return [plain(x, otherwise, converted) for x in value]
+    if kind in converted or not attrs.has(kind):
         return otherwise(value)
-    return {f: plain(getattr(value, f), otherwise) for f in field_names(kind)}
+    return {f: plain(getattr(value, f), otherwise, converted) for f in field_names(kind)}
 
 
-class ViewJson:
-    """The JSON text of views, built straight from states.
+class Texts:
+    """The JSON texts of a game's views and events, built straight from its values.
 
-    ``view_dict(state, seat, players, part)`` gives the view's dict, with
-    ``players`` (the JSON of the seats' public records, a fragment) and ``part``
-    (this object's :meth:`part`) for its compound fields; ``seat_dict(record,
-    part)`` gives a seat's public record from the player's state itself, or from
-    ``record(player)`` if given.  Numbers, strings
-    and tuples of them go to orjson as they are; a compound value (a tuple of attrs
-    values, an attrs value) is kept by identity, attrs values also by value.
+    A game's view (and event) encoders are functions that build the view's dict
+    (:mod:`tajmahal.kit.adapter` compiles them from the view's fields), taking the
+    value of each compound field through :meth:`part` (or a tuple of seat records
+    through :meth:`records`): numbers, strings and tuples of them go to orjson as
+    they are; a compound value (a tuple of attrs values, an attrs value) is kept by
+    identity, attrs values also by value, and comes back as a JSON fragment.
+    ``otherwise`` gives the data of a value that is neither, and of the classes
+    ``converted`` (the game's converter, for its tagged actions).
     """
 
     def __init__(
         self,
-        view_dict: Callable[..., dict[str, Any]],
-        seat_dict: Callable[[Any, Callable[[Any], Any]], dict[str, Any]],
-        record: Callable[[Any], Any] | None,
         otherwise: Callable[[Any], Any],
         limit: int,
+        converted: frozenset[type] = frozenset(),
     ) -> None:
-        self.view_dict = view_dict
-        self.seat_dict = seat_dict
-        self.record = record
         self.otherwise = otherwise
+        self.converted = converted
         self.limit = limit
         #: id -> (object, JSON text): the object is held, so its id is not reused.
         self.shared: dict[int, tuple[Any, bytes]] = {}
         #: small attrs values (a score, a pending withdrawal) -> JSON text.
         self.values: dict[Any, bytes] = {}
 
-    def encode(self, state: Any, seat: int) -> bytes:
-        """The view of ``seat`` in ``state``, as compact JSON."""
-        players = orjson.Fragment(self.players(state.players))
-        text: bytes = orjson.dumps(self.view_dict(state, seat, players, self.part))
-        return text
-
-    def players(self, players: tuple[Any, ...]) -> bytes:
-        """The JSON array of every seat's public record."""
+    def records(self, records: tuple[Any, ...], record_dict: Callable[..., Any]) -> Any:
+        """The JSON array of ``records`` (a tuple of a state's seat records, say;
+        None stays null), each record's dict given by ``record_dict(record, self)``,
+        as a fragment."""
         shared = self.shared
-        entry = shared.get(id(players))
-        if entry is not None and entry[0] is players:
-            return entry[1]
+        entry = shared.get(id(records))
+        if entry is not None and entry[0] is records:
+            return orjson.Fragment(entry[1])
         texts = []
-        for player in players:  # most are unchanged: look them up here, not in seat()
-            entry = shared.get(id(player))
-            if entry is not None and entry[0] is player:
+        for record in records:  # most are unchanged since the last decision
+            if record is None:
+                texts.append(b"null")
+                continue
+            entry = shared.get(id(record))
+            if entry is not None and entry[0] is record:
                 texts.append(entry[1])
             else:
-                texts.append(self.seat(player))
-        text = b"[" + b",".join(texts) + b"]"
-        self.keep(players, text)
-        return text
+                text: bytes = orjson.dumps(record_dict(record, self))
+                self.keep(record, text)
+                texts.append(text)
+        whole = b"[" + b",".join(texts) + b"]"
+        self.keep(records, whole)
+        return orjson.Fragment(whole)
 
-    def seat(self, player: Any) -> bytes:
-        """The JSON of one seat's public record."""
-        entry = self.shared.get(id(player))
-        if entry is not None and entry[0] is player:
-            return entry[1]
-        record = player if self.record is None else self.record(player)
-        text: bytes = orjson.dumps(self.seat_dict(record, self.part))
-        self.keep(player, text)
-        return text
+    def derived(self, key: Any, make: Callable[[Any], Any], value: Any) -> Any:
+        """The JSON of ``make(value)``, kept by the identity of ``key`` (the part of
+        the state that the view shows otherwise), as a fragment."""
+        entry = self.shared.get(id(key))
+        if entry is not None and entry[0] is key:
+            return orjson.Fragment(entry[1])
+        text: bytes = orjson.dumps(make(value))
+        self.keep(key, text)
+        return orjson.Fragment(text)
 
     def keep(self, value: Any, text: bytes) -> None:
         if len(self.shared) >= self.limit:
@@ -120,24 +121,43 @@ class ViewJson:
         self.shared[id(value)] = (value, text)
 
     def part(self, value: Any) -> Any:
-        """A compound ``value`` (a tuple of attrs values, an attrs value, or None) as
-        a fragment of JSON."""
+        """A compound ``value`` (a tuple, an attrs value, or None) as a fragment of
+        JSON."""
         if value is None:
             return None
         entry = self.shared.get(id(value))
         if entry is not None and entry[0] is value:
             return orjson.Fragment(entry[1])
-        if type(value) is tuple:
-            text: bytes = orjson.dumps(plain(value, self.otherwise))
-        else:
-            found = self.values.get(value)
-            if found is None:
-                if len(self.values) >= self.limit:
-                    self.values.clear()
-                found = self.values[value] = orjson.dumps(plain(value, self.otherwise))
-            text = found
+        text = self.array(value) if type(value) is tuple else self.value(value)
         self.keep(value, text)
         return orjson.Fragment(text)
+
+    def array(self, items: tuple[Any, ...]) -> bytes:
+        """The JSON array of ``items``: attrs values (or None) each by value."""
+        parts = []
+        for item in items:
+            if item is None:
+                parts.append(b"null")
+            elif attrs.has(type(item)):
+                parts.append(self.value(item))
+            else:  # scalars, tuples: as they are
+                whole: bytes = orjson.dumps(plain(items, self.otherwise, self.converted))
+                return whole
+        return b"[" + b",".join(parts) + b"]"
+
+    def value(self, value: Any) -> bytes:
+        """The JSON of an attrs value, kept by value."""
+        try:
+            found = self.values.get(value)
+        except TypeError:  # not hashable: nothing is kept
+            text: bytes = orjson.dumps(plain(value, self.otherwise, self.converted))
+            return text
+        if found is None:
+            if len(self.values) >= self.limit:
+                self.values.clear()
+            found = orjson.dumps(plain(value, self.otherwise, self.converted))
+            self.values[value] = found
+        return found
 
 
 class ArrayTexts:

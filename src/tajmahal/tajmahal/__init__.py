@@ -21,6 +21,7 @@ from .actions import (
     Action,
     BuildMogulPalace,
     BuildPalace,
+    IllegalAction,
     Play,
     TakeCard,
     Withdraw,
@@ -40,9 +41,9 @@ from .cards import (
     SYMBOLS,
     Card,
 )
+from .counting import ranks
 from .hidden import determinize
 from .rules import (
-    IllegalAction,
     StateError,
     apply,
     breakdown,
@@ -51,7 +52,6 @@ from .rules import (
     legal_actions,
     new_game,
     opening_events,
-    ranks,
     scores,
     step,
 )

@@ -29,6 +29,14 @@ def _an_id_or_none(instance: object, attribute: Attribute[Any], value: object) -
         _an_id(instance, attribute, value)
 
 
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; ``rule`` is the rule id it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
 @frozen
 class Play:
     """T3: one coloured ``card``, alone or with one white or special card ``extra``."""

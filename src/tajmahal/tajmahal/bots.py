@@ -29,49 +29,40 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from attrs import evolve
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
-from .adapter import view_from_data
-from .cards import CARD_COLOR, COLORS, SYMBOL_COUNTS
+from .adapter import TAJMAHAL
+from .cards import CARD_COLOR, COLORS
 from .hidden import determinize
-from .mcts import NOISE, evaluate, rollout, rollout_action
+from .mcts import NOISE, evaluate, hand_worth, rollout, rollout_action
 from .rules import apply, legal_actions
-from .serialize import from_data
 from .state import PLACE, PLAY, TAKE, State
-from .views import PlayerView, PublicSetup
+from .views import PlayerView
 
 #: Worth of one influence tile (two buy a special card, and each built a palace).
 INFLUENCE: Final = 1.5
 #: Worth of a card kept in hand, by colour.
-COLORED_CARD: Final = 0.9
 WHITE_CARD: Final = 1.2
-SPECIAL_CARD: Final = 3.0
+#: Extra worth of a coloured card per symbol it shows.
+SYMBOL_BONUS: Final = 0.05
 #: Extra worth per card of the colour held most (a visit is played in one colour).
 MAIN_COLOR: Final = 0.15
 #: Share of a prize a play is credited with while rivals may still outbid.
 CONTESTED: Final = 0.7
 
-_REGULAR: Final = 96
 
 
 def card_worth(hand: Sequence[int]) -> float:
-    """What the cards in ``hand`` are worth for the rest of the game."""
-    total = 0.0
-    for card in hand:
-        color = CARD_COLOR[card]
-        if color == "white":
-            total += WHITE_CARD
-        elif color == "special":
-            total += SPECIAL_CARD
-        else:
-            total += COLORED_CARD + 0.05 * sum(SYMBOL_COUNTS[card])
+    """What the cards in ``hand`` are worth for the rest of the game: the search's
+    :func:`~tajmahal.tajmahal.mcts.hand_worth`, whites a little less, a coloured
+    card 0.05 more a symbol, and a bonus for the colour held most."""
     main = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
-    return total + MAIN_COLOR * main
+    return hand_worth(hand, WHITE_CARD, SYMBOL_BONUS) + MAIN_COLOR * main
 
 
 def holdings(state: State, seat: int) -> float:
@@ -132,15 +123,7 @@ class TajMahalBots(kit.Bots[PlayerView, State, Action]):
     def __init__(self, noise: float = NOISE) -> None:
         self.noise = noise
 
-    def read_setup(self, data: Any) -> PublicSetup:
-        setup: PublicSetup = from_data(data, PublicSetup)
-        return setup
-
-    def read_view(
-        self, setup: PublicSetup, view: Any, legal: Sequence[Any]
-    ) -> tuple[PlayerView, Sequence[Action]]:
-        seen = view_from_data(setup, view, legal)
-        return seen, seen.legal
+    game = TAJMAHAL
 
     def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng)

@@ -56,7 +56,8 @@ from .actions import (
 )
 from .board import CITIES, PROVINCES
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
-from .rules import VISITS, legal_actions, scores
+from .rules import legal_actions, scores
+from .setups import VISITS
 from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
 from .tiles import BonusTile
 from .views import PlayerView, view

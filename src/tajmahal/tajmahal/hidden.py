@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import random
 
+from .build import _player, _state
 from .cards import CARDS
-from .rules import _player, _state
 from .setups import Setup
 from .state import State
 from .views import PlayerView

@@ -23,7 +23,8 @@ from typing import Final
 
 from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
-from .rules import apply, legal_actions, majorities, symbol_counts
+from .counting import majorities, symbol_counts
+from .rules import apply, legal_actions
 from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile
 
@@ -54,15 +55,18 @@ NOISE: Final = 0.6
 # --------------------------------------------------------------------------- evaluation
 
 
-def hand_worth(hand: Sequence[int]) -> float:
-    """What the cards of a hand are worth for the visits to come."""
+def hand_worth(hand: Sequence[int], white: float = WHITE_CARD, per_symbol: float = 0.0) -> float:
+    """What the cards of a hand are worth for the visits to come: a coloured card
+    (plus ``per_symbol`` for each symbol it shows), a ``white`` one, a special one."""
     total = 0.0
     for card in hand:
         color = CARD_COLOR[card]
         if color == "white":
-            total += WHITE_CARD
+            total += white
         elif color == "special":
             total += SPECIAL_CARD
+        elif per_symbol:
+            total += COLORED_CARD + per_symbol * sum(SYMBOL_COUNTS[card])
         else:
             total += COLORED_CARD
     return total

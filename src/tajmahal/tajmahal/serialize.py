@@ -15,28 +15,22 @@ Withdraw()
 >>> from_data({"type": "play", "card": "x"}, Action)
 Traceback (most recent call last):
 ...
-tajmahal.tajmahal.serialize.DataError: bad Action: invalid value for type, expected int @ $.card
+tajmahal.kit.tagged.DataError: bad Action: expected an integer, got "x" @ $.card
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from ..kit.tagged import DataError as DataError
 from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action, Play
 from .board import Board, BoardError, board_from_dict, board_to_dict
 from .events import Event
-
-T = TypeVar("T")
-
-
-class DataError(ValueError):
-    """Data that does not describe a value of the requested type."""
 
 
 def _hooks(conv: cattrs.Converter) -> None:
@@ -56,32 +50,10 @@ def _hooks(conv: cattrs.Converter) -> None:
     conv.register_structure_hook(Play, make_dict_structure_fn(Play, conv))
 
 
-_CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event}, DataError, _hooks)
-
-
-def to_data(value: Any) -> Any:
-    """Plain JSON-compatible data for ``value`` (actions and events carry a ``"type"``)."""
-    return _CONVERTER.to_data(value)
-
-
-def from_data(data: Any, cls: Any) -> Any:
-    """The value of type ``cls`` described by ``data``; raises :class:`DataError`.
-
-    ``cls`` may be a class or the unions :data:`~tajmahal.tajmahal.actions.Action` and
-    :data:`~tajmahal.tajmahal.events.Event`.
-    """
-    return _CONVERTER.from_data(data, cls)
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text for ``value``."""
-    return json.dumps(to_data(value), separators=(",", ":"))
-
-
-def loads(text: str | bytes, cls: type[T]) -> T:
-    """The value of type ``cls`` in the JSON ``text``; raises :class:`DataError`."""
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        raise DataError(f"not JSON: {e}") from None
-    return from_data(data, cls)  # type: ignore[no-any-return]
+#: Taj Mahal's converter; ``from_data(data, cls)`` takes for ``cls`` a class or the
+#: unions :data:`~tajmahal.tajmahal.actions.Action` and :data:`~tajmahal.tajmahal.events.Event`.
+CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event}, hooks=_hooks)
+to_data: Final = CONVERTER.to_data
+from_data: Final = CONVERTER.from_data
+dumps: Final = CONVERTER.dumps
+loads: Final = CONVERTER.loads

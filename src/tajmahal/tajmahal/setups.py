@@ -28,6 +28,8 @@ from .tiles import DEFAULT_BONUS_TILES, TAJ_MAHAL, BonusTile
 
 VARIANTS: Final = ("standard", "dummy")
 HAND_SIZE: Final = 6
+#: The number of visits of a game, one per province (T1).
+VISITS: Final = 12
 
 
 class SetupError(ValueError):
@@ -111,11 +113,26 @@ class Setup:
         rng.shuffle(numbers)
         squares = list(bonus_tiles)
         rng.shuffle(squares)
+        return cls.dealt(players, seed, rng.randrange(players), deck, numbers, squares, board)
+
+    @classmethod
+    def dealt(
+        cls,
+        players: int,
+        seed: int,
+        start_player: int,
+        deck: Sequence[int],
+        numbers: Sequence[int],
+        squares: Sequence[BonusTile],
+        board: Board = DEFAULT_BOARD,
+    ) -> Setup:
+        """The setup of a shuffled ``deck``, with the province tile ``numbers`` and
+        the bonus tiles ``squares`` in the order they are placed (C4, C5); checked."""
         tiles, bonus = place_tiles(board, numbers, squares)
         setup = cls(
             players=players,
             seed=seed,
-            start_player=rng.randrange(players),
+            start_player=start_player,
             deck=tuple(deck),
             province_tiles=tiles,
             bonus_tiles=bonus,

@@ -11,6 +11,7 @@ from typing import Final
 
 from attrs import frozen
 
+from ..kit.picture import Pictured
 from .cards import CARDS, COLORS
 from .setups import Setup
 from .tiles import BonusTile
@@ -101,7 +102,7 @@ class Dummy:
 
 
 @frozen
-class State:
+class State(Pictured):
     """A position of the game; see ``docs/api.md`` for every field.
 
     ``court`` holds the prizes still at the grand mogul's court in this visit, by
@@ -176,12 +177,6 @@ class State:
             if p.played:
                 lines.append(f"    played: {', '.join(str(CARDS[c]) for c in p.played)}")
         return "\n".join(lines)
-
-    def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.tajmahal.render.svg`: every hand)."""
-        from .render import svg
-
-        return svg(self)
 
     def holder(self, special_card: int) -> int | None:
         """The seat that owns ``special_card`` (96-99), or None if it is in the supply."""

@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from .cards import CARDS, CHARACTERS
-from .render import SYMBOL_MARKS
+from .scene import SYMBOL_MARKS
 from .state import State
 from .tiles import GOODS, PROVINCE_GOODS
 from .views import PlayerView, view
@@ -40,18 +41,45 @@ CARD_STYLES: Final = {
 SEAT_STYLES: Final = ("bold blue", "bold dark_orange", "bold cyan", "bold magenta", "bold yellow4")
 
 
+def card_block(card_id: int) -> Text:
+    """A card as a coloured block of its symbols' letters (``*`` a special card)."""
+    card = CARDS[card_id]
+    marks = "".join(SYMBOL_MARKS[s] for s in card.symbols)
+    if card.special:
+        marks = SYMBOL_MARKS[card.special] + "*" + marks
+    return Text(f"{marks:^3}", style=CARD_STYLES[card.color])
+
+
 def cards_text(cards: Sequence[int]) -> Text:
-    """Cards as coloured blocks of their symbols' letters (``*`` a special card)."""
-    out = Text()
-    for i, c in enumerate(cards):
-        card = CARDS[c]
-        marks = "".join(SYMBOL_MARKS[s] for s in card.symbols)
-        if card.special:
-            marks = SYMBOL_MARKS[card.special] + "*" + marks
-        if i:
-            out.append(" ")
-        out.append(f"{marks:^3}", style=CARD_STYLES[card.color])
-    return out
+    """Cards as coloured blocks on one line."""
+    return Text(" ").join(card_block(c) for c in cards)
+
+
+class CardRows:
+    """``label`` and cards as coloured blocks, wrapped between two cards, never
+    inside one (a table cell narrower than the hand gets whole cards per line)."""
+
+    def __init__(self, label: str, cards: Sequence[int]) -> None:
+        self.label = label
+        self.blocks = [card_block(c) for c in cards]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((b.cell_len for b in self.blocks), default=0)
+        whole = sum(b.cell_len + 1 for b in self.blocks)
+        return Measurement(len(self.label) + widest, len(self.label) + max(0, whole - 1))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text(self.label)
+        filled = False
+        for block in self.blocks:
+            if filled and line.cell_len + 1 + block.cell_len > options.max_width:
+                yield line
+                line, filled = Text(" " * len(self.label)), False
+            if filled:
+                line.append(" ")
+            line.append_text(block)
+            filled = True
+        yield line
 
 
 def position(
@@ -117,12 +145,13 @@ def position(
         influence = " ".join(
             f"{SYMBOL_MARKS[c]}{m}" for c, m in zip(CHARACTERS, p.influence, strict=False) if m
         )
-        cards = Text("table: ").append_text(cards_text(p.played))
+        rows: list[RenderableType] = [CardRows("table: ", p.played)]
         hand = hands[k]
         if hand is not None:
-            cards.append("\nhand:  ").append_text(cards_text(hand))
+            rows.append(CardRows("hand:  ", hand))
         elif p.hand_size:
-            cards.append(f"\nhand: {p.hand_size} cards")
+            rows.append(Text(f"hand: {p.hand_size} cards"))
+        cards = Group(*rows)
         seats.add_row(
             str(k),
             Text(labels[k] + (" (withdrawn)" if p.withdrawn else ""), style=SEAT_STYLES[k % 5]),

@@ -1,7 +1,10 @@
-"""Hypothesis strategies for testing code against the engine.
+"""Hypothesis strategies for Taj Mahal (``pip install hypothesis``), to test your
+bots, tools or analyses on many setups and reachable positions:
 
-Use them to test your own bots, tools or analyses on many setups and reachable
-positions (``pip install hypothesis``):
+- :func:`setups`: valid :class:`~tajmahal.Setup` values, any deal, tile and bonus
+  placement and start player, for the given numbers of players;
+- ``states``, ``games``, ``legal_actions_of``: positions reached by legal random
+  play from them, whole games, one legal action (:mod:`tajmahal.kit.testing`).
 
 .. code-block:: python
 
@@ -13,14 +16,6 @@ positions (``pip install hypothesis``):
     def test_my_bot_always_answers_legally(state):
         if state.to_act is not None:
             assert my_bot(state) in legal_actions(state)
-
-Strategies:
-
-- :func:`setups` — valid :class:`~tajmahal.Setup` values: any deal, tile placement,
-  bonus placement and start player, for the given numbers of players.
-- :func:`states` — states reached from such a setup by legal random play.
-- :func:`legal_actions_of` — one legal action of a state.
-- :func:`games` — a setup and a whole game's legal actions, for replay tests.
 """
 
 from __future__ import annotations
@@ -29,19 +24,14 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from .actions import Action
+from ..kit import testing as kit
+from .adapter import TAJMAHAL
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
-from .rules import apply, is_over, legal_actions, new_game
-from .setups import Setup, place_tiles, validate_setup, variant_for
-from .state import State
+from .setups import Setup
 from .tiles import DEFAULT_BONUS_TILES
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
-
-
-def _players(players: int | Sequence[int]) -> st.SearchStrategy[int]:
-    return st.just(players) if isinstance(players, int) else st.sampled_from(list(players))
 
 
 @st.composite
@@ -49,59 +39,15 @@ def setups(
     draw: st.DrawFn, players: int | Sequence[int] = (2, 3, 4, 5), board: Board = DEFAULT_BOARD
 ) -> Setup:
     """A valid setup: a shuffled deck, province and bonus tiles placed, a start player."""
-    n = draw(_players(players))
+    n = draw(kit.pick(players))
     deck = draw(st.permutations(REGULAR_CARDS))
     numbers = draw(st.permutations(range(1, 12)))
     squares = draw(st.permutations(DEFAULT_BONUS_TILES))
-    tiles, bonus = place_tiles(board, numbers, squares)
-    setup = Setup(
-        players=n,
-        seed=draw(st.integers(0, 2**32 - 1)),
-        start_player=draw(st.integers(0, n - 1)),
-        deck=tuple(deck),
-        province_tiles=tiles,
-        bonus_tiles=bonus,
-        board=board,
-        variant=variant_for(n),
-    )
-    validate_setup(setup)
-    return setup
+    seed = draw(st.integers(0, 2**32 - 1))
+    return Setup.dealt(n, seed, draw(st.integers(0, n - 1)), deck, numbers, squares, board)
 
 
-@st.composite
-def states(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4, 5),
-    max_actions: int = 400,
-) -> State:
-    """A state reached by up to ``max_actions`` legal random actions from a setup
-    drawn with :func:`setups` (it may be the end of the game)."""
-    state = new_game(draw(setups(players)))
-    steps = draw(st.integers(0, max_actions))
-    rng = draw(st.randoms(use_true_random=False))
-    for _ in range(steps):
-        if is_over(state):
-            break
-        state = apply(state, rng.choice(legal_actions(state)))
-    return state
-
-
-def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
-    """One of ``state``'s legal actions (the state must not be over)."""
-    return st.sampled_from(legal_actions(state))
-
-
-@st.composite
-def games(
-    draw: st.DrawFn, players: int | Sequence[int] = (2, 3, 4, 5)
-) -> tuple[Setup, tuple[Action, ...]]:
-    """A setup and every action of one whole game played at random from it."""
-    setup = draw(setups(players))
-    rng = draw(st.randoms(use_true_random=False))
-    state = new_game(setup)
-    actions = []
-    while not is_over(state):
-        action = rng.choice(legal_actions(state))
-        actions.append(action)
-        state = apply(state, action)
-    return setup, tuple(actions)
+#: States reached by random play, whole games, one legal action of a state
+#: (:func:`tajmahal.kit.testing.strategies`; ``states`` and ``games`` take the
+#: options of :func:`setups`, ``states`` also ``max_actions``).
+states, games, legal_actions_of = kit.strategies(TAJMAHAL, setups)

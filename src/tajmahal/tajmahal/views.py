@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ..kit.picture import Pictured
 from .actions import Action
 from .board import Board
 from .cards import CARDS, Card
@@ -87,7 +88,7 @@ class SeatView:
 
 
 @frozen
-class PlayerView:
+class PlayerView(Pictured):
     """One seat's view of a state (``seat`` None: a spectator's, with no hand)."""
 
     seat: int | None
@@ -111,12 +112,6 @@ class PlayerView:
     pending: Pending | None
     dummy: Dummy | None
     legal: tuple[Action, ...]
-
-    def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.tajmahal.render.svg`: this seat's view)."""
-        from .render import svg
-
-        return svg(self)
 
 
 def view(state: State, seat: int | None) -> PlayerView:

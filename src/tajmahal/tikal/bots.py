@@ -19,14 +19,14 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
 from .actions import Action, Bid, EndTurn
+from .adapter import TIKAL
 from .components import DEFAULT_COMPONENTS, Components
 from .rules import TREASURE_POINTS, apply, legal_actions
-from .serialize import from_data
 from .state import ACT, BID, SCORING, State
 from .views import TikalView, determinize
 
@@ -163,13 +163,10 @@ class TikalBots(kit.Bots[TikalView, State, Action]):
     :func:`rollout_action`, valued by :func:`worth`.  Placements, bids and tile
     choices are greedy's (:meth:`searches`)."""
 
+    game = TIKAL
+
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
         self.components = components
-
-    def read_view(
-        self, setup: Any, view: Any, legal: Sequence[Any]
-    ) -> tuple[TikalView, Sequence[Action]]:
-        return from_data(view, TikalView), [from_data(a, Action) for a in legal]
 
     def determinize(self, view: TikalView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)

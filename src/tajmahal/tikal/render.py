@@ -1,27 +1,28 @@
 """Tikal as pictures: an SVG of the board from its data, for Jupyter, the HTML
-replay viewer and the browser game (:class:`tajmahal.arena.viewer.Pictures`).
+replay viewer and the browser game (:mod:`tajmahal.tikal.pictures`).
 
 The board is a grid of flat-topped hexes (``board.json``; unexplored spaces
-pale).  An explored space is filled by its kind (jungle green, temple grey,
-treasure gold, volcano dark red, the base camp brown) and shows the stones on
-its edges as they lie (rotated as placed, T20), a temple's value, the face-down
-treasures as small squares (counted only: nobody has seen them, T21), a camp as
-a tent and a guard as a square with ``G`` in its seat's colour (T38, T40), and
-each seat's figures as a disc in its colour with the number of workers (``L``
-the leader, ``2+L`` both).  Beside the board: the turn, the tile in hand, the
-stack by back letter, the supply, the level tokens left, the revealed tiles of
-the auction variant, and per seat its score, figures, camps, guards and the
-treasures it holds face up.
+pale, each labelled with its column letter and row number).  An explored space
+is filled by its kind (jungle green, temple grey, treasure gold, volcano dark
+red, the base camp brown) and shows the stones on its edges as they lie
+(rotated as placed, T20), a temple's value, the face-down treasures as small
+squares (counted only: nobody has seen them, T21), a camp as a tent and a guard
+as a square with ``G`` in its seat's colour (T38, T40), and each seat's figures
+as a disc in its colour with the number of workers (``L`` the leader, ``2+L``
+both).  Beside the board: the turn and the AP left, the tile in hand (drawn as
+it would lie unturned), the stack by back letter, the supply, the level tokens
+left, the revealed tiles of the auction variant, and per seat its score,
+figures, camps, guards and the treasures it holds face up.  Every space has a
+tooltip that says all it holds.
 
 Nothing of Tikal is private to one seat: the face-down treasures and the order
 of the stack are hidden from every seat.  So the picture is always drawn from a
 seat's :func:`~tajmahal.tikal.views.view` (a state and every seat's view draw
 alike) and the hand layer is empty.
 
-Clickable parts carry ids: ``space-N`` for each space (an outline drawn over
-everything, with the space's label), ``choice-T`` for a revealed tile T of the
-auction variant.  States and views show themselves as this picture in Jupyter
-(``_repr_svg_``).
+Clickable parts carry ids: ``space-N`` for each space (drawn over everything,
+with its tooltip), ``choice-T`` for a revealed tile T of the auction variant.
+States and views show themselves as this picture in Jupyter (``_repr_svg_``).
 
 >>> from tajmahal.tikal import Setup, new_game
 >>> picture = svg(new_game(Setup.random(players=2, seed=1)), ["ann", "bob"])
@@ -31,22 +32,25 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final
-from xml.sax.saxutils import escape
+from typing import Final
 
+from attrs import field, frozen
+
+from ..kit.svg import FONT, Kept, attrs, hexagon, plural, points, text, text_width, title
 from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
-from .state import GONE, RESERVE, State
+from .state import GONE, RESERVE, Seat, State
 from .terminal import figures_text, treasures_text
 from .views import SpaceView, TikalView, view
 
 SIZE: Final = 40.0  # hex radius in pixels
 MARGIN: Final = 12.0
 PANEL_W: Final = 400.0
-MIN_H: Final = 470.0
+MIN_H: Final = 560.0
 SEAT_COLORS: Final = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
 KIND_FILLS: Final = {
     "base": "#b08850",
@@ -57,7 +61,9 @@ KIND_FILLS: Final = {
 }
 UNEXPLORED: Final = "#ece7d9"
 #: Where each seat's figures stand on a space (offsets from its centre).
-SLOTS: Final = ((-11.0, 6.0), (11.0, 6.0), (-11.0, 21.0), (11.0, 21.0))
+SLOTS: Final = ((-12.5, 5.0), (12.5, 5.0), (-12.5, 22.0), (12.5, 22.0))
+#: Where the tile in hand is drawn in the panel (its centre, from the panel's left).
+HAND_AT: Final = (46.0, 112.0)
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:
@@ -65,39 +71,62 @@ def _centre(q: int, r: int) -> tuple[float, float]:
     return SIZE * 1.5 * q, SIZE * math.sqrt(3) * (r + q / 2)
 
 
-def _frame(c: Components) -> tuple[float, float, float, float]:
-    """The board's left and top edge, width and height in pixels."""
-    xs, ys = zip(*(_centre(q, r) for q, r in c.board.coords), strict=True)
+@frozen
+class _Sheet:
+    """What the pictures of one set of components share all game: each space's
+    centre, outline and name, and the board's size."""
+
+    serial: int
+    components: Components = field(eq=False, repr=False)
+    centres: tuple[tuple[float, float], ...]
+    outlines: tuple[str, ...]
+    names: tuple[str, ...]
+    width: float
+    height: float
+
+
+def _make_sheet(c: Components, serial: int) -> _Sheet:
+    centres = [_centre(q, r) for q, r in c.board.coords]
+    xs, ys = zip(*centres, strict=True)
     half = SIZE * math.sqrt(3) / 2
     left, top = min(xs) - SIZE - MARGIN, min(ys) - half - MARGIN
-    return left, top, max(xs) + SIZE + MARGIN - left, max(ys) + half + MARGIN - top
+    at = tuple((round(x - left, 1), round(y - top, 1)) for x, y in centres)
+    sheet = _Sheet(
+        serial=serial,
+        components=c,
+        centres=at,
+        outlines=tuple(_points(x, y) for x, y in at),
+        names=tuple(space_label(c, s) for s in range(len(at))),
+        width=max(xs) + SIZE + MARGIN - left,
+        height=max(ys) + half + MARGIN - top,
+    )
+    return sheet
+
+
+_SHEETS: Final = Kept(_make_sheet)
+
+
+def _sheet(c: Components) -> _Sheet:
+    """The sheet of ``c`` (worked out once per components object)."""
+    return _SHEETS.of(c)
+
+
+def _geometry(c: Components) -> tuple[tuple[tuple[float, float], ...], float, float]:
+    """Each space's centre in the picture, and the board's width and height."""
+    sheet = _sheet(c)
+    return sheet.centres, sheet.width, sheet.height
 
 
 def _at(c: Components, space: int) -> tuple[float, float]:
-    left, top, _, _ = _frame(c)
-    x, y = _centre(*c.board.coords[space])
-    return x - left, y - top
+    return _sheet(c).centres[space]
 
 
 def _points(x: float, y: float, radius: float = SIZE) -> str:
-    return " ".join(
-        f"{x + radius * math.cos(math.radians(60 * k)):.1f},"
-        f"{y + radius * math.sin(math.radians(60 * k)):.1f}"
-        for k in range(6)
-    )
-
-
-def _attrs(attrs: dict[str, str]) -> str:
-    return "".join(f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
-
-
-def _text(x: float, y: float, text: str, size: float = 10, **attrs: str) -> str:
-    attrs.setdefault("text_anchor", "middle")
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{_attrs(attrs)}>{escape(text)}</text>'
+    return points(hexagon(x, y, radius))
 
 
 def _size(c: Components) -> tuple[float, float]:
-    _, _, width, height = _frame(c)
+    _, width, height = _geometry(c)
     return width + PANEL_W, max(height, MIN_H)
 
 
@@ -109,37 +138,70 @@ def board_layer(c: Components) -> str:
     return '<g class="board">' + "".join(parts) + "</g>"
 
 
-def _stones(x: float, y: float, stones: Sequence[int]) -> str:
+def stones_drawing(x: float, y: float, stones: Sequence[int], radius: float = SIZE) -> str:
     """T20: the stones on each edge, inside the hex along that edge (direction d
     points 30 - 60 d degrees from east, clockwise as y grows downwards)."""
     parts = []
-    inner = SIZE * math.sqrt(3) / 2 * 0.86
+    inner = radius * math.sqrt(3) / 2 * 0.86
     for d, n in enumerate(stones):
         angle = math.radians(30 - 60 * d)
         ex, ey = x + inner * math.cos(angle), y + inner * math.sin(angle)
         tx, ty = math.sin(angle), math.cos(angle)  # along the edge
         for i in range(n):
-            off = (i - (n - 1) / 2) * 6
+            off = (i - (n - 1) / 2) * 6 * radius / SIZE
             parts.append(
                 f'<circle class="stone" data-edge="{d}" cx="{ex + off * tx:.1f}" '
-                f'cy="{ey + off * ty:.1f}" r="2.4" fill="#3d3d3d"/>'
+                f'cy="{ey + off * ty:.1f}" r="{2.4 * radius / SIZE:.1f}" fill="#3d3d3d"/>'
             )
     return "".join(parts)
 
 
-def _space(v: TikalView, c: Components, space: int, s: SpaceView) -> str:
-    x, y = _at(c, space)
-    fill = KIND_FILLS.get(s.kind, "#ccc")
-    tile = f' data-tile="{s.tile}"' if s.tile is not None else ""
+def tile_drawing(
+    kind: str, stones: Sequence[int], value: int, x: float, y: float, radius: float = SIZE
+) -> str:
+    """A tile lying at ``(x, y)``: its kind's colour, its stones, a temple's value."""
+    k = radius / SIZE
     out = [
-        f'<g id="tile-{space}" class="tile" data-kind="{s.kind}" data-tokens="{s.tokens}"{tile}>',
-        f'<polygon points="{_points(x, y)}" fill="{fill}"/>',
-        _stones(x, y, s.stones),
+        f'<polygon points="{_points(x, y, radius)}" fill="{KIND_FILLS.get(kind, "#ccc")}" '
+        f'stroke="#6d6654" stroke-width="1"/>',
+        stones_drawing(x, y, stones, radius),
     ]
-    if s.kind == "temple":
-        out.append(_text(x, y - 8, str(s.value), 15, font_weight="bold", class_="value"))
-    elif s.kind in ("base", "volcano"):
-        out.append(_text(x, y - 9, s.kind, 9, fill="#fff" if s.kind == "volcano" else "#222"))
+    if kind == "temple":
+        out.append(
+            text(
+                x,
+                y - 8 * k,
+                str(value),
+                15 * k,
+                font_weight="bold",
+                class_="value",
+                text_anchor="middle",
+            )
+        )
+    elif kind in ("base", "volcano"):
+        ink = "#fff" if kind == "volcano" else "#222"
+        out.append(text(x, y - 9 * k, kind, 10 * k, fill=ink, text_anchor="middle"))
+    return "".join(out)
+
+
+#: A seat's figures on one space: (workers, the leader there) by seat.
+Figures = tuple[tuple[int, bool], ...]
+
+
+def _figures(v: TikalView, space: int) -> Figures:
+    return tuple(
+        (workers, v.players[seat].leader == space) for seat, workers in enumerate(v.workers[space])
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _space(serial: int, space: int, s: SpaceView, figures: Figures) -> str:
+    x, y = _SHEETS.serial(serial).centres[space]
+    out = [
+        f'<g id="tile-{space}" class="tile"{attrs(data_kind=s.kind, data_tokens=s.tokens)}'
+        f"{attrs(data_tile=s.tile)}>",
+        tile_drawing(s.kind, s.stones, s.value, x, y),
+    ]
     for i in range(s.tokens):
         tx = x + (i - (s.tokens - 1) / 2) * 8
         out.append(
@@ -147,47 +209,103 @@ def _space(v: TikalView, c: Components, space: int, s: SpaceView) -> str:
             f'fill="#7a5c12" stroke="#fff" stroke-width="0.6"/>'
         )
     if s.camp is not None:
-        colour = SEAT_COLORS[s.camp % 4]
-        out.append(
-            f'<polygon id="camp-{space}" class="camp" data-seat="{s.camp}" '
-            f'points="{x - 28:.1f},{y - 6:.1f} {x - 20:.1f},{y - 20:.1f} {x - 12:.1f},{y - 6:.1f}" '
-            f'fill="{colour}" stroke="#fff" stroke-width="0.8"/>'
-        )
+        out.append(camp_drawing(x, y, s.camp, f"camp-{space}"))
     if s.guard is not None:
-        colour = SEAT_COLORS[s.guard % 4]
-        out.append(
-            f'<g id="guard-{space}" class="guard" data-seat="{s.guard}" '
-            f'data-leader="{int(s.guard_leader)}"><rect x="{x + 12:.1f}" y="{y - 21:.1f}" '
-            f'width="13" height="13" fill="{colour}" stroke="#fff"/>'
-            + _text(x + 18.5, y - 11, "GL" if s.guard_leader else "G", 7, fill="#fff")
-            + "</g>"
-        )
-    for seat, workers in enumerate(v.workers[space]):
-        leader = v.players[seat].leader == space
-        if not (workers or leader):
-            continue
-        dx, dy = SLOTS[seat % 4]
-        stroke = ' stroke="#000" stroke-width="2"' if leader else ' stroke="#fff"'
-        out.append(
-            f'<g id="figures-{space}-{seat}" class="figures" data-seat="{seat}" '
-            f'data-workers="{workers}" data-leader="{int(leader)}">'
-            f'<circle cx="{x + dx:.1f}" cy="{y + dy:.1f}" r="7.5" '
-            f'fill="{SEAT_COLORS[seat % 4]}"{stroke}/>'
-            + _text(x + dx, y + dy + 2.5, figures_text(workers, leader), 7, fill="#fff")
-            + "</g>"
-        )
+        out.append(guard_drawing(x, y, s.guard, s.guard_leader, f"guard-{space}"))
+    for seat, (workers, leader) in enumerate(figures):
+        if workers or leader:
+            out.append(figures_drawing(x, y, seat, workers, leader, f"figures-{space}-{seat}"))
     out.append("</g>")
     return "".join(out)
 
 
-def _seat_lines(v: TikalView, c: Components, seat: int) -> list[str]:
-    p = v.players[seat]
+def camp_drawing(x: float, y: float, seat: int, ident: str | None = None) -> str:
+    return (
+        f'<polygon{attrs(id=ident)} class="camp" data-seat="{seat}" '
+        f'points="{x - 28:.1f},{y - 6:.1f} {x - 20:.1f},{y - 20:.1f} {x - 12:.1f},{y - 6:.1f}" '
+        f'fill="{SEAT_COLORS[seat % 4]}" stroke="#fff" stroke-width="0.8"/>'
+    )
+
+
+def guard_drawing(x: float, y: float, seat: int, leader: bool, ident: str | None = None) -> str:
+    """T40: a guard, ``G`` (``GL`` the leader) on a square in its seat's colour."""
+    return (
+        f'<g{attrs(id=ident)} class="guard" data-seat="{seat}" data-leader="{int(leader)}">'
+        f'<rect x="{x + 10:.1f}" y="{y - 25:.1f}" width="18" height="17" rx="2" '
+        f'fill="{SEAT_COLORS[seat % 4]}" stroke="#fff"/>'
+        + text(
+            x + 19,
+            y - 12.5,
+            "GL" if leader else "G",
+            9.5,
+            fill="#fff",
+            text_anchor="middle",
+            font_weight="bold",
+        )
+        + "</g>"
+    )
+
+
+def figures_drawing(
+    x: float, y: float, seat: int, workers: int, leader: bool, ident: str | None = None
+) -> str:
+    """A seat's figures on a space: a pill in its colour with the number of workers
+    (``L`` the leader, ``2+L`` both; the leader's pill is ringed black)."""
+    dx, dy = SLOTS[seat % 4]
+    label = figures_text(workers, leader)
+    w = max(19.0, text_width(label, 9.5) + 7)
+    stroke = ' stroke="#000" stroke-width="2.2"' if leader else ' stroke="#fff"'
+    return (
+        f'<g{attrs(id=ident)} class="figures" data-seat="{seat}" data-workers="{workers}" '
+        f'data-leader="{int(leader)}"><rect x="{x + dx - w / 2:.1f}" y="{y + dy - 8.5:.1f}" '
+        f'width="{w:.1f}" height="17" rx="8.5" fill="{SEAT_COLORS[seat % 4]}"{stroke}/>'
+        + text(
+            x + dx, y + dy + 3.5, label, 9.5, fill="#fff", text_anchor="middle", font_weight="bold"
+        )
+        + "</g>"
+    )
+
+
+def _space_title(name: str, s: SpaceView | None, figures: Figures, labels: Sequence[str]) -> str:
+    if s is None:
+        return f"{name}: unexplored"
+    words = [{"temple": f"temple worth {s.value}", "base": "the base camp"}.get(s.kind, s.kind)]
+    if s.tokens:
+        words.append(f"{plural(s.tokens, 'treasure')} to dig")
+    if s.camp is not None:
+        words.append(f"camp of {labels[s.camp]}")
+    if s.guard is not None:
+        words.append(f"guarded by {labels[s.guard]}")
+    for seat, (workers, leader) in enumerate(figures):
+        if workers or leader:
+            who = [plural(workers, "worker")] if workers else []
+            who += ["the leader"] if leader else []
+            words.append(f"{labels[seat]}: {' and '.join(who)}")
+    words.append(f"{plural(sum(s.stones), 'stone')} on its edges")
+    return f"{name}: " + "; ".join(words)
+
+
+@functools.lru_cache(maxsize=8192)
+def _hit(
+    serial: int, space: int, s: SpaceView | None, figures: Figures, labels: tuple[str, ...]
+) -> str:
+    """What a person points at and clicks: the space's outline, over everything."""
+    sheet = _SHEETS.serial(serial)
+    tip = _space_title(sheet.names[space], s, figures, labels)
+    return (
+        f'<g id="space-{space}" class="space">{title(tip)}'
+        f'<polygon class="hit" points="{sheet.outlines[space]}" fill="#fff" fill-opacity="0" '
+        f'stroke="#8f8877" stroke-width="0.8"/></g>'
+    )
+
+
+def _seat_lines(c: Components, names: Sequence[str], p: Seat) -> list[str]:
     if p.leader == RESERVE:
         leader = "in reserve"
     elif p.leader == GONE:
         leader = "gone"
     else:
-        leader = f"on {space_label(c, p.leader)}"
+        leader = f"on {names[p.leader]}"
     held = treasures_text(c, p.treasures)
     lines = [
         f"{p.reserve} workers in reserve, {p.removed} removed; leader {leader}",
@@ -195,7 +313,7 @@ def _seat_lines(v: TikalView, c: Components, seat: int) -> list[str]:
     ]
     words, line = held.split(", "), "treasures:"
     for i, word in enumerate(words):
-        if len(line) + len(word) > 62:
+        if len(line) + len(word) > 54:
             lines.append(line + ",")
             line = "  "
         line += (" " if i == 0 or line == "  " else ", ") + word
@@ -203,97 +321,153 @@ def _seat_lines(v: TikalView, c: Components, seat: int) -> list[str]:
     return lines
 
 
-def public_layer(v: TikalView, c: Components, names: Sequence[str] | None = None) -> str:
-    """What every seat sees: the explored spaces and their figures, and the panel."""
-    parts = ['<g class="public">']
-    for space, s in enumerate(v.spaces):
-        if s is not None:
-            parts.append(_space(v, c, space, s))
-    _, _, width, _ = _frame(c)
-    x, y = width + 4, 24.0
-    labels = [
-        names[k] if names is not None and k < len(names) else f"seat {k}"
-        for k in range(len(v.players))
-    ]
+@functools.lru_cache(maxsize=4096)
+def _seat_block(
+    serial: int, seat: int, p: Seat, label: str, acting: bool, y: float
+) -> tuple[str, float]:
+    """A seat's lines in the panel from ``y`` down, and the ``y`` after them."""
+    sheet = _SHEETS.serial(serial)
+    panel = _Panel(sheet.width + 4, y)
+    panel.line(
+        f"{'> ' if acting else ''}{label}: {plural(p.score, 'point')} (temples "
+        f"{p.temple_points}, treasures {p.treasure_points}, capital {p.capital})",
+        12.5,
+        fill=SEAT_COLORS[seat % 4],
+        font_weight="bold",
+        id=f"seat-{seat}",
+    )
+    for line in _seat_lines(sheet.components, sheet.names, p):
+        panel.line(line, 11.5, fill="#333")
+    return "".join(panel.parts), panel.y + 4
 
-    def line(text: str, size: float = 10, **attrs: str) -> None:
-        nonlocal y
-        parts.append(_text(x, y, text, size, text_anchor="start", **attrs))
-        y += size + 5
 
-    line(
+class _Panel:
+    """Lines of text down the panel beside the board."""
+
+    def __init__(self, x: float, y: float = 24.0) -> None:
+        self.x, self.y = x, y
+        self.parts: list[str] = []
+
+    def line(self, content: str, size: float = 10, **extra: object) -> None:
+        self.parts.append(text(self.x, self.y, content, size, **extra))
+        self.y += size + 5
+
+
+def _panel(v: TikalView, c: Components, labels: Sequence[str]) -> list[str]:
+    _, width, _ = _geometry(c)
+    p = _Panel(width + 4)
+    p.line(
         f"Tikal ({v.variant})" + (": game over" if v.to_act is None else ""), 14, font_weight="bold"
     )
     if v.to_act is not None:
         turn = f"{labels[v.to_act]} (seat {v.to_act}) to act: {v.phase}"
         if v.phase == "act":
             turn += f", {v.ap} AP left" + (" (scoring turn)" if v.turn == "scoring" else "")
-        line(turn, 11, fill=SEAT_COLORS[v.to_act % 4], font_weight="bold")
+        p.line(turn, 12.5, fill=SEAT_COLORS[v.to_act % 4], font_weight="bold", id="turn")
+    head = "".join(p.parts)
+    p.parts = []
+    p.y = HAND_AT[1] + SIZE + 14
+    hand = ""
     if v.tile is not None:
-        line(f"in hand: {tile_text(c, v.tile)}", 11, id="in-hand")
+        t = c.tiles[v.tile]
+        x, y = p.x + HAND_AT[0], HAND_AT[1]
+        hand = (
+            f'<g id="in-hand" data-tile="{v.tile}">'
+            + title("the tile in hand: " + tile_text(c, v.tile))
+            + text(p.x, 64, "tile in hand:", 11, font_weight="bold")
+            + tile_drawing(t.kind, t.stones, t.value, x, y)
+            + text(x + SIZE + 8, y - 4, tile_text(c, v.tile), 11)
+            + text(x + SIZE + 8, y + 14, "to be placed this turn", 11, fill="#555")
+            + "</g>"
+        )
+    choices = []
+    if v.auction is not None:
+        a = v.auction
+        high = f": high bid {a.high} by {labels[a.bidder]}" if a.bidder is not None else ""
+        hand = text(p.x, 64, f"auction{high}; the revealed tiles:", 11, font_weight="bold")
+        for k, shown in enumerate(a.display):
+            y = choice_top(k)
+            choices.append(
+                f'<g id="choice-{shown}" class="choice" data-tile="{shown}">'
+                f'<rect x="{p.x:.1f}" y="{y:.1f}" width="{PANEL_W - 24:.0f}" height="22" '
+                f'fill="{KIND_FILLS.get(c.tiles[shown].kind, "#ccc")}" stroke="#666"/>'
+                + text(p.x + 4, y + 15, tile_text(c, shown), 11)
+                + "</g>"
+            )
+        p.y = max(p.y, choice_top(len(a.display)) + 16)
     backs = Counter(v.stack)
     stack = " ".join(f"{b}{backs[b]}" for b in sorted(backs)) or "empty"
-    line(f"stack: {len(v.stack)} tiles ({stack})", id="stack")
-    line(f"supply: {v.supply} face-down treasures")
+    p.line(f"stack: {len(v.stack)} tiles ({stack})", 11.5, id="stack")
+    p.line(f"supply: {v.supply} face-down treasures", 11.5)
     levels = " ".join(
         f"{value}:{n}" for value, n in zip(range(2, TOP_LEVEL + 1), v.levels, strict=True)
     )
-    line(f"level tokens left {levels}")
+    p.line(f"level tokens left {levels}", 11.5)
     if v.round is not None:
-        order = ", ".join(labels[k] for k in v.round.order)
-        line(f"scoring round: {order}", fill="#a33")
-    if v.auction is not None:
-        a = v.auction
-        high = f"; high bid {a.high} by {labels[a.bidder]}" if a.bidder is not None else ""
-        line(f"auction: revealed tiles{high}")
-        for t in a.display:
-            parts.append(
-                f'<g id="choice-{t}" class="choice" data-tile="{t}">'
-                f'<rect x="{x:.1f}" y="{y - 12:.1f}" width="{PANEL_W - 24:.0f}" height="16" '
-                f'fill="{KIND_FILLS.get(c.tiles[t].kind, "#ccc")}" stroke="#666"/>'
-                + _text(x + 4, y, tile_text(c, t), 10, text_anchor="start")
-                + "</g>"
-            )
-            y += 19
-    y += 6
-    for seat, p in enumerate(v.players):
-        mark = "> " if v.to_act == seat else ""
-        line(
-            f"{mark}{labels[seat]}: {p.score} points (temples {p.temple_points}, treasures "
-            f"{p.treasure_points}, capital {p.capital})",
-            11,
-            fill=SEAT_COLORS[seat % 4],
-            font_weight="bold",
-            id=f"seat-{seat}",
-        )
-        for text in _seat_lines(v, c, seat):
-            line(text, 10, fill="#333")
-        y += 4
+        p.line(f"scoring round: {', '.join(labels[k] for k in v.round.order)}", 11.5, fill="#a33")
+    p.y += 6
+    blocks = []
+    serial = _sheet(c).serial
+    for seat, player in enumerate(v.players):
+        block, p.y = _seat_block(serial, seat, player, labels[seat], v.to_act == seat, p.y)
+        blocks.append(block)
+    return [head, hand, "".join(p.parts), *choices, *blocks]
+
+
+def choice_top(k: int) -> float:
+    """The top of the ``k``-th revealed tile's row in the panel (auction variant)."""
+    return 72.0 + 26 * k
+
+
+def _labels(names: Sequence[str] | None, n: int) -> list[str]:
+    return [names[k] if names is not None and k < len(names) else f"seat {k}" for k in range(n)]
+
+
+def public_parts(v: TikalView, c: Components, names: Sequence[str] | None = None) -> list[str]:
+    """What every seat sees, in fragments: the explored spaces and their figures,
+    the panel, and each space's outline to click (with its tooltip)."""
+    labels = tuple(_labels(names, len(v.players)))
+    serial = _sheet(c).serial
+    figures = [_figures(v, space) for space in range(len(v.spaces))]
+    parts = ['<g class="public">']
+    parts += [
+        _space(serial, space, s, figures[space])
+        for space, s in enumerate(v.spaces)
+        if s is not None
+    ]
+    parts += _panel(v, c, labels)
+    parts.append('</g><g class="spaces">')
+    parts += [
+        _hit(serial, space, v.spaces[space], figures[space], labels) for space in c.board.spaces
+    ]
     parts.append("</g>")
-    return "".join(parts)
+    return parts
+
+
+def public_layer(v: TikalView, c: Components, names: Sequence[str] | None = None) -> str:
+    """:func:`public_parts` joined."""
+    return "".join(public_parts(v, c, names))
 
 
 def _overlay(c: Components) -> str:
-    """The spaces' outlines and labels over everything: what a person clicks."""
-    parts = ['<g class="spaces">']
-    for s in c.board.spaces:
-        x, y = _at(c, s)
-        parts.append(
-            f'<g id="space-{s}" class="space"><polygon points="{_points(x, y)}" fill="#fff" '
-            f'fill-opacity="0" stroke="#8f8877" stroke-width="0.8"/>'
-            + _text(x - 35, y + 3, space_label(c, s), 7, text_anchor="start", fill="#555")
-            + "</g>"
+    """The spaces' names over everything (never in a click's way)."""
+    sheet = _sheet(c)
+    return (
+        '<g class="space-names" pointer-events="none">'
+        + "".join(
+            text(x - 36.5, y + 4, name, 9.5, fill="#555")
+            for (x, y), name in zip(sheet.centres, sheet.names, strict=True)
         )
-    return "".join(parts) + "</g>"
+        + "</g>"
+    )
 
 
 def document(c: Components, body: str) -> str:
-    """Layers joined into one SVG document (with the spaces' outlines on top)."""
+    """Layers joined into one SVG document (with the spaces' names on top)."""
     width, height = _size(c)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" '
-        f'font-family="DejaVu Sans, Verdana, sans-serif">'
+        f'width="{width:.0f}" height="{height:.0f}" font-family="{FONT}">'
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8f1"/>{body}{_overlay(c)}</svg>'
     )
 
@@ -315,40 +489,3 @@ def svg(
     label the seats; ``components`` those of a view (default: the package's)."""
     v, c = _view_of(obj, components)
     return document(c, board_layer(c) + public_layer(v, c, names))
-
-
-class TikalPictures:
-    """The layers, as the HTML viewer and the browser game take them."""
-
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        self.components = components
-
-    def board(self, state: State) -> str:
-        return board_layer(state.components)
-
-    def public(self, state: State, names: Sequence[str]) -> str:
-        return public_layer(view(state, 0), state.components, names)
-
-    def hand(self, state: State, seat: int) -> str:
-        """Nothing: no part of Tikal is seen by one seat only."""
-        return ""
-
-    def document(self, body: str) -> str:
-        return document(self.components, body)
-
-    def target(self, action: Any) -> str | None:
-        """The space a person clicks for an action on one space (a tile placed, a
-        figure brought in, a temple uncovered, a treasure dug, a camp built, a guard
-        posted) or the space a figure moves to; the revealed tile chosen."""
-        if not isinstance(action, dict):
-            return None
-        kind = action.get("type")
-        if kind in ("move", "camp_move") and isinstance(action.get("target"), int):
-            return f"space-{action['target']}"
-        if kind == "choose" and isinstance(action.get("tile"), int):
-            return f"choice-{action['tile']}"
-        if kind in ("place", "enter", "uncover", "dig", "build_camp", "guard") and isinstance(
-            action.get("space"), int
-        ):
-            return f"space-{action['space']}"
-        return None

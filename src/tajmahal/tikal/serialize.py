@@ -1,17 +1,10 @@
-"""Tikal's values as plain JSON data, and back (round trips are equal).
-
-Actions and events carry a ``"type"`` tag (``CampMove`` -> ``"camp_move"``), as
-Taj Mahal's do.
+"""Tikal's values as JSON data: :data:`CONVERTER` (``to_data``, ``from_data``;
+actions and events tagged with their ``"type"``, ``CampMove`` as ``"camp_move"``)
+and the components a bot gets in the hello (:func:`components_data`).
 
 >>> from tajmahal.tikal.actions import Move
->>> to_data(Move(3, 4))
-{'type': 'move', 'origin': 3, 'target': 4, 'leader': False}
->>> from_data({"type": "end_turn"}, Action)
-EndTurn()
->>> from_data({"type": "move", "origin": "x"}, Action)
-Traceback (most recent call last):
-...
-tajmahal.tikal.serialize.DataError: bad Action: ...
+>>> to_data(Move(3, 4)), from_data({"type": "end_turn"}, Action)
+({'type': 'move', 'origin': 3, 'target': 4, 'leader': False}, EndTurn())
 """
 
 from __future__ import annotations
@@ -21,57 +14,17 @@ from typing import Any, Final
 from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action
-from .components import DEFAULT_COMPONENTS, Components
+from .components import Components
 from .events import Event
-from .state import Setup
+
+CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event})
+to_data: Final = CONVERTER.to_data
+from_data: Final = CONVERTER.from_data
 
 
-class DataError(ValueError):
-    """Data that does not describe a value of the requested type."""
-
-
-_CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event}, DataError)
-
-
-def to_data(value: Any) -> Any:
-    """Plain JSON data for ``value`` (actions and events carry a ``"type"``)."""
-    return _CONVERTER.to_data(value)
-
-
-def from_data(data: Any, cls: Any) -> Any:
-    """The value of type ``cls`` described by ``data``; raises :class:`DataError`."""
-    return _CONVERTER.from_data(data, cls)
-
-
-def setup_to_data(setup: Setup) -> dict[str, Any]:
-    """All of ``setup`` but its components (they are the package's data files)."""
-    return {
-        "players": setup.players,
-        "variant": setup.variant,
-        "stack": list(setup.stack),
-        "treasures": list(setup.treasures),
-    }
-
-
-def setup_from_data(data: Any, components: Components = DEFAULT_COMPONENTS) -> Setup:
-    if not isinstance(data, dict) or set(data) != {"players", "variant", "stack", "treasures"}:
-        raise DataError("bad Setup: expected players, variant, stack and treasures")
-    try:
-        setup = Setup(
-            int(data["players"]),
-            str(data["variant"]),
-            tuple(int(t) for t in data["stack"]),
-            tuple(int(t) for t in data["treasures"]),
-            components,
-        )
-    except (TypeError, ValueError) as e:
-        raise DataError(f"bad Setup: {e}") from None
-    setup.check()
-    return setup
-
-
-def components_data(c: Components) -> dict[str, Any]:
+def components_data(components: Components) -> dict[str, Any]:
     """The static public setup a bot gets in the hello: board, tiles, levels, treasures."""
+    c = components
     board = c.board
     return {
         "board": {

@@ -12,6 +12,7 @@ from typing import Final
 
 from attrs import field, frozen
 
+from ..kit.picture import Pictured
 from .components import DEFAULT_COMPONENTS, Components
 
 #: Where a leader is when it is not on a space.
@@ -176,7 +177,7 @@ class Auction:
 
 
 @frozen
-class State:
+class State(Pictured):
     """A position of a game of Tikal.  ``workers[space][seat]`` counts the workers of
     ``seat`` on ``space``; a seat's leader is where :attr:`Seat.leader` says."""
 
@@ -201,12 +202,6 @@ class State:
     @property
     def components(self) -> Components:
         return self.setup.components
-
-    def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.tikal.render.svg`)."""
-        from .render import svg
-
-        return svg(self)
 
     def figures(self, space: int, seat: int) -> int:
         """How many figures (workers and leader) ``seat`` has on ``space``."""

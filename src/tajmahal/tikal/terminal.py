@@ -93,6 +93,20 @@ def supplies_text(v: TikalView) -> Text:
     )
 
 
+#: The edges of a space, in the order of its stones (DIRECTIONS).
+EDGES: Final = ("SE", "NE", "N", "NW", "SW", "S")
+
+
+def stones_text(stones: Sequence[int]) -> str:
+    """The stones on a space's edges, by edge (``SE2 NE1 S1``; ``-`` for none):
+    crossing a border costs the stones on both its sides (T25).
+
+    >>> stones_text((2, 1, 0, 0, 0, 1)), stones_text((0,) * 6)
+    ('SE2 NE1 S1', '-')
+    """
+    return " ".join(f"{edge}{n}" for edge, n in zip(EDGES, stones, strict=True) if n) or "-"
+
+
 def spaces_table(v: TikalView, c: Components, labels: Sequence[str]) -> Table:
     """A row per explored space, in board order."""
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
@@ -122,7 +136,7 @@ def spaces_table(v: TikalView, c: Components, labels: Sequence[str]) -> Table:
         table.add_row(
             space_label(c, space),
             kind,
-            "".join(map(str, s.stones)),
+            stones_text(s.stones),
             str(s.tokens) if s.tokens else "",
             post,
             figures,
@@ -193,7 +207,7 @@ def position(
     parts.append(seats_table(v, c, labels))
     parts.append(
         Text(
-            "stones: on the edges SE NE N NW SW S; hidden: face-down treasures; "
+            "stones: on each edge (SE, NE, N, NW, SW, S); hidden: face-down treasures; "
             "figures: workers, L the leader; guard kL: seat k's leader guards",
             style="dim",
         )

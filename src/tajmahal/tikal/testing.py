@@ -1,24 +1,9 @@
-"""Hypothesis strategies for Tikal (``pip install hypothesis``): test your bots,
-tools or analyses on many setups and reachable positions.
-
-.. code-block:: python
-
-    from hypothesis import given
-    from tajmahal.tikal import legal_actions
-    from tajmahal.tikal.testing import states
-
-    @given(states(players=3))
-    def test_my_bot_always_answers_legally(state):
-        if state.to_act is not None:
-            assert my_bot(state) in legal_actions(state)
-
-Strategies:
-
-- :func:`setups` — valid :class:`~tajmahal.tikal.Setup` values: any order of the
-  tiles within their back letters, any treasure supply, either variant.
-- :func:`states` — states reached from such a setup by legal random play.
-- :func:`legal_actions_of` — one legal action of a state.
-- :func:`games` — a setup and a whole game's legal actions, for replay tests.
+"""Hypothesis strategies for Tikal (``pip install hypothesis``): :func:`setups`
+deals the tiles in any order within their back letters (T11) and the treasure
+tokens in any order (T14), for either variant; ``states``, ``games`` and
+``legal_actions_of`` play from them (:mod:`tajmahal.kit.testing`), ending turns
+early often enough to reach volcanoes and the end of the game:
+``@given(states(players=3))``.
 """
 
 from __future__ import annotations
@@ -27,16 +12,13 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from ..kit import testing as kit
 from .actions import Action
+from .adapter import TIKAL
 from .components import DEFAULT_COMPONENTS, Components
-from .rules import apply, is_over, legal_actions, new_game
-from .state import VARIANTS, Setup, State, all_treasures
+from .state import ACT, VARIANTS, Setup, State, all_treasures
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
-
-
-def _pick(value: int | str | Sequence[int] | Sequence[str]) -> st.SearchStrategy[object]:
-    return st.just(value) if isinstance(value, (int, str)) else st.sampled_from(list(value))
 
 
 @st.composite
@@ -48,57 +30,22 @@ def setups(
 ) -> Setup:
     """A valid setup: the tiles shuffled within each back letter (T11), the treasure
     tokens in any order (T14)."""
-    n = draw(_pick(players))
-    variant = draw(_pick(variants))
+    n = draw(kit.pick(players))
+    variant = draw(kit.pick(variants))
     stack: list[int] = []
     for back in sorted({t.back for t in components.tiles}):
         group = [t.id for t in components.tiles if t.back == back]
         stack.extend(draw(st.permutations(group)))
     treasures = tuple(draw(st.permutations(all_treasures(components))))
-    return Setup(n, variant, tuple(stack), treasures, components)  # type: ignore[arg-type]
+    return Setup(n, variant, tuple(stack), treasures, components)
 
 
-def legal_actions_of(state: State) -> st.SearchStrategy[Action]:
-    """One of the legal actions of ``state`` (which must not be over)."""
-    return st.sampled_from(legal_actions(state))
+def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:
+    """The end of the turn, half of the time: games reach volcanoes and their end."""
+    return legal[-1:] if len(legal) > 1 and state.phase == ACT else ()
 
 
-@st.composite
-def states(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    max_actions: int = 400,
-) -> State:
-    """A state reached by up to ``max_actions`` legal actions from a setup; turns end
-    early often enough to reach volcanoes and the end of the game."""
-    state = new_game(draw(setups(players, variants)))
-    for _ in range(draw(st.integers(0, max_actions))):
-        if is_over(state):
-            break
-        state = apply(state, draw(_biased(state)))
-    return state
-
-
-def _biased(state: State) -> st.SearchStrategy[Action]:
-    legal = legal_actions(state)
-    if len(legal) > 1 and state.phase == "act":
-        return st.one_of(st.just(legal[-1]), st.sampled_from(legal))  # end turn often
-    return st.sampled_from(legal)
-
-
-@st.composite
-def games(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-) -> tuple[Setup, list[Action]]:
-    """A setup and the legal actions of a whole game played from it."""
-    setup = draw(setups(players, variants))
-    state = new_game(setup)
-    actions: list[Action] = []
-    while not is_over(state):
-        action = draw(_biased(state))
-        actions.append(action)
-        state = apply(state, action)
-    return setup, actions
+#: States reached by random play, whole games, one legal action of a state
+#: (:func:`tajmahal.kit.testing.strategies`; ``states`` and ``games`` take the
+#: options of :func:`setups`, ``states`` also ``max_actions``).
+states, games, legal_actions_of = kit.strategies(TIKAL, setups, _prefer)

@@ -23,6 +23,7 @@ from collections import Counter
 
 from attrs import evolve, frozen
 
+from ..kit.picture import Pictured
 from .components import Components
 from .state import Auction, Round, Seat, Setup, Space, State
 
@@ -42,7 +43,7 @@ class SpaceView:
 
 
 @frozen
-class TikalView:
+class TikalView(Pictured):
     """A seat's view: the public state of the game (see :class:`~tajmahal.tikal.state.State`)
     with the stack as the backs of its tiles, top first, and the supply as a count."""
 
@@ -64,12 +65,6 @@ class TikalView:
     round: Round | None
     auction: Auction | None
     last_placer: int | None
-
-    def _repr_svg_(self) -> str:
-        """The picture Jupyter shows (:func:`tajmahal.tikal.render.svg`)."""
-        from .render import svg
-
-        return svg(self)
 
 
 def _space_view(space: Space | None) -> SpaceView | None:

@@ -6,7 +6,6 @@ A CLI registers it with ``main.add_command(tournament_command(GAMES))`` (a
 
 from __future__ import annotations
 
-import importlib.util
 import secrets
 import sys
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from typing import Any
 import click
 import orjson
 
+from ...extras import MissingExtra, require
 from .. import containment
 from ..commands import (
     SEED,
@@ -31,17 +31,17 @@ from ..commands import (
 from ..game import AnyGame
 from ..referee import MatchConfig, TimeControl
 from ..registry import GameRegistry, UnknownGame, registry_of
+from ..report import console
 from ..signals import terminate_as_interrupt
 from . import gauntlet
 from .display import (
     LiveDisplay,
     PlainDisplay,
-    console,
     count,
-    pairwise_table,
+    pairwise_tables,
     rate_text,
     sprt_lines,
-    standings_table,
+    standings_tables,
 )
 from .executor import Executor, game_reference
 from .gauntlet import is_gauntlet
@@ -290,12 +290,13 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     )
     @click.option(
         "--sprt",
-        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S]",
+        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S,stop=T]",
         help="Stop a two-bot match-up when a sequential probability ratio test decides "
         "between H0: the first BOT is E0 Elo stronger than the second, and H1: E1 "
         "stronger (alpha, beta: error rates, default 0.05; model: normalized or "
         "logistic Elo, default normalized; stat: pentanomial (pairs of games of a "
-        "deal) or trinomial, default pentanomial).",
+        "deal) or trinomial, default pentanomial; stop: overshoot, fishtest's "
+        "overshoot-corrected bounds, or bounds, the plain ones; default overshoot).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @referee_options
@@ -438,8 +439,6 @@ def _gauntlet(
             pair = (candidate, Entrant(1, opponent.name, opponent.bot))
             lineup = (pair, (times[0], times[opponent.index]))
         plan = _plan(game, where, lineup, games, seed, options)
-        if not as_json:
-            click.echo(f"gauntlet: {candidate.name} vs {opponent.name} ({where})")
         try:
             store = TournamentDir.open(where, plan)
         except TournamentError as e:
@@ -448,7 +447,7 @@ def _gauntlet(
             report = _run(game, store, players, as_json, quiet)
         finally:
             store.close()
-        status = max(status, _finish(store, report, as_json, show=not as_json))
+        status = max(status, _finish(store, report, as_json, show=not (as_json or quiet)))
         rows.append(gauntlet.matchup_result(opponent, where.name, report))
         if report.interrupted:
             break
@@ -457,9 +456,11 @@ def _gauntlet(
         data = gauntlet.summary_data(candidate, rows)
         click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
     else:
-        click.echo(f"gauntlet: {candidate.name} against each opponent")
-        console().print(gauntlet.gauntlet_table(rows))
-        click.echo(f"results: {path}")
+        screen = console()
+        screen.print(f"gauntlet: {candidate.name} against each opponent")
+        for table in gauntlet.gauntlet_tables(rows, screen.width):
+            screen.print(table)
+        screen.print(f"results: {path}")
     return status
 
 
@@ -509,8 +510,10 @@ class _Executors:
         self.jobs = jobs
         self.ray: RayExecutor | None = None
         if kind == "ray":
-            if importlib.util.find_spec("ray") is None:
-                raise click.UsageError("--executor ray needs Ray: pip install 'tajmahal[ray]'")
+            try:
+                require("ray", "--executor ray", ("ray",))
+            except MissingExtra as e:
+                raise click.UsageError(str(e)) from None
             self.ray = RayExecutor(self.reference, jobs, address, working_dir)
 
     def describe(self) -> str:
@@ -537,18 +540,20 @@ def _run(
     plan = store.plan
     err = console(stderr=True)
     if not as_json:
+        screen = console()
         names = ", ".join(e.name for e in plan.entrants)
         up_to = "" if plan.sprt is None else "at most "
-        click.echo(
-            f"{game.title} tournament: {names}; {up_to}{count(plan.games, 'game')} "
-            f"({count(plan.deals, 'deal')} x "
+        screen.print(f"{game.title} tournament: {names}")
+        screen.print(
+            f"{up_to}{count(plan.games, 'game')} ({count(plan.deals, 'deal')} x "
             f"{seatings_text(plan)}), seed {plan.seed}, {players.describe()}; "
             f"results in {store.root}"
         )
         if plan.sprt is not None:
-            click.echo(f"SPRT {plan.sprt.text()}: stops when H0 or H1 is accepted")
+            test = plan.sprt.text().replace(",", ", ")  # wraps between parameters
+            screen.print(f"SPRT {test}: stops when H0 or H1 is accepted")
         if store.finished:
-            click.echo(f"resuming: {len(store.finished)} of {plan.games} games already finished")
+            screen.print(f"resuming: {len(store.finished)} of {plan.games} games already finished")
     executor = players.get(store)
     display: LiveDisplay | PlainDisplay | None = None
     if not (as_json or quiet):
@@ -573,28 +578,26 @@ def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = Tr
         out = console()
         if report.standings.games:
             out.print()
-            out.print(standings_table(report.standings.table()))
-            out.print()
+            for table in standings_tables(report.standings.table(), out.width):
+                out.print(table)
+                out.print()
             out.print(
-                "How often the row entrant finished ahead of the column entrant (a tie counts 1/2):"
+                "How often the row entrant finished ahead of the column one (a tie counts 1/2):"
             )
-            out.print(pairwise_table(report.standings))
-            out.print()
+            for table in pairwise_tables(report.standings, out.width):
+                out.print(table)
+                out.print()
         if report.sprt is not None:
             for line in sprt_lines(report.sprt, plan):
-                click.echo(line)
-            click.echo()
-        click.echo(
-            f"{report.finished} of {plan.games} games finished "
-            f"({count(len(report.standings.deals), 'deal')}); this run: "
-            f"{count(report.played, 'game')} in "
-            f"{report.seconds:.1f} s ({rate_text(report.played, report.seconds)})"
+                out.print(line)
+            out.print()
+        out.print(
+            f"{report.finished} of {plan.games} games finished; this run: "
+            f"{count(report.played, 'game')} in {report.seconds:.1f} s "
+            f"({rate_text(report.played, report.seconds)})"
         )
-        click.echo(
-            "results: "
-            + ", ".join(str(p) for p in report.files)
-            + f"; records in {store.root / GAMES}"
-        )
+        files = ", ".join(p.name for p in report.files)
+        out.print(f"results in {store.root}: {files}, {GAMES}/")
     if report.interrupted:
         click.echo(
             f"interrupted: the games under way were stopped and their bots killed; "

@@ -5,12 +5,12 @@ and the final tables."""
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from rich.console import Console, Group
+from attrs import frozen
+from rich.console import Console, Group, JustifyMethod
 from rich.live import Live
 from rich.progress import (
     BarColumn,
@@ -26,20 +26,12 @@ from rich.table import Table
 from ..text import printable
 from .journal import Finished
 from .plan import Plan
-from .sprt import H0, H1, SprtStatus
+from .sprt import H1, OVERSHOOT, SprtStatus
 from .standings import Standing, Standings
 from .stats import Estimate
 
 #: Seconds between two rebuilds of the live standings table.
 _TABLE_EVERY = 0.5
-
-
-def console(stderr: bool = False) -> Console:
-    """A console on stdout (or stderr) as it is now; 160 columns when not a terminal.
-    No markup or emoji codes: names come from the command line and bots."""
-    file = sys.stderr if stderr else sys.stdout
-    width = None if file.isatty() else 160
-    return Console(file=file, width=width, highlight=False, markup=False, emoji=False)
 
 
 def interval(e: Estimate, digits: int) -> str:
@@ -67,42 +59,95 @@ def faults_text(s: Standing) -> str:
     return f"{s.fault_games} ({kinds})"
 
 
-def standings_table(table: Sequence[Standing], compact: bool = False) -> Table:
-    """The standings with their 95% intervals: as ``[low, high]``, or as
-    ``±half-width`` when ``compact`` (the live table)."""
-    out = Table(box=None, pad_edge=False, header_style="bold")
-    out.add_column("#", justify="right")
-    out.add_column("entrant", no_wrap=True)
-    for name in ("win share", "mean score", "mean rank", "rating", "faults"):
-        out.add_column(name, justify="right")
-    for s in table:
-        rating = s.rating
-        if compact:
-            cells = [
-                plus_minus(s.win_share, 3),
-                plus_minus(s.score, 1),
-                plus_minus(s.rank, 2),
-                f"{rating.mu:.1f}±{rating.high - rating.mu:.1f}",
-            ]
+@frozen
+class Column:
+    """A column of text cells, for :func:`fitting_tables`."""
+
+    header: str
+    cells: Sequence[str]
+    justify: JustifyMethod = "right"
+    max_width: int | None = None
+
+    @property
+    def width(self) -> int:
+        natural = max([len(self.header), *(len(c) for c in self.cells)])
+        return natural if self.max_width is None else min(natural, self.max_width)
+
+
+def fitting_tables(keys: Sequence[Column], values: Sequence[Column], width: int) -> list[Table]:
+    """The ``values`` columns, in order, beside the ``keys`` columns: one table if
+    it fits ``width``, else as many as needed (each repeating the keys), so that no
+    cell is ever wrapped."""
+    groups: list[list[Column]] = []
+    for column in values:
+        if groups and _table_width([*keys, *groups[-1], column]) <= width:
+            groups[-1].append(column)
         else:
-            cells = [
-                interval(s.win_share, 3),
-                interval(s.score, 1),
-                interval(s.rank, 2),
-                f"{rating.mu:.1f} [{rating.low:.1f}, {rating.high:.1f}]",
-            ]
-        out.add_row(str(s.entrant.index), s.entrant.name, *cells, faults_text(s))
-    return out
+            groups.append([column])
+    return [_table([*keys, *group]) for group in groups]
 
 
-def pairwise_table(standings: Standings) -> Table:
+def _table_width(columns: Sequence[Column]) -> int:
+    return sum(c.width for c in columns) + 2 * (len(columns) - 1)
+
+
+def _table(columns: Sequence[Column]) -> Table:
     out = Table(box=None, pad_edge=False, header_style="bold")
-    out.add_column("#", justify="right")
-    for entrant in standings.entrants:
-        out.add_column(str(entrant.index), justify="right")
-    for entrant, row in zip(standings.entrants, standings.pairwise(), strict=True):
-        out.add_row(str(entrant.index), *("-" if e is None else interval(e, 2) for e in row))
+    for c in columns:
+        out.add_column(
+            c.header, justify=c.justify, no_wrap=True, overflow="ellipsis", max_width=c.max_width
+        )
+    for row in zip(*(c.cells for c in columns), strict=True):
+        out.add_row(*row)
     return out
+
+
+#: The widest an entrant's name is shown in a table (longer ones end in "...").
+NAME_WIDTH: Final = 20
+
+
+def standings_tables(
+    table: Sequence[Standing], width: int, compact: bool = False
+) -> list[Table]:
+    """The standings with their 95% intervals, as ``[low, high]`` (or as
+    ``±half-width`` when ``compact``: the live table), in as many tables as it takes
+    to fit ``width``."""
+    show = plus_minus if compact else interval
+    keys = [
+        Column("#", [str(s.entrant.index) for s in table]),
+        Column("entrant", [printable(s.entrant.name) for s in table], "left", NAME_WIDTH),
+    ]
+    values = [
+        Column("win share", [show(s.win_share, 3) for s in table]),
+        Column("mean score", [show(s.score, 1) for s in table]),
+        Column("mean rank", [show(s.rank, 2) for s in table]),
+        Column("rating", [rating_text(s, compact) for s in table]),
+        Column("faults", [faults_text(s) for s in table]),
+    ]
+    return fitting_tables(keys, values, width)
+
+
+def rating_text(s: Standing, compact: bool) -> str:
+    r = s.rating
+    if compact:
+        return f"{r.mu:.1f}±{r.high - r.mu:.1f}"
+    return f"{r.mu:.1f} [{r.low:.1f}, {r.high:.1f}]"
+
+
+def pairwise_tables(standings: Standings, width: int) -> list[Table]:
+    """How often the row entrant finished ahead of the column entrant, in as many
+    tables as it takes to fit ``width``."""
+    rows = standings.pairwise()
+    keys = [Column("#", [str(e.index) for e in standings.entrants])]
+    values = [
+        Column(str(e.index), [_pair_text(row[k]) for row in rows])
+        for k, e in enumerate(standings.entrants)
+    ]
+    return fitting_tables(keys, values, width)
+
+
+def _pair_text(e: Estimate | None) -> str:
+    return "-" if e is None else interval(e, 2)
 
 
 def count(n: int, noun: str) -> str:
@@ -117,9 +162,51 @@ def rate_text(games: int, seconds: float) -> str:
 
 
 def llr_text(status: SprtStatus) -> str:
-    """``LLR 1.23 (-2.94, 2.94)``."""
+    """``LLR 1.23 (-2.90, 2.81)``: the LLR and the bounds it stops at now."""
+    return f"LLR {status.llr:.2f} ({status.lower_stop:.2f}, {status.upper_stop:.2f})"
+
+
+#: What a verdict says (accepting H1: True; H0: False): the comparison with the
+#: bound, and the sentence for a bound above 0, below 0, and of 0.
+_CLAIMS: Final = {
+    True: (
+        ">",
+        "{a} is more than {b} {u} stronger than {c}",
+        "{a} is at most {b} {u} weaker than {c}",
+        "{a} is stronger than {c}",
+    ),
+    False: (
+        "<",
+        "{a} is not {b} {u} stronger than {c}",
+        "{a} is more than {b} {u} weaker than {c}",
+        "{a} is weaker than {c}",
+    ),
+}
+
+
+def verdict_claim(status: SprtStatus, first: str, second: str) -> str:
+    """What a decided test says about ``first`` against ``second``, and no more.
+
+    Accepting H1 rejects "``first`` is at most ``elo0`` stronger" (at error rate
+    alpha); accepting H0 rejects "``first`` is at least ``elo1`` stronger" (at
+    error rate beta).  Neither says that the difference is ``elo1``.
+
+    >>> from .sprt import SprtParams
+    >>> def claim(verdict, elo0, elo1):
+    ...     status = SprtStatus(SprtParams(elo0, elo1), 1, (0,) * 5, (0,) * 3, 0.0, verdict)
+    ...     return verdict_claim(status, "new", "old")
+    >>> claim("H1", 0, 5), claim("H1", -3, 1)
+    ('new is stronger than old (nElo > 0)', 'new is at most 3 nElo weaker than old (nElo > -3)')
+    >>> claim("H0", 0, 5), claim("H0", -5, 0)
+    ('new is not 5 nElo stronger than old (nElo < 5)', 'new is weaker than old (nElo < 0)')
+    """
     p = status.params
-    return f"LLR {status.llr:.2f} ({p.lower:.2f}, {p.upper:.2f})"
+    unit = "nElo" if p.model == "normalized" else "Elo"
+    bound = p.elo0 if status.verdict == H1 else p.elo1
+    sign, above, below, zero = _CLAIMS[status.verdict == H1]
+    template = above if bound > 0 else below if bound < 0 else zero
+    text = template.format(a=first, b=f"{abs(bound):g}", u=unit, c=second)
+    return f"{text} ({unit} {sign} {bound:g})"
 
 
 def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
@@ -128,20 +215,25 @@ def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
     p = status.params
     first, second = (e.name for e in plan.entrants[:2])
     pairs = f"{count(status.pairs, 'pair')} ({count(2 * status.pairs, 'game')})"
-    if status.verdict == H1:
-        verdict = f"H1 accepted after {pairs}: {first} is stronger than {second} by {p.elo1:g}"
-    elif status.verdict == H0:
-        verdict = f"H0 accepted after {pairs}: {first} is not stronger than {second} by {p.elo1:g}"
+    if status.verdict is not None:
+        verdict = f"{status.verdict} accepted after {pairs}: {verdict_claim(status, first, second)}"
     elif 2 * status.pairs >= plan.games:
         verdict = f"no decision after {pairs}: the limit of {count(plan.games, 'game')} was reached"
     else:
         verdict = f"undecided after {pairs}"
     scale = "normalized Elo" if p.model == "normalized" else "logistic Elo"
     lost, tied, won = status.trinomial
+    bounds = f"LLR {status.llr:.2f} ({p.lower:.2f}, {p.upper:.2f})"
+    if p.stop == OVERSHOOT:
+        bounds += (
+            f", stops at ({status.lower_stop:.2f}, {status.upper_stop:.2f}) "
+            "(overshoot correction)"
+        )
     lines = [
         f"SPRT {first} vs {second}: {verdict}",
-        f"{llr_text(status)} [{p.elo0:.2f}, {p.elo1:.2f}] ({scale}, {p.statistic}, "
-        f"alpha {p.alpha:g}, beta {p.beta:g})",
+        bounds,
+        f"elo0 {p.elo0:g}, elo1 {p.elo1:g} ({scale}, {p.statistic}, alpha {p.alpha:g}, "
+        f"beta {p.beta:g})",
         "Ptnml(0-2): "
         + ", ".join(str(n) for n in status.pentanomial)
         + f"; games W: {won} L: {lost} D: {tied}",
@@ -174,7 +266,7 @@ class LiveDisplay:
             console=out,
         )
         self.task: TaskID | None = None
-        self.live = Live(self.progress, console=out, refresh_per_second=4, transient=False)
+        self.live = Live(self.progress, console=out, refresh_per_second=4, transient=True)
         self.start = time.monotonic()
         self.played = 0
         self.shown = 0.0
@@ -210,8 +302,9 @@ class LiveDisplay:
         self.shown = time.monotonic()
         if not standings.games:
             return
-        table = standings_table(standings.table(live=True), compact=True)
-        self.live.update(Group(self.progress, table))
+        width = self.console.width
+        tables = standings_tables(standings.table(live=True), width, compact=True)
+        self.live.update(Group(self.progress, *tables))
 
 
 class PlainDisplay:
@@ -244,14 +337,13 @@ class PlainDisplay:
         self.played += 1
         if self.count % self.step and self.count != self.total:
             return
-        shares = ", ".join(
-            f"{s.entrant.name} {s.win_share.mean:.3f}" for s in standings.table(live=True)
-        )
+        table = standings.table(live=True)
         rate = rate_text(self.played, time.monotonic() - self.start)
-        width = len(str(self.total))
-        self.out.print(
-            f"[{self.count:>{width}}/{self.total}] {rate}; win share: {shares}{self.llr}"
-        )
+        done = f"[{self.count:>{len(str(self.total))}}/{self.total}] {rate}; win share: "
+        line = done + ", ".join(f"{s.entrant.name} {s.win_share.mean:.3f}" for s in table)
+        if len(line + self.llr) > self.out.width:  # the entrants' order of the first line
+            line = done + " ".join(f"{s.win_share.mean:.3f}" for s in table)
+        self.out.print(line + self.llr, soft_wrap=True)
 
     def failed(self, number: int, error: str) -> None:
         self.err.print(f"game {number} could not be played: {last_line(error)}")

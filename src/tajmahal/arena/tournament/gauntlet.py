@@ -23,6 +23,8 @@ import orjson
 from attrs import frozen
 from rich.table import Table
 
+from ..text import printable
+from .display import NAME_WIDTH, Column, fitting_tables, interval
 from .journal import TournamentError, write_atomically
 from .runner import STANDINGS_JSON, Report
 from .schedule import Entrant
@@ -145,35 +147,28 @@ def write_summary(root: Path, candidate: Entrant, rows: Sequence[MatchupResult])
     return path
 
 
-def _interval(e: Estimate | None) -> str:
-    if e is None:
+def gauntlet_tables(rows: Sequence[MatchupResult], width: int) -> list[Table]:
+    """The candidate against each opponent, in as many tables as it takes to fit
+    ``width``."""
+    keys = [
+        Column("#", [str(row.opponent.index) for row in rows]),
+        Column("opponent", [printable(row.opponent.name) for row in rows], "left", NAME_WIDTH),
+    ]
+    values = [
+        Column("games", [str(row.games) for row in rows]),
+        Column("score", ["-" if row.score is None else interval(row.score, 3) for row in rows]),
+        Column("Elo", [_elo_text(row.elo) for row in rows]),
+        Column("SPRT", [_sprt_text(row.sprt) for row in rows]),
+    ]
+    return fitting_tables(keys, values, width)
+
+
+def _elo_text(e: EloEstimate | None) -> str:
+    """``-512 [-1200, -311]``: whole Elo (a tenth would be noise)."""
+    return "-" if e is None else f"{e.elo:.0f} [{e.elo_low:.0f}, {e.elo_high:.0f}]"
+
+
+def _sprt_text(status: SprtStatus | None) -> str:
+    if status is None:
         return "-"
-    if e.low is None or e.high is None:
-        return f"{e.mean:.3f}"
-    return f"{e.mean:.3f} [{e.low:.3f}, {e.high:.3f}]"
-
-
-def gauntlet_table(rows: Sequence[MatchupResult]) -> Table:
-    out = Table(box=None, pad_edge=False, header_style="bold")
-    out.add_column("#", justify="right")
-    out.add_column("opponent", no_wrap=True)
-    for name in ("games", "score", "Elo", "SPRT"):
-        out.add_column(name, justify="right")
-    for row in rows:
-        elo = (
-            "-"
-            if row.elo is None
-            else (f"{row.elo.elo:.1f} [{row.elo.elo_low:.1f}, {row.elo.elo_high:.1f}]")
-        )
-        test = "-"
-        if row.sprt is not None:
-            test = f"{row.sprt.verdict or 'undecided'} (LLR {row.sprt.llr:.2f})"
-        out.add_row(
-            str(row.opponent.index),
-            row.opponent.name,
-            str(row.games),
-            _interval(row.score),
-            elo,
-            test,
-        )
-    return out
+    return f"{status.verdict or 'undecided'} (LLR {status.llr:.2f})"

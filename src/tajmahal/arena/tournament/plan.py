@@ -162,12 +162,65 @@ class Plan:
             raise ValueError(f"not a tournament plan ({type(e).__name__}: {e})") from None
 
     def differences(self, given: Plan) -> list[str]:
-        """What ``given`` changes in this plan, one text per field, ignoring the
-        number of deals (see :meth:`with_deals`)."""
+        """What ``given`` changes in this plan, one line per option as the command
+        line names it, ignoring the number of deals (see :meth:`with_deals`).
+
+        >>> stored = Plan("tajmahal", ["greedy", "random"], seed=4)
+        >>> for line in stored.differences(Plan("tajmahal", ["greedy", "first"], seed=5,
+        ...                                     time=[TimeControl(0.5)] * 2)):
+        ...     print(line)
+        BOTs: stored greedy random, given greedy first
+        --seed: stored 4, given 5
+        --time, --bank, --seat-time: stored 1 s a decision + 10 s bank, given 0.5 s a ...
+        """
         mine, theirs = self.to_data(), given.to_data()
+        if [e["bot"] for e in mine["entrants"]] == [e["bot"] for e in theirs["entrants"]]:
+            mine["entrants"] = [e["name"] for e in mine["entrants"]]  # only names differ
+            theirs["entrants"] = [e["name"] for e in theirs["entrants"]]
         return [
-            f"{key}: {mine[key]!r} here, {theirs[key]!r} given"
+            f"{_OPTION.get(key, key)}: stored {_text(mine[key])}, given {_text(theirs[key])}"
             for key in mine
             if key not in ("deals", "games") and mine[key] != theirs[key]
         ]
 
+
+#: The command-line options behind the fields of a plan.
+_OPTION = {
+    "game": "--game",
+    "entrants": "BOTs",
+    "seed": "--seed",
+    "variant": "--variant",
+    "time": "--time, --bank, --seat-time",
+    "handshake": "--handshake",
+    "grace": "--grace",
+    "max_line": "--max-line",
+    "max_log": "--max-log",
+    "batch_events": "--batch-events",
+    "sandbox": "--sandbox",
+    "memory": "--memory",
+    "seatings": "--seatings",
+    "sprt": "--sprt",
+}
+
+
+def _text(value: Any) -> str:
+    """A field of :meth:`Plan.to_data` as the command line would say it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dict) and "elo0" in value:
+        return SprtParams.from_data(value).text()
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "move" in value[0]:
+        controls = [f"{t['move']:g} s a decision + {t['bank']:g} s bank" for t in value]
+        if len(set(controls)) == 1:
+            return controls[0]
+        return "; ".join(f"BOT {i}: {c}" for i, c in enumerate(controls))
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "bot" in value[0]:
+        return " ".join(e["bot"] if e["name"] == e["bot"] else f"{e['name']}={e['bot']}"
+                        for e in value)
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)

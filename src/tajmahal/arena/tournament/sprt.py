@@ -33,6 +33,17 @@ given expectation", and "Normalized Elo: practical"): for a constraint
 (``scipy.optimize.brentq``).  Counts of zero are replaced by 1e-3, as fishtest
 does, so that every outcome has some probability.
 
+**When it stops** (``stop``).  The LLR moves in steps, so when it crosses a bound
+it lands somewhat beyond it, and the true error rates are smaller than alpha and
+beta: the test plays longer than it needs to.  Fishtest corrects for that with
+a *dynamic overshoot correction* (Siegmund, *Sequential Analysis*, corollary
+8.33), the default here (``stop=overshoot``): each bound is brought in by the
+expected overshoot, estimated from the test's own record-setting steps, ``o =
+E[step^2] / (2 E[step])`` over the steps by which the LLR set a new maximum
+(for the upper bound) or minimum (for the lower one); so ``H1`` is accepted when
+``LLR > upper - o1`` and ``H0`` when ``LLR < lower + o0``.  ``stop=bounds`` stops
+at the plain bounds.
+
 The Elo estimate printed with the test is the plain one: the mean score's 95%
 normal interval mapped to Elo.  A test that stops when its LLR crosses a bound
 stops more often when the results ran high (or low), so after an early stop the
@@ -56,6 +67,9 @@ MODELS: Final = (NORMALIZED, LOGISTIC)
 PENTANOMIAL: Final = "pentanomial"
 TRINOMIAL: Final = "trinomial"
 STATISTICS: Final = (PENTANOMIAL, TRINOMIAL)
+OVERSHOOT: Final = "overshoot"
+BOUNDS: Final = "bounds"
+STOPS: Final = (OVERSHOOT, BOUNDS)
 #: Normalized Elo per unit of "t" (mean score minus 1/2 over the standard deviation).
 NELO_PER_T: Final = 800.0 / math.log(10.0)
 #: What a count of zero becomes (fishtest's regularization).
@@ -71,10 +85,12 @@ class SprtError(ValueError):
 
 def require_scipy() -> None:
     """Raise :class:`SprtError` with the remedy when scipy is not installed."""
-    import importlib.util
+    from ...extras import MissingExtra, require
 
-    if importlib.util.find_spec("scipy") is None:
-        raise SprtError("the sequential test needs scipy: pip install 'tajmahal[sprt]'")
+    try:
+        require("sprt", "the sequential test", ("scipy",))
+    except MissingExtra as e:
+        raise SprtError(str(e)) from None
 
 
 def _probability(name: str, value: float) -> float:
@@ -88,7 +104,8 @@ class SprtParams:
     """H0: ``elo = elo0``, H1: ``elo = elo1`` (``elo0 < elo1``), with error rates
     ``alpha`` (accepting H1 when H0 holds) and ``beta`` (accepting H0 when H1
     holds), on the Elo scale ``model``, from pair (``pentanomial``) or game
-    (``trinomial``) counts."""
+    (``trinomial``) counts, stopping at bounds corrected for the overshoot
+    (``overshoot``, as fishtest) or at the plain ones (``bounds``)."""
 
     elo0: float
     elo1: float
@@ -96,6 +113,7 @@ class SprtParams:
     beta: float = 0.05
     model: str = NORMALIZED
     statistic: str = PENTANOMIAL
+    stop: str = OVERSHOOT
 
     def __attrs_post_init__(self) -> None:
         if not self.elo0 < self.elo1:
@@ -110,6 +128,8 @@ class SprtParams:
             raise SprtError(f"model must be one of {', '.join(MODELS)}, not {self.model!r}")
         if self.statistic not in STATISTICS:
             raise SprtError(f"stat must be one of {', '.join(STATISTICS)}, not {self.statistic!r}")
+        if self.stop not in STOPS:
+            raise SprtError(f"stop must be one of {', '.join(STOPS)}, not {self.stop!r}")
 
     @property
     def lower(self) -> float:
@@ -129,6 +149,7 @@ class SprtParams:
             "beta": self.beta,
             "model": self.model,
             "stat": self.statistic,
+            "stop": self.stop,
         }
 
     @classmethod
@@ -140,21 +161,23 @@ class SprtParams:
             beta=float(data["beta"]),
             model=str(data["model"]),
             statistic=str(data["stat"]),
+            stop=str(data.get("stop", BOUNDS)),  # tests stored before stop= stopped there
         )
 
     def text(self) -> str:
-        """``elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized,stat=pentanomial``."""
+        """``elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized,stat=pentanomial,stop=...``."""
         return ",".join(
             f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.to_data().items()
         )
 
 
-_KEYS: Final = ("elo0", "elo1", "alpha", "beta", "model", "stat")
+_KEYS: Final = ("elo0", "elo1", "alpha", "beta", "model", "stat", "stop")
 
 
 def parse_sprt(text: str) -> SprtParams:
     """Parameters from ``elo0=0,elo1=5[,alpha=0.05][,beta=0.05][,model=normalized]
-    [,stat=pentanomial]``; raises :class:`SprtError` naming what is wrong.
+    [,stat=pentanomial][,stop=overshoot]``; raises :class:`SprtError` naming what is
+    wrong.
 
     >>> parse_sprt("elo0=0,elo1=5,alpha=0.05,beta=0.1").beta
     0.1
@@ -189,6 +212,7 @@ def parse_sprt(text: str) -> SprtParams:
         beta=numbers.get("beta", 0.05),
         model=given.get("model", NORMALIZED),
         statistic=given.get("stat", PENTANOMIAL),
+        stop=given.get("stop", OVERSHOOT),
     )
 
 
@@ -373,6 +397,17 @@ class SprtStatus:
     llr: float
     verdict: str | None
     estimate: EloEstimate | None = field(default=None)
+    #: The bounds the test stops at (the plain ones brought in by the overshoot
+    #: correction, with ``stop=overshoot``).
+    stops: tuple[float, float] | None = field(default=None)
+
+    @property
+    def lower_stop(self) -> float:
+        return self.params.lower if self.stops is None else self.stops[0]
+
+    @property
+    def upper_stop(self) -> float:
+        return self.params.upper if self.stops is None else self.stops[1]
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -384,6 +419,8 @@ class SprtStatus:
             "llr": round(self.llr, 4),
             "lower": round(self.params.lower, 4),
             "upper": round(self.params.upper, 4),
+            "stop_lower": round(self.lower_stop, 4),
+            "stop_upper": round(self.upper_stop, 4),
             "verdict": self.verdict,
             "pairs": self.pairs,
             "games": 2 * self.pairs,
@@ -426,6 +463,46 @@ def _count(points: Sequence[float], pentanomial: list[int], trinomial: list[int]
         trinomial[round(2 * p)] += 1
 
 
+class Overshoot:
+    """Fishtest's dynamic overshoot correction (Siegmund, corollary 8.33): from the
+    steps by which the LLR set a new maximum (minimum), the expected overshoot of
+    the upper (lower) bound, ``sum(step^2) / (2 sum(step))``.
+
+    >>> o = Overshoot()
+    >>> for value in (0.5, 0.3, 1.2, 2.0, -0.4):
+    ...     o.add(value)
+    >>> round(o.upper, 4), round(o.lower, 4)   # (0.25 + 0.49 + 0.64) / (2 * 2.0); 0.16 / 0.8
+    (0.345, 0.2)
+    """
+
+    def __init__(self) -> None:
+        self.low = self.high = 0.0  # the lowest and highest LLR so far (from 0)
+        self.down = self.down_squares = self.up = self.up_squares = 0.0
+
+    def add(self, value: float) -> None:
+        """The LLR after one more observation (a pair, or a game)."""
+        if value < self.low:
+            step = value - self.low
+            self.down += step
+            self.down_squares += step**2
+            self.low = value
+        if value > self.high:
+            step = value - self.high
+            self.up += step
+            self.up_squares += step**2
+            self.high = value
+
+    @property
+    def lower(self) -> float:
+        """How far the lower bound is brought in (up)."""
+        return -self.down_squares / self.down / 2.0 if self.down else 0.0
+
+    @property
+    def upper(self) -> float:
+        """How far the upper bound is brought in (down)."""
+        return self.up_squares / self.up / 2.0 if self.up else 0.0
+
+
 class SequentialTest:
     """The test as a tournament's games come in, in any order.
 
@@ -446,6 +523,7 @@ class SequentialTest:
         self.trinomial = [0] * 3
         self.llr = 0.0
         self.verdict: str | None = None
+        self.overshoot = Overshoot()
 
     @property
     def decided(self) -> bool:
@@ -466,10 +544,19 @@ class SequentialTest:
     def _check(self) -> None:
         counts = self.pentanomial if self.params.statistic == PENTANOMIAL else self.trinomial
         self.llr = llr(self.params, counts)
-        if self.llr <= self.params.lower:
+        self.overshoot.add(self.llr)
+        lower, upper = self.stops()
+        if self.llr < lower:  # strictly beyond, as fishtest
             self.verdict = H0
-        elif self.llr >= self.params.upper:
+        elif self.llr > upper:
             self.verdict = H1
+
+    def stops(self) -> tuple[float, float]:
+        """The LLRs below (above) which H0 (H1) is accepted now."""
+        p = self.params
+        if p.stop == BOUNDS:
+            return p.lower, p.upper
+        return p.lower + self.overshoot.lower, p.upper - self.overshoot.upper
 
     def status(self) -> SprtStatus:
         counts = self.pentanomial if self.params.statistic == PENTANOMIAL else self.trinomial
@@ -481,4 +568,5 @@ class SequentialTest:
             llr=self.llr,
             verdict=self.verdict,
             estimate=estimate(counts),
+            stops=self.stops(),
         )

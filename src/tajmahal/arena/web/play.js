@@ -1,20 +1,21 @@
 "use strict";
-// The browser game: polls /api/state, shows the picture, the legal moves (on the
-// picture and as buttons), the scores and the log; posts a click to /api/act.
-const el = (id) => document.getElementById(id);
+// The browser game (common.js comes first): polls /api/state and shows the picture,
+// the scores and the log; a person makes a move on the picture, clicking the parts
+// each legal action names (its "path") one after another: after each click the
+// parts that can come next are highlighted, and the actions that end there are
+// listed, the first previewed; "confirm" (Enter) posts it to /api/act. Actions
+// the picture cannot show are buttons.
 let version = 0, last = null, revealed = null, sending = false;
+let pick = {key: null, chosen: [], selected: null};
 
-function text(tag, content, cls) {
-  const node = document.createElement(tag);
-  node.textContent = content;
-  if (cls) node.className = cls;
-  return node;
+function startsWith(path, prefix) {
+  return prefix.every((id, k) => path[k] === id);
 }
 
 async function send(pending, index) {
   if (sending) return;
   sending = true;
-  for (const b of el("moves").querySelectorAll("button")) b.disabled = true;
+  for (const b of document.querySelectorAll("#moves button, #choice button")) b.disabled = true;
   try {
     const r = await fetch("/api/act", {
       method: "POST",
@@ -25,40 +26,132 @@ async function send(pending, index) {
   } finally {
     sending = false;
   }
+  poll();  // the answer changes the game at once: do not wait for the next tick
 }
 
-function showOnly(indices) {
-  for (const b of el("moves").querySelectorAll("button.move"))
-    b.classList.toggle("picked", indices.includes(Number(b.dataset.index)));
+// The person's decision, if one is waiting and in view.
+function decision(s) {
+  const p = s.pending;
+  if (!p || !s.humans.includes(p.seat) || covered(s)) return null;
+  return p;
 }
 
-function moves(s) {
+function covered(s) {
+  const p = s.pending;
+  return s.humans.length > 1 && p && s.humans.includes(p.seat) && revealed !== p.seat;
+}
+
+// What the clicks so far leave: the parts that can come next and the actions that end here.
+function options(p) {
+  const depth = pick.chosen.length, next = new Map(), ends = [];
+  p.options.forEach((o, i) => {
+    if (!startsWith(o.path, pick.chosen)) return;
+    if (o.path.length > depth) {
+      const id = o.path[depth];
+      if (!next.has(id)) next.set(id, []);
+      next.get(id).push(i);
+    } else ends.push(i);
+  });
+  return {next, ends};
+}
+
+function choosePart(p, id) {
+  const depth = pick.chosen.length;
+  if (depth && pick.chosen[depth - 1] === id) {  // the same part again: the next way
+    const {ends} = options(p);
+    if (ends.length > 1) pick.selected = ends[(ends.indexOf(pick.selected) + 1) % ends.length];
+  } else {
+    pick.chosen.push(id);
+    const {ends} = options(p);
+    pick.selected = ends.length ? ends[0] : null;
+  }
+  draw();
+}
+
+function select(path, index) {
+  pick.chosen = path.slice();
+  pick.selected = index;
+  draw();
+}
+
+function cancel() {
+  pick.chosen = [];
+  pick.selected = null;
+  draw();
+}
+
+function confirm() {
+  const p = last && decision(last);
+  if (p && pick.selected !== null) send(p, pick.selected);
+}
+
+function moveButton(p, i, commit) {
+  const o = p.options[i];
+  const b = text("button", o.label, "move");
+  b.dataset.index = i;
+  if (i === pick.selected) b.classList.add("picked");
+  b.addEventListener("click", () => commit ? send(p, i) : select(o.path, i));
+  b.addEventListener("dblclick", () => send(p, i));
+  return b;
+}
+
+function picture(s, p) {
+  const preview = p && pick.selected !== null ? p.options[pick.selected].preview : "";
+  el("picture").innerHTML = s.picture ? overlaid(s.picture, {"last-move": s.last, "preview": preview}) : "";
+  if (!p) return new Map();
+  const {next} = options(p);
+  for (const id of pick.chosen) {
+    const node = el("picture").querySelector(`[id="${CSS.escape(id)}"]`);
+    if (node) node.classList.add("chosen");
+  }
+  const current = pick.chosen[pick.chosen.length - 1];
+  const targets = new Map(next);
+  if (current !== undefined) targets.set(current, []);  // clicked again: the next way
+  for (const id of targets.keys()) {
+    const node = el("picture").querySelector(`[id="${CSS.escape(id)}"]`);
+    if (!node) { next.delete(id); continue; }
+    if (next.has(id)) node.classList.add("legal");
+    node.addEventListener("click", (e) => { e.stopPropagation(); choosePart(p, id); });
+  }
+  return next;
+}
+
+function moves(s, p) {
   const box = el("moves");
   box.replaceChildren();
-  const pending = s.pending;
-  const human = pending && s.humans.includes(pending.seat);
+  el("choice").hidden = true;
+  el("hint").textContent = "";
   el("prompt").textContent = s.result ? "Game over"
-    : human ? `${s.names[pending.seat]}: your move`
-    : s.to_act === null ? "" : `${s.names[s.to_act]} is thinking…`;
-  if (!human) return;
-  const byTarget = {};
-  pending.options.forEach((o, i) => {
-    const b = text("button", o.label, "move");
-    b.dataset.index = i;
-    b.addEventListener("click", () => send(pending, i));
-    box.append(b);
-    if (o.target) (byTarget[o.target] ??= []).push(i);
-  });
-  for (const [target, indices] of Object.entries(byTarget)) {
-    const node = el("picture").querySelector(`[id="${CSS.escape(target)}"]`);
-    if (!node) continue;
-    node.classList.add("legal");
-    node.parentNode.appendChild(node);  // on top of its neighbours: nothing hides it
-    node.addEventListener("click", () => {
-      if (indices.length === 1) send(pending, indices[0]);
-      else showOnly(indices);  // one card, several ways to play it: pick a button
-    });
+    : p ? `${s.names[p.seat]}: your move`
+    : s.to_act === null || s.to_act === undefined ? "" : `${s.names[s.to_act]} is thinking…`;
+  if (!p) return;
+  const next = picture(s, p);
+  const {ends} = options(p);
+  const depth = pick.chosen.length;
+  if (depth === 0) {
+    el("hint").textContent = next.size
+      ? "Click a highlighted part of the board" + (ends.length ? ", or:" : ".") : "";
+    for (const i of ends) box.append(moveButton(p, i, true));
+  } else {
+    el("hint").textContent = next.size
+      ? (ends.length ? "Confirm, or click a highlighted part to go on." : "Now click a highlighted part.")
+      : ends.length > 1 ? "Choose one (click the same part again for the next):" : "";
+    if (ends.length > 1) for (const i of ends) box.append(moveButton(p, i, false));
   }
+  if (pick.selected !== null) {
+    el("choice").hidden = false;
+    el("choice-text").textContent = p.options[pick.selected].label;
+  } else if (depth) {
+    el("choice").hidden = false;
+    el("choice-text").textContent = "";
+  }
+  el("confirm").disabled = pick.selected === null;
+  el("cancel").disabled = false;
+  const all = document.createElement("details");
+  all.id = "all-moves";
+  all.append(text("summary", `every move as a list (${p.options.length})`));
+  p.options.forEach((o, i) => { if (o.path.length) all.append(moveButton(p, i, false)); });
+  if (all.children.length > 1) box.append(all);
 }
 
 function scores(s) {
@@ -73,53 +166,44 @@ function scores(s) {
   });
 }
 
-function finalTable(s) {
-  const section = el("final");
-  if (!s.result) { section.hidden = true; return; }
-  section.hidden = false;
-  const table = el("final-table");
-  table.replaceChildren();
-  const head = document.createElement("tr");
-  for (const h of ["seat", "player", ...s.sources, "total", "rank"]) head.append(text("th", h));
-  table.append(head);
-  s.names.forEach((name, seat) => {
-    const row = document.createElement("tr");
-    row.dataset.seat = seat;
-    row.append(text("td", seat), text("td", name, "name"));
-    for (const src of s.sources) row.append(text("td", s.result.breakdown[seat][src] ?? 0));
-    row.append(text("td", s.result.scores[seat], "total"));
-    row.append(text("td", s.result.ranks[seat], "rank"));
-    table.append(row);
-  });
-  const faults = el("faults");
-  faults.replaceChildren();
-  for (const f of s.result.faults) faults.append(text("li", `seat ${f.seat} ${f.kind}: ${f.detail}`));
-}
-
 function log(s) {
   const list = el("log");
+  const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 30;
   list.replaceChildren();
-  for (const entry of s.log.slice().reverse()) {
-    const item = text("li", `${s.names[entry.seat]}: ${entry.text}` + (entry.by === "fallback" ? " [fallback]" : ""));
-    item.value = entry.decision;
-    list.append(item);
-  }
+  for (const entry of s.log) list.append(...logItems(entry, s.names));
+  const items = list.querySelectorAll("li.action");
+  if (items.length) items[items.length - 1].classList.add("current");
+  if (follow) list.scrollTop = list.scrollHeight;
+}
+
+function draw() {
+  const s = last;
+  if (!s) return;
+  const p = decision(s);
+  const key = p ? `${p.seat}:${p.decision}` : null;
+  if (key !== pick.key) pick = {key, chosen: [], selected: null};
+  el("cover").hidden = !covered(s);
+  if (covered(s)) el("cover-text").textContent = `${s.names[s.pending.seat]}'s turn: pass the screen`;
+  if (covered(s)) {
+    el("picture").innerHTML = "";
+    el("moves").replaceChildren();
+    el("choice").hidden = true;
+    el("prompt").textContent = "";
+    el("hint").textContent = "";
+  } else if (p) moves(s, p);
+  else { moves(s, null); picture(s, null); }
 }
 
 function render(s) {
   last = s;
-  const pending = s.pending;
-  // hot seat: a person's hand is shown only once they say they are at the screen
-  const covered = s.humans.length > 1 && pending && s.humans.includes(pending.seat) && revealed !== pending.seat;
-  el("cover").hidden = !covered;
-  if (covered) el("cover-text").textContent = `${s.names[pending.seat]}'s turn: pass the screen`;
-  el("picture").innerHTML = covered ? "" : (s.picture ?? "");
   el("status").textContent = s.closed && !s.result ? "the game was stopped" : "";
+  draw();
   scores(s);
-  if (covered) { el("moves").replaceChildren(); el("prompt").textContent = ""; }
-  else moves(s);
   log(s);
-  finalTable(s);
+  if (s.result) {
+    el("final").hidden = false;
+    finalTable(s.names, s.sources, s.result);
+  } else el("final").hidden = true;
   document.body.dataset.version = s.version;
   document.body.dataset.over = s.result ? "1" : "";
 }
@@ -128,19 +212,38 @@ el("reveal").addEventListener("click", () => {
   if (last && last.pending) revealed = last.pending.seat;
   if (last) render(last);
 });
+el("confirm").addEventListener("click", confirm);
+el("cancel").addEventListener("click", cancel);
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  const p = last && decision(last);
+  if (!p) return;
+  if (e.key === "Enter" && pick.selected !== null) { confirm(); e.preventDefault(); }
+  else if (e.key === "Escape") cancel();
+  else if ((e.key === "r" || e.key === "R") && pick.chosen.length) {
+    choosePart(p, pick.chosen[pick.chosen.length - 1]);
+  }
+});
 
+let legendShown = false, polling = false, timer = null;
 async function poll() {
+  if (polling) return;
+  polling = true;
+  clearTimeout(timer);
   try {
     const r = await fetch(`/api/state?since=${version}`, {cache: "no-store"});
     const s = await r.json();
     if (s.version !== version && s.names) {
       version = s.version;
+      if (!legendShown) { showLegend(s.legend); legendShown = true; }
       render(s);
     }
     if (s.result || s.closed) return;  // the game is over: nothing more will change
   } catch (e) {
     el("status").textContent = "the game server is not answering";
+  } finally {
+    polling = false;
   }
-  setTimeout(poll, 150);
+  timer = setTimeout(poll, 150);
 }
 poll();

@@ -1,67 +1,48 @@
 "use strict";
+// The replay viewer (common.js comes first): steps through a game's pictures, its
+// log and its scores; the data is packed by tajmahal.arena.viewer.
 const DATA = JSON.parse(document.getElementById("data").textContent);
-const el = (id) => document.getElementById(id);
-let game = null, step = 0, timer = null;
+let game = null, step = 0, timer = null, fragments = null;
 const cache = {};
 
-async function unpack(i) {
-  if (cache[i]) return cache[i];
-  const bytes = Uint8Array.from(atob(DATA.packed[i]), (c) => c.charCodeAt(0));
+async function unpacked(text) {
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  cache[i] = JSON.parse(await new Response(stream).text());
-  return cache[i];
+  return JSON.parse(await new Response(stream).text());
 }
 
-function text(tag, content, cls) {
-  const node = document.createElement(tag);
-  node.textContent = content;
-  if (cls) node.className = cls;
-  return node;
-}
-
-function finalTable(g) {
-  const table = el("final-table");
-  table.replaceChildren();
-  const head = document.createElement("tr");
-  for (const h of ["seat", "player", ...g.sources, "total", "rank"])
-    head.append(text("th", h, h === "player" ? "name" : ""));
-  table.append(head);
-  g.names.forEach((name, seat) => {
-    const row = document.createElement("tr");
-    row.dataset.seat = seat;
-    row.append(text("td", seat), text("td", name, "name"));
-    for (const s of g.sources) row.append(text("td", g.result.breakdown[seat][s] ?? 0));
-    row.append(text("td", g.result.scores[seat], "total"), text("td", g.result.ranks[seat], "rank"));
-    table.append(row);
+// A step's fragments are stored as the changes from the step before (viewer.changes).
+function fullSteps(stored) {
+  let now = [];
+  return stored.map((c) => {
+    if (c[0] === -1) now = c.slice(1);
+    else {
+      now = now.slice();
+      for (let k = 0; k < c.length; k += 2) now[c[k]] = c[k + 1];
+    }
+    return now;
   });
-  const faults = el("faults");
-  faults.replaceChildren();
-  for (const f of g.result.faults)
-    faults.append(text("li", `seat ${f.seat} (${g.names[f.seat]}) ${f.kind} at decision ${f.decision}: ${f.detail}`));
+}
+
+async function unpack(i) {
+  if (fragments === null) fragments = await unpacked(DATA.fragments);
+  if (!cache[i]) {
+    const g = await unpacked(DATA.packed[i]);
+    g.publics = fullSteps(g.publics);
+    g.hands = g.hands.map(fullSteps);
+    cache[i] = g;
+  }
+  return cache[i];
 }
 
 function buildLog(g) {
   const log = el("log");
   log.replaceChildren();
   g.steps.forEach((s, i) => {
-    const item = document.createElement("li");
-    item.value = s.decision;
+    const [item, ...heads] = logItems(s, g.names);
     item.dataset.step = i;
-    const who = s.seat === null ? "" : `${g.names[s.seat]}: `;
-    item.append(text("span", who + s.text + (s.by === "fallback" ? " [fallback]" : "")));
-    if (s.fault) {
-      item.classList.add("fault");
-      item.prepend(text("span", `!! seat ${s.fault.seat} ${s.fault.kind}: ${s.fault.detail} — `));
-    }
-    const more = s.lines.filter((l) => !l.startsWith("# "));
-    const heads = s.lines.filter((l) => l.startsWith("# "));
-    for (const h of heads) log.append(text("li", h.slice(2), "head"));
-    if (more.length) {
-      const div = text("div", more.join("; "), "more");
-      item.append(div);
-    }
     item.addEventListener("click", () => show(i));
-    log.append(item);
+    log.append(item, ...heads);
   });
   const marks = el("faultmarks");
   marks.replaceChildren();
@@ -83,12 +64,16 @@ function viewOptions(g) {
 }
 
 function picture(i) {
-  if (!game.document) return "";
+  if (game.document === null) return "";
   const v = el("view").value;
+  const f = (k) => fragments[k];
+  const hand = (seat) => game.hands[seat][i].map(f).join("");
   let hands = "";
-  if (v === "all") hands = game.hands.map((h) => h[i]).join("");
-  else if (v !== "none") hands = game.hands[Number(v)][i];
-  return game.document.replace("@@BODY@@", () => game.board + game.publics[i] + hands);
+  if (v === "all") hands = game.hands.map((_, seat) => hand(seat)).join("");
+  else if (v !== "none") hands = hand(Number(v));
+  const body = f(game.board) + game.publics[i].map(f).join("") + hands;
+  const mark = game.marks[i] === null || game.marks[i] === undefined ? "" : f(game.marks[i]);
+  return overlaid(f(game.document).replace("@@BODY@@", () => body), {"last-move": mark});
 }
 
 function show(i) {
@@ -126,12 +111,14 @@ function play() {
 
 async function choose(i) {
   pause();
+  document.body.dataset.ready = "";
   game = await unpack(i);
   el("title").textContent = game.title;
   el("slider").max = game.steps.length - 1;
   viewOptions(game);
   buildLog(game);
-  finalTable(game);
+  finalTable(game.names, game.sources, game.result);
+  showLegend(game.legend.map((pair) => pair.map((k) => fragments[k])));
   show(0);
   document.body.dataset.ready = "1";
 }

@@ -1,0 +1,90 @@
+"use strict";
+// Shared by the replay viewer and the browser game: the log, the final table, the
+// legend, and the picture with what is drawn over it (a preview, the last move).
+const el = (id) => document.getElementById(id);
+
+function text(tag, content, cls) {
+  const node = document.createElement(tag);
+  node.textContent = content;
+  if (cls) node.className = cls;
+  return node;
+}
+
+// The log items of one step: the action, the lines of what it caused under it, and
+// each "# " line as a heading of its own AFTER the action that caused it (a new
+// visit begins when the last player of the old one has withdrawn), with the lines
+// that follow it under it.
+function logItems(entry, names) {
+  const item = document.createElement("li");
+  item.value = entry.decision;
+  item.className = "action";
+  const who = entry.seat === null || entry.seat === undefined ? "" : `${names[entry.seat]}: `;
+  item.append(text("span", who + entry.text + (entry.by === "fallback" ? " [fallback]" : ""), "what"));
+  if (entry.fault) {
+    item.classList.add("fault");
+    item.prepend(text("span", `!! seat ${entry.fault.seat} ${entry.fault.kind}: ${entry.fault.detail} — `));
+  }
+  const items = [item];
+  let holder = item, box = null;
+  for (const line of entry.lines || []) {
+    if (line.startsWith("# ")) {
+      holder = text("li", line.slice(2), "head");
+      items.push(holder);
+      box = null;
+      continue;
+    }
+    if (!box) {
+      box = text("div", "", "more");
+      holder.append(box);
+    }
+    box.append(text("div", line, "event"));
+  }
+  return items;
+}
+
+function finalTable(names, sources, result) {
+  const table = el("final-table");
+  table.replaceChildren();
+  const head = document.createElement("tr");
+  for (const h of ["seat", "player", ...sources, "total", "rank"])
+    head.append(text("th", h, h === "player" ? "name" : ""));
+  table.append(head);
+  names.forEach((name, seat) => {
+    const row = document.createElement("tr");
+    row.dataset.seat = seat;
+    row.append(text("td", seat), text("td", name, "name"));
+    for (const s of sources) row.append(text("td", result.breakdown[seat][s] ?? 0));
+    row.append(text("td", result.scores[seat], "total"), text("td", result.ranks[seat], "rank"));
+    table.append(row);
+  });
+  const faults = el("faults");
+  faults.replaceChildren();
+  for (const f of result.faults) {
+    const at = f.decision === undefined ? "" : ` at decision ${f.decision}`;
+    faults.append(text("li", `seat ${f.seat} (${names[f.seat]}) ${f.kind}${at}: ${f.detail}`));
+  }
+}
+
+// The legend: each symbol (an SVG fragment of the game's pictures) and its meaning.
+function showLegend(items) {
+  const box = el("legend");
+  box.replaceChildren();
+  el("legend-box").hidden = !items || !items.length;
+  for (const [symbol, meaning] of items || []) {
+    const key = text("div", "", "key");
+    key.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28" width="28" height="28">${symbol}</svg>`;
+    key.append(text("span", meaning));
+    box.append(key);
+  }
+}
+
+// An SVG document with groups drawn over everything (class name -> fragment).
+function overlaid(svg, over) {
+  const end = svg.lastIndexOf("</svg>");
+  if (end < 0) return svg;
+  let extra = "";
+  for (const [cls, fragment] of Object.entries(over)) {
+    if (fragment) extra += `<g class="${cls}" pointer-events="none">${fragment}</g>`;
+  }
+  return svg.slice(0, end) + extra + svg.slice(end);
+}

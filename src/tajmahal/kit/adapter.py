@@ -1,0 +1,467 @@
+"""A game for the arena, declared: the :class:`~tajmahal.arena.game.Game` plumbing
+written once.
+
+A game's ``adapter`` module subclasses :class:`Adapter` with what is its own — its
+names and seat counts, its engine's functions, its converter
+(:mod:`tajmahal.kit.tagged`), its view class, how its setups are made and stored,
+its score breakdown, and the texts that describe its actions and events for
+people — and gets the rest: views, actions and events as JSON data and as the
+byte-exact JSON text the referee sends (parts kept from one decision to the next,
+:mod:`tajmahal.kit.jsontext`), strict action parsing, the reason an action is
+illegal, the fallback policy, the built-in players (:mod:`tajmahal.kit.bots`), and
+the view a built-in bot rebuilds from its messages.
+
+The engine's functions are taken as they are, as static methods::
+
+    class Tikal(Adapter[Setup, State, Action, Event]):
+        name = "tikal"
+        ...
+        new_game = staticmethod(rules.new_game)
+        legal_actions = staticmethod(rules.legal_actions)
+
+A view's JSON text is built by a function compiled from the view class's fields
+(as attrs compiles its methods): by default each field is read from the view the
+game's ``view(state, seat)`` makes; a game whose view fields are (mostly) its
+state's attributes names its state class (:attr:`Adapter.state_type`) and only
+the other fields in :attr:`Adapter.view_by_hand`, and the view object is never
+built.  Tests check
+the text against the converter's data, byte for byte, for every game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final, Generic, TypeVar
+
+import attrs
+import orjson
+
+from ..arena.game import refusal
+from ..arena.player import Player
+from .jsontext import Texts, field_names
+from .tagged import TaggedConverter, type_tag
+
+SetupT = TypeVar("SetupT")
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+EventT = TypeVar("EventT")
+
+_SCALARS: Final = frozenset({int, str, bool, type(None), float})
+#: How many JSON parts a game's encoder keeps of each kind (by identity, by value).
+CACHE_LIMIT: Final = 4096
+
+
+# --------------------------------------------------------------------------- compiled dicts
+
+
+def is_scalar_type(hint: Any) -> bool:
+    """Whether values of type ``hint`` are JSON scalars, or tuples of them, which orjson
+    encodes as they are (``int``, ``str | None``, ``tuple[int, ...]``)."""
+    if hint in _SCALARS:
+        return True
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return all(is_scalar_type(a) for a in args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0] in _SCALARS
+    return False
+
+
+def dict_function(
+    name: str,
+    args: str,
+    items: Sequence[tuple[str, str]],
+    namespace: Mapping[str, Any] | None = None,
+    prelude: str = "",
+) -> Any:
+    """A function ``name(args)`` that returns the dict ``{key: expression, ...}`` of
+    ``items`` (after the statement ``prelude``), compiled from a dict display, as
+    attrs compiles its methods: about three times cheaper than a loop over the
+    fields, and the referee builds a few per decision.  Keys and expressions come
+    from attrs field names and the game's declaration only."""
+    body = ", ".join(f"{key!r}: {expression}" for key, expression in items)
+    scope: dict[str, Any] = dict(namespace or {})
+    first = f"    {prelude}\n" if prelude else ""
+    exec(f"def {name}({args}):\n{first}    return {{{body}}}\n", scope)
+    return scope[name]
+
+
+def field_expressions(
+    arg: str, cls: type, names: Sequence[str], by_hand: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """``(name, expression)`` reading each field ``names`` of ``arg`` (a ``cls``):
+    the expression of ``by_hand`` if it has one, else the attribute, through the
+    encoder's ``part`` for values that are not scalars."""
+    hints = typing.get_type_hints(cls)
+    by_hand = by_hand or {}
+    return [
+        (
+            n,
+            by_hand[n]
+            if n in by_hand
+            else f"{arg}.{n}"
+            if is_scalar_type(hints[n])
+            else f"j.part({arg}.{n})",
+        )
+        for n in names
+    ]
+
+
+def event_functions(event_types: Sequence[type]) -> dict[type, Any]:
+    """For each event class, ``f(event, j)``: its dict (``"type"`` first) for orjson."""
+    return {
+        cls: dict_function(
+            f"{type_tag(cls)}_dict",
+            "e, j",
+            [("type", repr(type_tag(cls))), *field_expressions("e", cls, field_names(cls))],
+        )
+        for cls in event_types
+    }
+
+
+# --------------------------------------------------------------------------- the adapter
+
+
+class Words:
+    """What a game's texts for people are written with: the ``state`` after the
+    step, the seats' ``names`` and all the step's ``events``.  A game subclasses it
+    with its own ways to name things (a space, a tile, a card)."""
+
+    def __init__(self, state: Any, names: Sequence[str], events: Sequence[Any] = ()) -> None:
+        self.state = state
+        self.names = names
+        self.events = events
+
+    def who(self, seat: int | None) -> str:
+        """A seat as people read it: ``"alice (seat 0)"``; None is nobody."""
+        return "nobody" if seat is None else who(seat, self.names)
+
+
+class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
+    """A game as the arena needs it (:class:`~tajmahal.arena.game.Game`), from its
+    declaration (see the module docstring).
+
+    Declared as class attributes: the names and counts of
+    :class:`~tajmahal.arena.game.Game`, and
+
+    - :attr:`converter` (its values as JSON data: :attr:`action_type` and
+      :attr:`event_types` are its unions ``"Action"`` and ``"Event"``),
+      :attr:`view_type` and :attr:`view_skip` (view fields an ``act`` leaves out:
+      they travel apart); a :attr:`state_type` makes the view's text straight from
+      the state (:attr:`view_by_hand`);
+    - :attr:`refused`, the exception its ``apply`` raises for an illegal action
+      (its message names the rule), and :attr:`secret_events`, the event classes
+      that other seats see otherwise (:meth:`event_for` hides their secrets);
+    - :attr:`passive`, the action classes the fallback policy plays when one is
+      last among the legal actions (else the first);
+    - :attr:`bots`, the module of its :class:`~tajmahal.kit.bots.Bots` (``BOTS``)
+      and the search budget of its ``mcts`` player (``MCTS_BUILTIN``).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    score_sources: tuple[str, ...]
+
+    converter: ClassVar[TaggedConverter]
+    action_type: ClassVar[Any]
+    event_types: ClassVar[tuple[type, ...]]
+    view_type: ClassVar[type]
+    view_skip: ClassVar[tuple[str, ...]] = ()
+    #: The view's fields computed from the state by an expression of ``state`` and
+    #: ``seat`` (and ``j``, the encoder); with :attr:`view_from_state`, every other
+    #: field is the state's attribute of its name (the view is never built).
+    view_by_hand: ClassVar[Mapping[str, str]] = {}
+    view_from_state: ClassVar[bool] = False
+    #: With :attr:`view_from_state`: the state class, whose attributes are checked.
+    state_type: ClassVar[type | None] = None
+    #: Names the expressions of :attr:`view_by_hand` may use.
+    view_namespace: ClassVar[Mapping[str, Any]] = {}
+    public_setup_type: ClassVar[Any] = None
+    refused: ClassVar[type[Exception]] = ValueError
+    secret_events: ClassVar[tuple[type, ...]] = ()
+    passive: ClassVar[tuple[type, ...]] = ()
+    bots: ClassVar[str]
+    #: The texts for people: each event class's text (None: nothing to say; a
+    #: ``"# "`` line heads a section; lines are joined by ``"\n"``), written with
+    #: :attr:`words` (what the game names things with).
+    event_texts: ClassVar[Mapping[type, Callable[[Any, Any], str | None]]]
+    words: ClassVar[type[Words]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The declaration's defaults: the actions and events are the converter's
+        unions; a state type means the view is made from the state."""
+        super().__init_subclass__(**kwargs)
+        converter: TaggedConverter | None = cls.__dict__.get("converter")
+        if converter is not None:
+            if "action_type" not in cls.__dict__:
+                cls.action_type = converter.union("Action")
+            if "event_types" not in cls.__dict__:
+                cls.event_types = typing.get_args(converter.union("Event"))
+        if cls.__dict__.get("state_type") is not None and "view_from_state" not in cls.__dict__:
+            cls.view_from_state = True
+
+    def __init__(self) -> None:
+        self._action_data: dict[Any, Any] = {}
+        self._texts: Texts | None = None
+        self._view_dict: Any = None
+        self._event_dicts: dict[type, Any] = {}
+
+    # -- the engine (static methods of the game's functions)
+
+    @abstractmethod
+    def new_game(self, setup: SetupT) -> StateT:
+        """The state at the start of the game ``setup`` fixes."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT) -> Sequence[ActionT]:
+        """The legal actions of :meth:`to_act`, in a stable order."""
+
+    @abstractmethod
+    def step(self, state: StateT, action: ActionT) -> tuple[StateT, Sequence[EventT]]:
+        """The next state and the events of the step."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: ActionT) -> StateT:
+        """The next state; raises :attr:`refused` for an illegal action."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: int) -> Any:
+        """What ``seat`` sees of ``state`` (a :attr:`view_type`)."""
+
+    @abstractmethod
+    def scores(self, state: StateT) -> list[int]:
+        """Each seat's total, by seat."""
+
+    @abstractmethod
+    def ranks(self, state: StateT) -> list[int]:
+        """1 is best; equal totals share a rank."""
+
+    @abstractmethod
+    def breakdown(self, state: StateT) -> list[dict[str, int]]:
+        """Each seat's points by source, keyed by :attr:`score_sources`."""
+
+    def describe_events(
+        self, state: StateT, events: Sequence[EventT], names: Sequence[str]
+    ) -> list[str]:
+        """Lines a person can follow for the ``events`` of a step that led to
+        ``state`` (:attr:`event_texts`)."""
+        words = self.words(state, names, events)
+        lines: list[str] = []
+        for event in events:
+            text = self.event_texts[type(event)](event, words)
+            if text:
+                lines.extend(text.split("\n"))
+        return lines
+
+    def event_for(self, event: EventT, seat: int | None) -> EventT:
+        """``event`` as ``seat`` sees it (None: a spectator); default: as it is."""
+        return event
+
+    # -- setups
+
+    @abstractmethod
+    def random_setup(self, players: int, seed: int, variant: str | None = None) -> SetupT:
+        """A setup drawn from ``seed``; raises ValueError for a bad count or variant."""
+
+    @abstractmethod
+    def setup_to_data(self, setup: SetupT) -> Any:
+        """All of ``setup`` (secrets included: it goes into records)."""
+
+    @abstractmethod
+    def setup_from_data(self, data: Any) -> SetupT:
+        """Inverse of :meth:`setup_to_data`; raises ValueError on bad data."""
+
+    @abstractmethod
+    def public_setup(self, setup: SetupT) -> Any:
+        """The static public part of ``setup`` (sent once, in the hello), as data."""
+
+    def players(self, setup: SetupT) -> int:
+        return setup.players  # type: ignore[attr-defined,no-any-return]
+
+    def variant(self, setup: SetupT) -> str:
+        return setup.variant  # type: ignore[attr-defined,no-any-return]
+
+    # -- play
+
+    def to_act(self, state: StateT) -> int | None:
+        return state.to_act  # type: ignore[attr-defined,no-any-return]
+
+    def why_illegal(self, state: StateT, action: ActionT) -> str | None:
+        """The rule the engine cites when it refuses ``action`` in ``state``, id
+        first; None if it takes the action, or fails on it otherwise."""
+        return refusal(self.apply, self.refused, state, action)
+
+    def view_data(self, state: StateT, seat: int) -> Any:
+        """The converter's data of ``seat``'s view, without :attr:`view_skip`."""
+        data = self.converter.to_data(self.view(state, seat))
+        for name in self.view_skip:
+            del data[name]
+        return data
+
+    def view_json(self, state: StateT, seat: int) -> bytes:
+        """``orjson.dumps(self.view_data(state, seat))``, byte for byte, from parts
+        kept from one decision to the next."""
+        texts = self._texts or self._encoders()
+        text: bytes = orjson.dumps(self._view_dict(state, seat, texts))
+        return text
+
+    def action_to_data(self, action: ActionT) -> Any:
+        data = self._action_data.get(action)
+        if data is None:
+            if len(self._action_data) >= CACHE_LIMIT:
+                self._action_data.clear()
+            data = self._action_data[action] = self.converter.to_data(action)
+        return data
+
+    def action_from_data(self, data: Any) -> ActionT:
+        """The action ``data`` describes, read strictly; raises ValueError naming the
+        path of a bad field from ``action``."""
+        action: ActionT = self.converter.from_data(data, self.action_type, "action")
+        return action
+
+    def event_data(self, event: EventT, seat: int | None) -> Any:
+        return self.converter.to_data(self.event_for(event, seat))
+
+    def event_json(self, event: EventT, seat: int | None) -> bytes:
+        texts = self._texts or self._encoders()
+        event = self.event_for(event, seat)
+        make = self._event_dicts.get(type(event))
+        if make is None:
+            return orjson.dumps(self.converter.to_data(event))
+        text: bytes = orjson.dumps(make(event, texts))
+        return text
+
+    def is_public(self, event: EventT) -> bool:
+        return not isinstance(event, self.secret_events)
+
+    def fallback(self, state: StateT, legal: Sequence[ActionT]) -> int:
+        """The last legal action if it is :attr:`passive` (ending a turn, passing,
+        withdrawing), else the first: it needs no hidden information and plays the
+        seat passively."""
+        return len(legal) - 1 if isinstance(legal[-1], self.passive) else 0
+
+    def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
+        from .bots import builtin_players
+
+        module = importlib.import_module(self.bots)
+        return builtin_players(module.BOTS, module.MCTS_BUILTIN)
+
+    # -- for bots
+
+    def read_setup(self, data: Any) -> Any:
+        """The hello's setup as a bot keeps it: a :attr:`public_setup_type`, or the
+        data as it is."""
+        if self.public_setup_type is None:
+            return data
+        return self.converter.from_data(data, self.public_setup_type, "setup")
+
+    def read_act(
+        self, setup: Any, view: Mapping[str, Any], legal: Sequence[Any]
+    ) -> tuple[Any, list[ActionT]]:
+        """The view and the legal actions of an ``act`` message (its ``view`` and
+        ``legal``), for a bot that kept ``setup`` (:meth:`read_setup`); the view's
+        skipped fields named ``setup`` and ``legal`` are filled from them."""
+        read = self.converter.from_data
+        actions: list[ActionT] = [read(a, self.action_type, f"legal[{i}]") for i, a in
+                                  enumerate(legal)]
+        hints = typing.get_type_hints(self.view_type)
+        fields: dict[str, Any] = {}
+        for name in field_names(self.view_type):
+            if name == "setup" and name in self.view_skip:
+                fields[name] = setup
+            elif name == "legal" and name in self.view_skip:
+                fields[name] = tuple(actions)
+            else:
+                fields[name] = read(view[name], hints[name], f"view.{name}")
+        return self.view_type(**fields), actions
+
+    # -- the encoders
+
+    def _view_fields(self) -> tuple[str, ...]:
+        return tuple(f for f in field_names(self.view_type) if f not in self.view_skip)
+
+    def _encoders(self) -> Texts:
+        """Compile the view's and the events' dict functions (once, on first use)."""
+        names = self._view_fields()
+        namespace = {"view": self.view, **self.view_namespace}
+        if self.view_from_state:
+            by_hand = {"seat": "seat", **self.view_by_hand}  # the seat asked
+            state = self.state_type
+            missing = [
+                n for n in names
+                if n not in by_hand and state is not None
+                and not (hasattr(state, n) or n in attrs.fields_dict(state))
+            ]
+            if missing:  # the view changed shape: say so, rather than send wrong views
+                raise TypeError(f"{self.title}: view fields not in the state: {missing}")
+            items = field_expressions("state", self.view_type, names, by_hand)
+            self._view_dict = dict_function("view_dict", "state, seat, j", items, namespace)
+        else:
+            items = field_expressions("v", self.view_type, names)
+            self._view_dict = dict_function(
+                "view_dict", "state, seat, j", items, namespace, "v = view(state, seat)"
+            )
+        self._event_dicts = event_functions(self.event_types)
+        tagged = frozenset(self.converter.unions)  # an action in a view carries its "type"
+        self._texts = Texts(self.converter.to_data, CACHE_LIMIT, tagged)
+        return self._texts
+
+
+class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
+    """A game whose setups draw from one box of components (board, tiles, cards),
+    fixed for the adapter: its :attr:`setup_type` has ``random(players, seed,
+    variant, components)``, a ``components`` field (kept out of the setup's data:
+    the package's data files hold them) and ``check()``; the hello's setup is the
+    components' data (:meth:`components_data`)."""
+
+    setup_type: ClassVar[Any]
+    variants: ClassVar[tuple[str, ...]]
+    default_variant: ClassVar[str]
+
+    def __init__(self, components: Any) -> None:
+        super().__init__()
+        self.components = components
+
+    @abstractmethod
+    def components_data(self, components: Any) -> Any:
+        """The components as the hello's setup shows them."""
+
+    def random_setup(self, players: int, seed: int, variant: str | None = None) -> SetupT:
+        if variant is not None and variant not in self.variants:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(self.variants)}")
+        setup: SetupT = self.setup_type.random(
+            players, seed, variant or self.default_variant, self.components
+        )
+        return setup
+
+    def setup_to_data(self, setup: SetupT) -> Any:
+        data = self.converter.to_data(setup)
+        del data["components"]
+        return data
+
+    def setup_from_data(self, data: Any) -> SetupT:
+        """The setup ``data`` describes, with this adapter's components; raises
+        ValueError (a DataError naming the bad field, or the setup's own check)."""
+        if isinstance(data, dict) and "components" in data:
+            raise ValueError('bad Setup: "components" come from the package, not the data')
+        setup = self.converter.from_data(data, self.setup_type, "setup")
+        setup = attrs.evolve(setup, components=self.components)
+        setup.check()
+        return setup  # type: ignore[no-any-return]
+
+    def public_setup(self, setup: SetupT) -> Any:
+        return self.components_data(setup.components)  # type: ignore[attr-defined]
+
+
+def who(seat: int, names: Sequence[str]) -> str:
+    """A seat as the texts for people name it: ``"alice (seat 0)"``."""
+    return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
+
+
+__all__ = ["Adapter", "dict_function", "event_functions", "field_expressions", "who"]
