@@ -2,7 +2,8 @@
 
 As for Taj Mahal (test_engine_paths.py): random games played here and in a
 subprocess running the other engine; every legal list's length, every choice,
-every final state, and every state and event of one game in eight must agree.
+every final state, and every state and event of one game in eight (with the
+bots' judgement of it: java.heuristic is compiled too) must agree.
 The land tiles' fits (a cache the engine keeps up to date step by step) must be
 those computed afresh.
 """
@@ -22,6 +23,7 @@ from test_engine_paths import ROOT, _compiled_installed, _other_engine_env
 import tajmahal
 from tajmahal.java import Setup, legal_actions, new_game, step
 from tajmahal.java import rules as rules_module
+from tajmahal.java.heuristic import evaluate, ordered
 from tajmahal.java.land import fits
 
 GAMES = 80
@@ -43,6 +45,11 @@ def game_digests(games: int) -> list[str]:
             digest.update(f"{len(legal)} {legal.index(action)};".encode())
             if detailed:
                 digest.update(repr(state).encode() + repr(events).encode())
+                judged = (
+                    evaluate(state),
+                    ordered(state, legal_actions(state)) if state.to_act is not None else [],
+                )
+                digest.update(repr(judged).encode())
         digest.update(repr(state).encode())
         out.append(digest.hexdigest())
     return out
