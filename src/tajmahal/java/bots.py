@@ -11,9 +11,10 @@ guessed) and think on it.
 An action of Java is made of up to three decisions (what, where, how), and a
 choice is worth what its best completion is worth: the greedy bot values a
 choice by the best complete action it begins (:meth:`JavaBots.action_value`, on
-the positions that look best: next to the seat's figures first); the search's
-tree holds every decision of the seat's turn, and its playouts end the turn at
-their best point (:meth:`JavaBots.playout`: the seat decides when its turn ends).
+the positions that look best: next to the seat's figures first); the search
+compares the best few choices of a decision, each completed and followed to the
+end of the seat's turn by the greedy bot (:meth:`JavaBots.playout`: the seat,
+not chance, decides when its turn ends).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
     ``searched``: the phases where the ``mcts`` player searches (elsewhere it is
     the greedy bot, which chooses what its search assumed); ``playout_width``: how
     many positions next to the seat's figures and elsewhere the greedy playouts
-    look at (fewer than the greedy bot's own :data:`NEAR` and :data:`FAR`: faster)."""
+    look at (by default the greedy bot's own :data:`NEAR` and :data:`FAR`; fewer
+    make playouts faster and shallower)."""
 
     def __init__(
         self,
@@ -89,7 +91,7 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
         return ordered(state, list(legal))
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
-        """The greedy bot's choice, on fewer positions (``playout_width``)."""
+        """The greedy bot's choice, on ``playout_width`` positions."""
         legal = legal_actions(state)
         near, far = self.playout_width
         return legal[self.greedy_index(state, legal, rng, near, far)]
