@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from attrs import evolve
 from java_scenario import acting, at, fresh, palace, put, tiles
 from referee_support import BOTS as BOT_DIR
@@ -116,6 +117,8 @@ def test_built_in_players_answer_from_the_messages_alone() -> None:
     assert reply is not None and 0 <= reply["choice"] < len(message["legal"])
 
 
+@pytest.mark.slow
+@pytest.mark.once
 def test_greedy_beats_random_through_the_referee() -> None:
     wins = 0
     for seed in (1, 2):

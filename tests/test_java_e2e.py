@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 from referee_support import BOTS, cli
 
 from tajmahal.games import GAMES
@@ -45,6 +46,7 @@ def test_variants_and_player_counts_are_checked() -> None:
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_a_tournament_of_java_plays_and_replays(tmp_path: Path) -> None:
     out = tmp_path / "t"
     args = ["--games", "2", "--jobs", "1", "--seed", "3", "--out", str(out), "-q"]
