@@ -15,6 +15,7 @@ CI fails if the compiled engine was not built.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import random
 import subprocess
@@ -108,6 +109,29 @@ def _compiled_installed() -> bool:
     return out.stdout.strip() == "True"
 
 
+def on_both_engines(module: str, function: str, *args: int) -> tuple[list[str], list[str]]:
+    """The lines ``function(*args)`` of the test module ``module`` returns, computed
+    here and, at the same time, in a subprocess on the other engine."""
+    code = (
+        f"import sys; sys.path.insert(0, sys.argv[1]); import {module} as t\n"
+        "import tajmahal; print(tajmahal.COMPILED)\n"
+        f"print('\\n'.join(t.{function}{args!r}))"
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", code, str(Path(__file__).parent)],
+        env=_other_engine_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    mine: list[str] = getattr(importlib.import_module(module), function)(*args)
+    theirs, _ = other.communicate(timeout=600)
+    assert other.returncode == 0
+    their_compiled, *their_lines = theirs.splitlines()
+    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    return mine, their_lines
+
+
 def test_the_active_engine_is_the_one_announced() -> None:
     compiled = rules_module.__file__ is not None and not rules_module.__file__.endswith(".py")
     assert compiled == tajmahal.COMPILED
@@ -138,23 +162,7 @@ def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
 def test_both_engines_play_the_same_games() -> None:
     if not _compiled_installed():
         pytest.skip("no compiled engine installed (no C compiler at install time)")
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import test_engine_paths as t\n"
-        "import tajmahal; print(tajmahal.COMPILED)\n"
-        f"print('\\n'.join(t.game_digests({GAMES}, {SEARCHES})))"
-    )
-    other = subprocess.Popen(
-        [sys.executable, "-c", code, str(Path(__file__).parent)],
-        env=_other_engine_env(),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    mine = game_digests(GAMES, SEARCHES)
-    theirs, _ = other.communicate(timeout=600)
-    assert other.returncode == 0
-    their_compiled, *theirs_lines = theirs.splitlines()
-    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    mine, theirs_lines = on_both_engines("test_engine_paths", "game_digests", GAMES, SEARCHES)
     assert len(theirs_lines) == len(mine) == GAMES + SEARCHES
     differing = [i for i, (a, b) in enumerate(zip(mine, theirs_lines, strict=True)) if a != b]
     assert differing == [], f"games that differ between the engines: {differing[:10]}"

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from attrs import evolve
-from test_engine_paths import ROOT, _compiled_installed, _other_engine_env
+from test_engine_paths import _compiled_installed, on_both_engines
 
 import tajmahal
 from tajmahal.java import Setup, legal_actions, new_game, step
@@ -76,23 +73,7 @@ def test_the_fits_kept_step_by_step_are_those_computed_afresh() -> None:
 def test_both_engines_play_the_same_java_games() -> None:
     if not _compiled_installed():
         pytest.skip("no compiled engine installed (no C compiler at install time)")
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import test_java_engine_paths as t\n"
-        "import tajmahal; print(tajmahal.COMPILED)\n"
-        f"print('\\n'.join(t.game_digests({GAMES})))"
-    )
-    other = subprocess.Popen(
-        [sys.executable, "-c", code, str(Path(__file__).parent)],
-        env=_other_engine_env(),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    mine = game_digests(GAMES)
-    theirs, _ = other.communicate(timeout=600)
-    assert other.returncode == 0
-    their_compiled, *theirs_lines = theirs.splitlines()
-    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    mine, theirs_lines = on_both_engines("test_java_engine_paths", "game_digests", GAMES)
     assert len(theirs_lines) == len(mine) == GAMES
     differing = [i for i, (a, b) in enumerate(zip(mine, theirs_lines, strict=True)) if a != b]
     assert not differing, f"games {differing[:10]} differ between the engines"
