@@ -40,6 +40,7 @@ COMPILED: Final = (
     "java.geometry",
     "java.land",
     "java.legal",
+    "java.problems",
     "java.festival",
     "java.draft",
     "java.rules",

@@ -61,7 +61,7 @@ from .events import (
 )
 from .geometry import area_of, highest, palace_of, tiers, villages, walk_costs
 from .land import NO_COST, cheapest, refit
-from .legal import problem
+from .problems import problem
 from .state import (
     ACT,
     BARE,
