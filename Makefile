@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test test-fast docs-check docs-update lint clean
+.PHONY: play test test-fast docs-check docs-update lint clean bwrap
 
 # The install compiles the engine's hot modules with mypyc (setup.py): it is
 # redone when they change.
@@ -35,12 +35,21 @@ play: $(BIN)/.core
 	$(BIN)/tajmahal match bots/random_bot.py bots/greedy_bot.py $(NODE_BOT) greedy \
 		--seed 1 --record runs/play.jsonl
 
+# The sandbox runs each bot under bubblewrap (docs/cli.md, Trust model): installed
+# with apt-get where it is missing (sudo when not root); without it the sandbox's
+# tests are skipped.
+bwrap:
+	@command -v bwrap >/dev/null || ! command -v apt-get >/dev/null || { \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq bubblewrap; } \
+		|| echo "bubblewrap could not be installed: bots will not be sandboxed"
+
 # The suite runs on the compiled engine, then again on the pure-Python one (tests
 # marked `once` run in the first pass only); then the linters.
 # A line per test file (not just dots) and the slowest tests at the end.
 PYTEST := $(BIN)/python -m pytest -o addopts= --durations=10
 
-test: $(BIN)/.installed
+test: $(BIN)/.installed bwrap
 	@echo "make test: pass 1 of 2, the compiled engine"
 	$(PYTEST)
 	@echo "make test: pass 2 of 2, the pure-Python engine"
@@ -48,7 +57,7 @@ test: $(BIN)/.installed
 	$(MAKE) lint
 
 # One pass, on the compiled engine, without the slowest tests (marked `slow`).
-test-fast: $(BIN)/.installed
+test-fast: $(BIN)/.installed bwrap
 	$(PYTEST) -m "not slow"
 	$(MAKE) lint
 

@@ -10,7 +10,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import bots, compare, engine, referee, startup
+from . import bots, compare, engine, referee, sandbox, startup, viewer
 from .measure import Result
 
 
@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         + compare.run_all(args.quick)
         + referee.run_all(args.quick)
         + startup.run_all(args.quick)
+        + sandbox.run_all(args.quick)
+        + viewer.run_all(args.quick)
     )
     print_table(results)
     if args.json:

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import argparse
 import resource
 import statistics
 import subprocess
@@ -19,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .measure import Result, spread
+from .measure import Result, module_main, spread
 
 STARTUP_TARGET = 0.1  # seconds, tajmahal --version
 TOURNAMENT_TARGET = 5_000  # games a minute, built-in bots, --jobs 2
@@ -124,13 +123,7 @@ def run_all(quick: bool) -> list[Result]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.startup", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="a few seconds")
-    args = parser.parse_args(argv)
-    from .__main__ import print_table
-
-    print_table(run_all(args.quick))
-    return 0
+    return module_main("python -m benchmarks.startup", __doc__, run_all, argv)
 
 
 if __name__ == "__main__":

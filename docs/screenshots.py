@@ -117,8 +117,20 @@ def java(page: Any, folder: Path) -> None:
         page.screenshot(path=str(folder / "play-java-shape.png"))
 
 
+#: The pictures made, each shown in docs/browser.md.
+FILES = (
+    "viewer-tajmahal.png",
+    "viewer-tikal.png",
+    "viewer-java.png",
+    "play-tajmahal.png",
+    "play-tikal-place.png",
+    "play-tikal-move.png",
+    "play-java-where.png",
+    "play-java-shape.png",
+)
+
 SHOTS: list[Callable[[Any, Path], None]] = [
-    lambda page, out: viewer(page, out, "taj-mahal", ["greedy", "random", "first"], 9, 60),
+    lambda page, out: viewer(page, out, "tajmahal", ["greedy", "random", "first"], 9, 60),
     lambda page, out: viewer(page, out, "tikal", ["greedy", "random"], 1, 80),
     lambda page, out: viewer(page, out, "java", ["greedy", "random", "random"], 2, 150),
     taj_mahal,
@@ -131,6 +143,7 @@ def main(folder: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     folder.mkdir(parents=True, exist_ok=True)
+    before = {f: f.stat().st_mtime_ns for f in folder.glob("*.png")}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         try:
@@ -140,6 +153,8 @@ def main(folder: Path) -> None:
                 page.close()
         finally:
             browser.close()
+    made = {f.name for f in folder.glob("*.png") if before.get(f) != f.stat().st_mtime_ns}
+    assert made == set(FILES), f"made {sorted(made)}, FILES says {sorted(FILES)}"
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
 """OpenSpiel's IS-MCTS bot against the built-in bots, through the referee.
 
-    .venv/bin/python examples/openspiel_ismcts.py --games 8 --simulations 200
+    python examples/openspiel_ismcts.py --games 8 --simulations 200
+    python examples/openspiel_ismcts.py --game tikal --opponents greedy --games 4
 
-The IS-MCTS bot (``open_spiel.python.algorithms.ismcts``) searches the
-``python_tajmahal`` game of :mod:`tajmahal.openspiel`; it sits at the table as an
-in-process player (:func:`tajmahal.openspiel.ismcts_player`) that gets the same
-messages as any bot and rebuilds an OpenSpiel state from its view.  Its seat
-rotates from game to game; the other seats are the built-in bots named by
-``--opponents``.  Needs the ``rl`` extra.
+The IS-MCTS bot (``open_spiel.python.algorithms.ismcts``) searches the game's
+OpenSpiel game (``python_tajmahal``, ``python_tikal``: :mod:`tajmahal.openspiel`);
+it sits at the table as an in-process player
+(:func:`tajmahal.openspiel.ismcts_player`) that gets the same messages as any bot
+and deals what its view hides at random.  Its leaves are valued by the game's own
+bots (:class:`tajmahal.openspiel.BotsEvaluator`).  Its seat rotates from game to
+game; the other seats are the game's built-in bots named by ``--opponents``.
+Needs the ``rl`` extra.
 """
 
 from __future__ import annotations
@@ -17,15 +20,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tajmahal import Setup
 from tajmahal.arena import InProcessConnection, MatchConfig, TimeControl, play_match
 from tajmahal.arena.referee import seat_seed
+from tajmahal.games import GAMES
 from tajmahal.openspiel import ismcts_player
-from tajmahal.tajmahal.adapter import TAJMAHAL
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="tajmahal", help="tajmahal, tikal, ...")
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--simulations", type=int, default=200, help="IS-MCTS simulations")
     parser.add_argument(
@@ -35,7 +38,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     opponents = args.opponents.split(",")
     players = 1 + len(opponents)
-    builtins = TAJMAHAL.builtin_players()
+    rules = GAMES.get(args.game)
+    builtins = rules.builtin_players()
     unknown = [name for name in opponents if name not in builtins]
     if unknown:
         parser.error(f"unknown built-in bots {unknown}; known: {sorted(builtins)}")
@@ -48,16 +52,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         seed = args.seed + game
         seat = game % players
         names = [*opponents[:seat], "ismcts", *opponents[seat:]]
-        search = ismcts_player(seat_seed(seed, seat), args.simulations)
+        search = ismcts_player(seat_seed(seed, seat), args.simulations, rules)
         connections = [
             InProcessConnection(
                 search if s == seat else builtins[name](seat_seed(seed, s)), name, None
             )
             for s, name in enumerate(names)
         ]
-        config = MatchConfig(time=TimeControl(move=10.0, bank=60.0))
+        # Time enough that a loaded machine changes no result, only the timings.
+        config = MatchConfig(time=TimeControl(move=60.0, bank=600.0))
         start = time.perf_counter()
-        result = play_match(TAJMAHAL, Setup.random(players, seed), connections, config, seed=seed)
+        setup = rules.random_setup(players, seed)
+        result = play_match(rules, setup, connections, config, seed=seed)
         elapsed = time.perf_counter() - start
         mine = result.seats[seat]
         faults += len(result.faults)

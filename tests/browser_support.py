@@ -4,7 +4,7 @@ browser: `playwright install` cannot work on the CI machines)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -41,11 +41,13 @@ def browser() -> Iterator[Any]:
 
 @contextmanager
 def opened(browser: Any, width: int, height: int) -> Iterator[Any]:
-    """A page of ``width`` x ``height``; no error may happen in it."""
+    """A page of ``width`` x ``height``; no error may happen in it (an uncaught
+    exception, or an error on the console: a resource that failed to load)."""
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.errors = errors
     try:
         yield page
@@ -60,12 +62,10 @@ def page(browser: Any) -> Iterator[Any]:
         yield page
 
 
-#: The whole-game tests drive the page, not the engine: the pure-Python pass of
-#: ``make test`` (TAJMAHAL_PURE=1) would only repeat them, slower.
-whole_game = pytest.mark.skipif(
-    os.environ.get("TAJMAHAL_PURE") == "1",
-    reason="a whole game in the browser tests the page; the compiled pass runs it",
-)
+def whole_game(test: Callable[..., None]) -> Callable[..., None]:
+    """A whole game played in the browser: tens of seconds (``slow``, left out by
+    ``make test-fast``), in the compiled pass only (``once``)."""
+    return pytest.mark.slow(pytest.mark.once(test))
 
 
 def next_decision(page: Any) -> bool:

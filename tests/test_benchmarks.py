@@ -37,6 +37,7 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
             f"{title} greedy decision",
             f"{title} mcts decision",
             f"{title} engine / pure engine",
+            f"{title} replay page",
         }
     assert {n for n, _ in names} >= {  # the referee, side by side, start-up, tournaments
         "referee over pipes, 4 trivial bots",
@@ -56,6 +57,9 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     assert targets["Taj Mahal MCTS / pure MCTS"]["target"] == 2
     assert targets["tajmahal --version"]["target"] == 0.1
     assert targets["tournament random random random random, --jobs 2"]["target"] == 5_000
+    taj_mahal = next(r["value"] for r in rows if r["name"] == "Taj Mahal replay page")
+    for title in ("Tikal", "Java"):  # drawing a decision: at most twice Taj Mahal's
+        assert targets[f"{title} replay page"]["target"] == 2 * taj_mahal
     if hasattr(os, "sched_setaffinity"):  # the referee and its baseline on one CPU
         assert targets["referee / raw pipe baseline, one CPU"]["target"] == 0.67
         assert ("referee's work a decision, one CPU", "µs") in names

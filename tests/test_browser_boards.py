@@ -15,6 +15,9 @@ from tajmahal.cli import main
 
 __all__ = ["browser"]
 
+#: The page, not the engine: the pure-Python pass would only repeat them.
+pytestmark = pytest.mark.once
+
 #: Each text's size on the screen, in px.
 SIZES = """sel => [...document.querySelectorAll(sel)].map(e =>
   [e.textContent, e.getScreenCTM().a * parseFloat(e.getAttribute('font-size'))])"""

@@ -18,6 +18,9 @@ from browser_support import browser, make_a_move, next_decision, page, whole_gam
 
 __all__ = ["browser", "page"]
 
+#: The page, not the engine: the pure-Python pass would only repeat them.
+pytestmark = pytest.mark.once
+
 
 class Game:
     """``tajmahal play`` in a subprocess, serving on a free port (bots at once)."""
@@ -46,11 +49,14 @@ class Game:
         assert self.process.stderr is not None
         line = self.process.stderr.readline()
         assert "the game is at http://127.0.0.1:" in line, line
-        self.url = line.split(" at ", 1)[1].split()[0]
+        self.url = line.split(" at ", 1)[1].split()[0]  # with its token: ?token=...
+        self.base, self.query = self.url.split("?", 1)
 
     def post(self, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         request = urllib.request.Request(
-            self.url + "api/act", json.dumps(data).encode(), {"Content-Type": "application/json"}
+            f"{self.base}api/act?{self.query}",
+            json.dumps(data).encode(),
+            {"Content-Type": "application/json"},
         )
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
@@ -71,6 +77,8 @@ class Game:
 
 @pytest.fixture
 def games(tmp_path: Path) -> Iterator[list[Game]]:
+    """The games started; each stopped after the test (a test asks for this fixture
+    before ``page``: the page closes first, never polling a stopped server)."""
     started: list[Game] = []
     yield started
     for game in started:
@@ -120,7 +128,7 @@ def check_the_record(game: Game, page: Any, moves: int, sources: list[str]) -> N
 
 @whole_game
 def test_a_person_plays_a_whole_taj_mahal_game_on_the_board(
-    page: Any, tmp_path: Path, games: list[Game]
+    games: list[Game], page: Any, tmp_path: Path
 ) -> None:
     game = Game(tmp_path, "human", "first", "--seed", "12", "--linger", "30")
     games.append(game)
@@ -159,7 +167,7 @@ def test_a_person_plays_a_whole_taj_mahal_game_on_the_board(
 
 @whole_game
 def test_a_person_plays_a_whole_tikal_game_on_the_board(
-    page: Any, tmp_path: Path, games: list[Game]
+    games: list[Game], page: Any, tmp_path: Path
 ) -> None:
     game = Game(tmp_path, "--game", "tikal", "human", "first", "--seed", "5", "--linger", "30")
     games.append(game)
@@ -180,7 +188,7 @@ def test_a_person_plays_a_whole_tikal_game_on_the_board(
 
 @whole_game
 def test_a_person_plays_a_whole_java_game_on_the_board(
-    page: Any, tmp_path: Path, games: list[Game]
+    games: list[Game], page: Any, tmp_path: Path
 ) -> None:
     game = Game(tmp_path, "--game", "java", "human", "first", "--seed", "3", "--linger", "30")
     games.append(game)
@@ -200,7 +208,7 @@ def test_a_person_plays_a_whole_java_game_on_the_board(
 
 
 def test_hot_seat_hides_a_hand_until_its_owner_is_at_the_screen(
-    page: Any, tmp_path: Path, games: list[Game]
+    games: list[Game], page: Any, tmp_path: Path
 ) -> None:
     game = Game(tmp_path, "human", "human", "first", "--seed", "3")
     games.append(game)

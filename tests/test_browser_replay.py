@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browser_support import browser, page
 from click.testing import CliRunner
 
@@ -14,6 +15,9 @@ from tajmahal.tajmahal.rules import new_game
 from tajmahal.tajmahal.setups import Setup
 
 __all__ = ["browser", "page"]
+
+#: The page, not the engine: the pure-Python pass would only repeat them.
+pytestmark = pytest.mark.once
 
 
 def test_step_through_a_replay_with_the_keys_slider_and_views(page: Any, tmp_path: Path) -> None:
@@ -134,3 +138,47 @@ def test_a_heading_comes_after_the_move_that_began_its_section(page: Any, tmp_pa
     legend = page.inner_text("#legend")
     for words in ("E: elephant", "R: grand mogul", "M: monk", "a mogul palace", "fortress"):
         assert words in legend
+
+
+def test_a_folder_makes_one_page_with_a_java_and_a_tikal_game(page: Any, tmp_path: Path) -> None:
+    """A folder of records (here two games of two kinds) is one page with a game
+    chooser; each game is unpacked when chosen and draws its own board."""
+    runner = CliRunner()
+    for game, name in (("java", "a-java"), ("tikal", "b-tikal")):
+        args = ["match", "--game", game, "first", "first", "--seed", "1", "-q"]
+        record = tmp_path / "games" / f"{name}.jsonl"
+        assert runner.invoke(main, [*args, "--record", str(record)]).exit_code == 0
+    html = tmp_path / "all.html"
+    out = runner.invoke(main, ["replay", str(tmp_path), "--html", str(html)])
+    assert out.exit_code == 0, out.output
+    java = [json.loads(x) for x in (tmp_path / "games" / "a-java.jsonl").read_text().splitlines()]
+    decisions = sum(1 for x in java if x["type"] == "action")
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#game option").all_inner_texts() == [
+        "1: a-java.jsonl — first, first",
+        "2: b-tikal.jsonl — first, first",
+    ]
+    # J3: Java's grid and its rim, each position a part to point at
+    assert page.locator("#picture .pos").count() == 150 + 52
+    assert page.inner_text("#step-label") == f"decision 0 of {decisions}"
+    for _ in range(3):  # J19-J25: what, where, then the tile's shape: the tile is laid
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#picture .last-move > *").count() > 0
+    assert "tile on level 1" in page.inner_text("#log")
+    # what and where, told in full with the tile's shape: faint lines in the log
+    assert page.locator("#log li.part").nth(0).inner_text() == "first: lay a 3-space tile"
+    assert page.locator("#log li.part").count() > decisions / 3
+    page.locator("body").press("End")
+    totals = page.eval_on_selector_all(
+        "#final-table tr[data-seat] .total", "es => es.map(e => +e.textContent)"
+    )
+    assert totals == java[-1]["scores"]
+    # the second game: Tikal's board in place of Java's, its own log and steps
+    page.select_option("#game", "1")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#picture .pos").count() == 0
+    assert page.locator("#picture .space").count() == 63
+    assert page.inner_text("#step-label").startswith("decision 0 of ")
+    assert "tile on level" not in page.inner_text("#log")
+    assert page.locator("#log li.part").count() == 0

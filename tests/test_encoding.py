@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +26,7 @@ from tajmahal import (
     legal_actions,
     new_game,
 )
+from tajmahal.kit.encoding import encoding_of, tables
 from tajmahal.tajmahal.encoding import (
     ACTIONS,
     NUM_ACTIONS,
@@ -208,22 +208,11 @@ def test_a_different_own_hand_is_a_different_observation() -> None:
     assert np.array_equal(observation(swapped, 1), observation(state, 1))
 
 
-def test_docs_table_lists_every_block_in_order() -> None:
+@pytest.mark.parametrize("game", ["tajmahal", "tikal"])
+def test_docs_show_each_games_tables_as_the_command_prints_them(game: str) -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text("utf-8")
-    rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \|", text, flags=re.MULTILINE)
-    for n in PLAYERS:
-        layout = observation_layout(n)
-        documented = [
-            (
-                name,
-                tuple(
-                    int(x) if x != "n" else n
-                    for x in shape.strip().split(" \N{MULTIPLICATION SIGN} ")
-                ),
-            )
-            for name, shape in rows
-        ]
-        assert documented == [(b.name, b.shape) for b in layout.blocks]
+    figure = f"<!-- figure: python -m tajmahal.kit.encoding {game} -->\n"
+    assert figure + tables(encoding_of(game)) + "\n<!-- figure end -->" in text
 
 
 def finished(totals: tuple[int, ...]) -> State:

@@ -9,11 +9,11 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
-from java_scenario import at, fresh, land, palace, put, tiles
+from java_scenario import BOARD, at, fresh, land, palace, put, rim, tiles
 
 from tajmahal.arena.offers import offers
 from tajmahal.java import apply, legal_actions
-from tajmahal.java.adapter import JAVA
+from tajmahal.java.adapter import JAVA, position_label
 from tajmahal.java.render import SEAT_COLORS, svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -47,6 +47,15 @@ def test_positions_are_named_on_the_edge_and_clickable() -> None:
         assert words.count(str(column)) == 2
     tip = root.find(f".//*[@id='pos-{at(2, 4)}']/{SVG}title")
     assert tip is not None and tip.text == "C5: water (a printed tank)"
+
+
+def test_positions_are_named_by_row_letter_and_column_number() -> None:
+    """The names the log uses, those on the board's edge: rows A-J, columns 1-15."""
+    c = fresh().components
+    corners = [position_label(c, at(r, k)) for r, k in ((0, 0), (0, 14), (9, 0), (9, 14))]
+    assert corners == ["A1", "A15", "J1", "J15"]
+    q, r = BOARD.coords[c.board.grid_size]
+    assert position_label(c, rim(q, r)) == f"rim({q},{r})"
 
 
 def test_land_tiles_are_outlined_and_show_their_level() -> None:

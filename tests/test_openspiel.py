@@ -1,323 +1,242 @@
-"""Taj Mahal in OpenSpiel (tajmahal.openspiel): registration, OpenSpiel's own random
-simulation test, the chance model of the deal and the draws, information states,
-and OpenSpiel's IS-MCTS bot playing through the referee."""
+"""What every game must pass in OpenSpiel (tajmahal.openspiel): registration and
+parameters, OpenSpiel's own random simulation test with serialization, every
+chance outcome leading to a whole state, observations that are the encoding of the
+seat's view, information states with perfect recall, resampling for IS-MCTS, and
+OpenSpiel's MCTSBot playing 20 games against random at every player count.
+
+The heavy suites (random_sim_test, the MCTSBot games) are marked ``once`` (they prove
+the same on both engines: the compiled pass of ``make test`` runs them) and ``slow``
+(``make test-fast`` leaves them out).
+"""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
 import pytest
-from attrs import evolve
+from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot
 
 import tajmahal.openspiel as tos
-from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
-from tajmahal.arena import InProcessConnection, MatchConfig, play_match
-from tajmahal.kit.bots import GreedyPlayer
-from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import BOTS
-from tajmahal.tajmahal.encoding import action_index, observation, outcome
-from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
-from tajmahal.tajmahal.rules import step
+from tajmahal.games import GAMES
+from tajmahal.java.chance import check as check_java
+from tajmahal.tajmahal.rules import check_state
+from tajmahal.tikal.chance import check as check_tikal
 
-PLAYERS = (2, 3, 4, 5)
+#: (game, player counts, variants) of every registered game.
+GAME_CASES: list[tuple[str, tuple[int, ...], tuple[str, ...]]] = [
+    ("tajmahal", (2, 3, 4, 5), ("",)),
+    ("tikal", (2, 3, 4), ("basic", "auction")),
+    ("java", (2, 3, 4), ("official", "anytime")),
+]
+#: Each game's whole-state check: every card, tile and token in one place.
+CHECKS: dict[str, Callable[[Any], None]] = {
+    "tajmahal": check_state,
+    "tikal": check_tikal,
+    "java": check_java,
+}
+CASES = [
+    pytest.param(name, n, variant, id=f"{name}-{n}{'-' + variant if variant else ''}")
+    for name, counts, variants in GAME_CASES
+    for n in counts
+    for variant in variants
+]
+COUNTS = [
+    pytest.param(name, n, id=f"{name}-{n}") for name, counts, _ in GAME_CASES for n in counts
+]
 
 
-def load(players: int) -> tos.TajMahalGame:
-    game: tos.TajMahalGame = pyspiel.load_game("python_tajmahal", {"players": players})
+def load(name: str, players: int, variant: str = "") -> tos.OpenSpielGame:
+    params: dict[str, Any] = {"players": players}
+    if variant:
+        params["variant"] = variant
+    game: tos.OpenSpielGame = pyspiel.load_game(f"python_{name}", params)
     return game
 
 
-def test_the_game_registers_with_its_parameter() -> None:
-    for n in PLAYERS:
-        game = load(n)
-        assert game.num_players() == n
-        assert game.num_distinct_actions() == 1623
-        assert game.max_chance_outcomes() == 96
-        assert game.min_utility() == pytest.approx(-1 / (n - 1)) and game.max_utility() == 1
-        # 12 visits x (84 coloured cards + n withdrawals + 10 palaces + the display)
-        assert game.max_game_length() == 12 * (84 + n + 10 + (3 if n == 2 else 2 * n - 1))
-    assert load(4).get_parameters() == {"players": 4}
-    default = pyspiel.load_game("python_tajmahal")
-    assert default.num_players() == 4
-    game_type = default.get_type()
-    assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    with pytest.raises(Exception, match="2-5 players"):
-        load(6)
+def play(state: tos.OpenSpielState, rng: random.Random, steps: int | None = None) -> None:
+    """Random chance outcomes (by their probabilities) and random actions, to the end
+    or for ``steps`` steps."""
+    while not state.is_terminal() and steps != 0:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps = None if steps is None else steps - 1
 
 
-@pytest.mark.parametrize("players", PLAYERS)
-def test_openspiel_random_sim_test_passes(players: int) -> None:
-    pyspiel.random_sim_test(load(players), num_sims=2, serialize=True, verbose=False)
-
-
-def test_the_setup_is_chance_node_by_chance_node() -> None:
-    state = load(3).new_initial_state()
-    assert state.chance_outcomes() == [
-        (0, pytest.approx(1 / 3)),
-        (1, pytest.approx(1 / 3)),
-        (2, pytest.approx(1 / 3)),
-    ]
-    state.apply_action(2)  # seat 2 starts
-    for k in range(11):  # S3: tiles 1-11 on the eleven other provinces, one node each
-        outcomes = dict(state.chance_outcomes())
-        assert sorted(outcomes) == list(range(1, 12 - k))
-        assert all(p == pytest.approx(1 / (11 - k)) for p in outcomes.values())
-        state.apply_action(max(outcomes))  # 11 first: tile 11 on the first province
-    # S4/C5: 15 squares, 4x +2, 3x card, 2 of each good; never the Taj Mahal (kind 0).
-    first = dict(state.chance_outcomes())
-    assert first == pytest.approx(
-        {1: 4 / 15, 2: 3 / 15, 3: 2 / 15, 4: 2 / 15, 5: 2 / 15, 6: 2 / 15}
-    )
-    state.apply_action(1)
-    assert dict(state.chance_outcomes())[1] == pytest.approx(3 / 14)
-    for _ in range(14):
-        state.apply_action(state.chance_outcomes()[0][0])
-    # S1/S2: each seat's 6 cards, then the display of 5, one card per node.
-    dealt = []
-    for k in range(18 + 5):
-        outcomes = state.chance_outcomes()
-        assert len(outcomes) == 96 - k and outcomes[0][1] == pytest.approx(1 / (96 - k))
-        card = outcomes[-1][0]  # the highest card left: 95, 94, ...
-        dealt.append(card)
-        state.apply_action(card)
-    engine = state.engine
-    assert engine is not None and not state.is_chance_node()
-    assert state.current_player() == 2 == engine.start_player
-    assert engine.players[0].hand == tuple(range(90, 96))
-    assert engine.players[2].hand == tuple(range(78, 84))
-    assert engine.display == tuple(range(73, 78))
-    assert engine.deck == tuple(range(73))  # unordered until drawn: kept in id order
-    assert engine.setup.province_tiles[0] == 11  # the first province got tile 11
-    check_state(engine)
-
-
-# --------------------------------------------------------------------------- draws
-
-
-def natural_picks(plan: tos.Plan, events: list) -> list[int]:  # type: ignore[type-arg]
-    """The cards the engine itself drew in ``events``, in the order of the plan's slots
-    (the display's cards from the older deck first: the display is sorted)."""
-    drawn = iter(e.card for e in events if isinstance(e, CardDrawn | DummyTurned))
-    display = next((e.display for e in events if isinstance(e, VisitBegan)), ())
-    slots = plan.slots
-    first = next((s.epoch for s in slots if s.kind == tos.DISPLAY), 0)
-    shown = iter(sorted(display, key=lambda c: c not in plan.pools[first]))
-    return [next(shown) if s.kind == tos.DISPLAY else next(drawn) for s in slots]
-
-
-def test_drawing_chosen_cards_is_the_engine_drawing_them() -> None:
-    # The oracle: the engine plays real games (shuffled decks, seeded reshuffles);
-    # at every action that draws, the cards it drew must be among the chance
-    # outcomes, and realizing the plan with them must give the engine's own result.
-    reshuffled: set[str] = set()
-    for seed in range(40):
-        players = PLAYERS[seed % 4]
-        state = new_game(Setup.random(players, seed=seed))
-        rng = random.Random(seed)
-        while state.to_act is not None:
-            action = rng.choice(legal_actions(state))
-            after, events = step(state, action)
-            plan, dry = tos.plan_draws(state, action)
-            if plan is None:
-                assert dry == after
-            else:
-                picks = natural_picks(plan, list(events))
-                for i, card in enumerate(picks):
-                    assert card in tos.available(plan, picks[:i])
-                got = tos.realize(state, plan, picks)
-                assert got == evolve(after, deck=tuple(sorted(after.deck)))
-                reshuffled |= {s.kind for s in plan.slots if s.epoch > 0}
-            state = after
-    # The games ran through the deck: new displays and withdrawals' cards came
-    # from reshuffled discard piles (the dummy's case has its own test below).
-    assert {tos.DISPLAY, tos.HAND} <= reshuffled
-
-
-def three_seat_visit_end() -> State:
-    """Seats 0-2 each played two elephants; the deck holds 90 and 91, the discard
-    pile the 71 other cards; seats 0 and 1 withdraw and take display cards."""
-    hands = [[0, 1, 2, 3, 4, 5], [21, 22, 23, 24, 25, 26], [42, 43, 44, 45, 46, 47]]
-    state = new_game(Setup.stacked(3, hands, display=[84, 85, 86, 87, 88], start_player=0))
-    rest = [c for c in state.deck if c not in (90, 91)]
-    state = evolve(state, deck=(90, 91), discard=tuple(rest))
-    for action in (Play(0), Play(21), Play(42), Withdraw(), TakeCard(84), TakeCard(85)):
-        state, _ = step(state, action)
-    for action in (Withdraw(), TakeCard(86), TakeCard(87)):
-        state, _ = step(state, action)
-    check_state(state)
-    return state
-
-
-def test_a_new_display_runs_through_the_deck_and_the_reshuffled_discard_pile() -> None:
-    game = load(3)
-    start = three_seat_visit_end()
-    discard_before = set(start.discard)
-    state = game.state_from_engine(start)
-    assert state.current_player() == 2
-    state.apply_action(action_index(Withdraw()))  # the last seat: E1, then E4 (5 cards)
-    # Two cards come from the deck (90, 91), then (W12) the discard pile with the
-    # cards of this visit's last withdrawal (42) and the earlier ones (0, 21).
-    assert [c for c, _ in state.chance_outcomes()] == [90, 91]
-    state.apply_action(91)
-    assert state.chance_outcomes() == [(90, 1.0)]
-    state.apply_action(90)
-    pool = sorted(discard_before | {42})
-    assert {0, 21, 42} <= set(pool) and len(pool) == 74
-    assert [c for c, _ in state.chance_outcomes()] == pool
-    assert state.chance_outcomes()[0][1] == pytest.approx(1 / 74)
-    for card in (42, 21, 63):  # two of them discarded during this very action
-        state.apply_action(card)
-    engine = state.engine
-    assert engine is not None and not state.is_chance_node()
-    assert engine.visit == 2 and engine.display == (21, 42, 63, 90, 91)
-    assert engine.deck == tuple(sorted(set(pool) - {21, 42, 63}))
-    assert engine.discard == ()
-    assert engine.reshuffles == 1
-    check_state(engine)
-
-
-def two_seat_dummy() -> State:
-    """Two players: the dummy holds purple 63 (turned from a discard pile of one
-    card), the deck and the discard pile are empty, seat 1 holds every spare card;
-    seat 0 has played red 0 and 1, seat 1 yellow 21 and 22; seat 0 is to act."""
-    state = new_game(
-        Setup.stacked(2, [[0, 1, 2, 3, 4, 5], [21, 22, 23, 24, 25, 26]], display=[84, 85, 86])
-    )
-    spare = [c for c in state.deck if c != 63]
-    players = (
-        state.players[0],
-        evolve(state.players[1], hand=tuple(sorted((*state.players[1].hand, *spare)))),
-    )
-    state = evolve(state, players=players, deck=(), discard=(63,))
-    state, _ = step(state, Play(0))  # the dummy turns 63 (a reshuffle of one card)
-    assert state.dummy is not None and state.dummy.cards == (63,)
-    for action in (Play(21), Play(1), Play(22)):
-        state, _ = step(state, action)  # nothing left to turn for the dummy
-    check_state(state)
-    return state
-
-
-@pytest.mark.parametrize("card", [0, 1])
-def test_the_dummy_turns_a_card_its_own_turn_discarded(card: int) -> None:
-    game = load(2)
-    state = game.state_from_engine(two_seat_dummy())
-    for action in (Withdraw(), TakeCard(84), TakeCard(85)):
-        assert state.current_player() == 0
-        state.apply_action(action_index(action))
-    # Seat 0 withdrew: its red 0 and 1 went to the discard pile (W10), the only
-    # cards there; the dummy's next card (D2) comes from them, reshuffled (W12).
-    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
-    state.apply_action(card)
-    engine = state.engine
-    assert engine is not None
-    assert engine.dummy is not None and engine.dummy.cards == (63, card)  # not purple: it bids on
-    assert engine.deck == (1 - card,) and engine.discard == ()
-    assert engine.reshuffles == 2 and engine.to_act == 1
-    check_state(engine)
-
-
-# --------------------------------------------------------------------------- information
-
-
-def random_states(players: int, seed: int, every: int = 7) -> list[tos.TajMahalState]:
-    """Decision nodes along one random game (one in ``every``)."""
+def decisions(name: str, players: int, seed: int, every: int = 9) -> list[tos.OpenSpielState]:
+    """Decision nodes along one random game (one in ``every``), and its end."""
     rng = random.Random(seed)
-    state = load(players).new_initial_state()
+    state = load(name, players).new_initial_state()
     out = []
     while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            continue
-        if rng.randrange(every) == 0:
+        if not state.is_chance_node() and rng.randrange(every) == 0:
             out.append(state.clone())
-        state.apply_action(rng.choice(state.legal_actions()))
-    out.append(state)
-    return out
+        play(state, rng, steps=1)
+    return [*out, state]
 
 
-def test_observations_are_the_encodings_of_each_seats_view() -> None:
-    for state in random_states(3, seed=1):
+def test_the_package_registers_each_game_with_its_parameters() -> None:
+    assert {f"python_{name}" for name, _, _ in GAME_CASES} <= set(tos.registered())
+    for name, counts, variants in GAME_CASES:
+        rules = GAMES.get(name)
+        encoding = rules.encoding()  # type: ignore[attr-defined]
+        for n in counts:
+            game = load(name, n)
+            assert game.num_players() == n
+            assert game.num_distinct_actions() == encoding.actions.size
+            assert game.min_utility() == pytest.approx(-1 / (n - 1)) and game.max_utility() == 1
+            expected = {"players": n} if variants == ("",) else {"players": n, "variant": ""}
+            assert game.get_parameters() == expected
+        game_type = load(name, counts[0]).get_type()
+        assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert (game_type.min_num_players, game_type.max_num_players) == (counts[0], counts[-1])
+        with pytest.raises(Exception, match=f"{counts[0]}-{counts[-1]} players"):
+            load(name, counts[-1] + 1)
+    assert pyspiel.load_game("python_tajmahal").num_players() == 4
+    assert pyspiel.load_game("python_tikal").num_players() == 4
+    assert pyspiel.load_game("python_java").num_players() == 4
+    with pytest.raises(Exception, match="unknown variant 'x' of Tikal"):
+        load("tikal", 2, "x")
+    assert tos.register("tikal") == "python_tikal"  # again: nothing new
+
+
+@pytest.mark.once
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "variant"), CASES)
+def test_openspiel_random_sim_test_passes(name: str, players: int, variant: str) -> None:
+    pyspiel.random_sim_test(load(name, players, variant), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "players", "variant"), CASES)
+def test_every_chance_outcome_leads_to_a_whole_state(name: str, players: int, variant: str) -> None:
+    # The bug class of the two-player dummy (a draw that lost a card): at every
+    # chance node along a random game, each outcome (up to 6 of them), with the rest
+    # of its event drawn at random, must give a state whose cards (tiles, tokens)
+    # are each in one place.
+    rng = random.Random(players)
+    state = load(name, players, variant).new_initial_state()
+    tried = 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.engine is not None:
+            outcomes = [o for o, _ in state.chance_outcomes()]
+            for outcome in rng.sample(outcomes, min(6, len(outcomes))):
+                other = state.clone()
+                other.apply_action(outcome)
+                while other.is_chance_node():
+                    play(other, rng, steps=1)
+                CHECKS[name](other.engine)
+                tried += 1
+        play(state, rng, steps=1)
+    CHECKS[name](state.engine)
+    assert tried > 30
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(("name", "players"), COUNTS[::2])
+def test_observations_are_the_encoding_of_each_seats_view(name: str, players: int) -> None:
+    encoding = GAMES.get(name).encoding()  # type: ignore[attr-defined]
+    for state in decisions(name, players, seed=1):
         engine = state.engine
-        assert engine is not None
-        for seat in range(3):
+        for seat in range(players):
             assert np.array_equal(
-                np.array(state.observation_tensor(seat), np.float32), observation(engine, seat)
+                np.array(state.observation_tensor(seat), np.float32),
+                encoding.observation(engine, seat),
             )
             assert state.observation_string(seat).startswith(f"seat {seat} ")
         if state.is_terminal():
-            assert state.returns() == pytest.approx(list(outcome(engine)))
+            assert state.returns() == pytest.approx(list(encoding.outcome(engine)))
 
 
-def test_information_states_grow_and_hide_the_other_hands() -> None:
-    game = load(2)
+@pytest.mark.parametrize(("name", "players"), [("tajmahal", 3), ("tikal", 2), ("java", 2)])
+def test_information_states_have_perfect_recall(name: str, players: int) -> None:
+    game = load(name, players)
     state = game.new_initial_state()
     rng = random.Random(3)
-    previous = {p: state.information_state_tensor(p) for p in range(2)}
-    for _ in range(300):
+    length = 1 + game.max_history_length()
+    previous = [state.information_state_tensor(p) for p in range(players)]
+    assert all(len(t) == length and np.count_nonzero(t) == 1 for t in previous)  # the seat
+    for _ in range(150):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            state.apply_action(
-                state.chance_outcomes()[rng.randrange(len(state.chance_outcomes()))][0]
-            )
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        for p in range(2):
+        play(state, rng, steps=1)
+        for p in range(players):
             now = state.information_state_tensor(p)
             used = int(np.count_nonzero(previous[p]))
-            assert now[:used] == previous[p][:used]  # perfect recall: a longer history
-            assert np.count_nonzero(now) == used + 1
+            assert now[:used] == previous[p][:used]  # a longer history, the same start
+            assert np.count_nonzero(now) == used + 1  # one token a step, for every seat
             previous[p] = now
-    text0, text1 = state.information_state_string(0), state.information_state_string(1)
-    engine = state.engine
-    assert engine is not None
-    # The deal: seat 0 sees its six cards by id, and only "a card went to seat 1".
-    deal0 = text0.split()[1 + 1 + 11 + 15 :][:12]
-    deal1 = text1.split()[1 + 1 + 11 + 15 :][:12]
-    assert deal0[6:] == ["?>1"] * 6 and deal1[:6] == ["?>0"] * 6
-    assert all(t.startswith("#") for t in deal0[:6] + deal1[6:])
-    assert text0.startswith("seat0:") and text1.startswith("seat1:")
-    assert len(state.information_state_tensor(0)) == 1 + tos.max_history_length(2)
+        tokens = state.information_state_string(0).split()
+        assert tokens[0] == "seat0:" and len(tokens) == used + 1
 
 
-def test_resampling_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
+@pytest.mark.parametrize(("name", "players"), COUNTS[1::2])
+def test_resampling_keeps_what_the_seat_knows(name: str, players: int) -> None:
     rng = random.Random(0)
-    changed = 0
-    for state in random_states(4, seed=2, every=20)[:-1]:
+    for state in decisions(name, players, seed=2, every=25)[:-1]:
         seat = state.current_player()
         other = state.resample_from_infostate(seat, rng.random)
         assert other.information_state_string(seat) == state.information_state_string(seat)
         assert other.observation_string(seat) == state.observation_string(seat)
         assert other.legal_actions() == state.legal_actions()
-        assert other.engine is not None and state.engine is not None
-        check_state(other.engine)
-        changed += other.engine.players != state.engine.players
-    assert changed > 0
+        CHECKS[name](other.engine)
+    with pytest.raises(ValueError, match="decision node"):
+        load(name, players).new_initial_state().resample_from_infostate(0, rng.random)
 
 
-# --------------------------------------------------------------------------- bots
+class Rollouts(Evaluator):
+    """Leaf values for MCTSBot: random steps (chance nodes drawn by their
+    probabilities; ``steps`` of them, None: to the end), then the returns if the
+    game ended, else 0 for every seat."""
+
+    def __init__(self, rng: random.Random, steps: int | None) -> None:
+        self.rng, self.steps = rng, steps
+
+    def evaluate(self, state: tos.OpenSpielState) -> np.ndarray:
+        working = state.clone()
+        play(working, self.rng, self.steps)
+        if working.is_terminal():
+            return np.array(working.returns())
+        return np.zeros(state.num_players())
+
+    def prior(self, state: tos.OpenSpielState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def test_openspiel_ismcts_plays_through_the_referee() -> None:
-    players = [tos.ismcts_player(seed=1, simulations=4), GreedyPlayer(BOTS, 2)]
-    connections = [InProcessConnection(p, p.name, None) for p in players]
-    result = play_match(TAJMAHAL, Setup.random(2, 5), connections, MatchConfig(), seed=5)
-    assert result.faults == []
-    assert len(result.scores) == 2
-
-
-def test_the_ismcts_example_runs() -> None:
-    path = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts.py"
-    spec = importlib.util.spec_from_file_location("openspiel_ismcts", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    summary = example.main(["--games", "2", "--simulations", "3", "--opponents", "random"])
-    assert summary["games"] == 2 and summary["faults"] == 0
-    assert 1 <= summary["mean_rank"] <= 2
+@pytest.mark.once
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players"), COUNTS)
+def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None:
+    # Two simulations a decision; leaves valued by whole random games in two-player
+    # Taj Mahal (where such games found the dummy's bug: test_openspiel_tajmahal.py
+    # has its node), by 20 random steps in Taj Mahal and Tikal, by the position as
+    # it is in Java (whose engine is slow: a game is some 800 steps).
+    steps = {("tajmahal", 2): None, ("java", players): 0}.get((name, players), 20)
+    game = load(name, players)
+    for number in range(20):
+        rng = random.Random(number)
+        evaluator = Rollouts(rng, steps)
+        bot = MCTSBot(
+            game, 2, 2, evaluator, random_state=np.random.RandomState(number), solve=False
+        )
+        seat = number % players
+        state = game.new_initial_state()
+        for _ in range(game.max_history_length()):  # the game's bound: a game ends
+            if state.is_terminal():
+                break
+            if state.current_player() == seat:
+                state.apply_action(bot.step(state))
+            else:
+                play(state, rng, steps=1)
+        assert state.is_terminal()
+        CHECKS[name](state.engine)
+        assert sum(state.returns()) == pytest.approx(0.0)

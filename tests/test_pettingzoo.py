@@ -1,30 +1,22 @@
-"""The PettingZoo environment: PettingZoo's own API and seed tests, and the game it plays."""
+"""The PettingZoo environments (tajmahal.pettingzoo): PettingZoo's own API and seed
+tests for every game at every player count, the game each plays, and Taj Mahal's
+render modes and errors."""
 
 from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
-from tajmahal import BuildPalace, Play, Setup, TakeCard, Withdraw, apply, new_game, scores
-from tajmahal.pettingzoo import (
-    SEAT_COLORS,
-    TajMahalEnv,
-    city_pixel,
-    env,
-    parallel_env,
-    render_image,
-)
-from tajmahal.tajmahal.encoding import (
-    ActionIndexError,
-    action_from_index,
-    action_index,
-    observation,
-    outcome,
-)
+from tajmahal import BuildPalace, Play, Setup, TakeCard, Withdraw
+from tajmahal.games import GAMES
+from tajmahal.pettingzoo import GameEnv, env, parallel_env
+from tajmahal.tajmahal.encoding import ActionIndexError, action_index
+from tajmahal.tajmahal.raster import SEAT_COLORS, city_pixel, render_image
 
 # PettingZoo warns about any dict observation outside its own list of classic games.
 DICT_OBSERVATION_WARNINGS = {
@@ -32,69 +24,116 @@ DICT_OBSERVATION_WARNINGS = {
     "Observation space for each agent probably should be gymnasium.spaces.box or "
     "gymnasium.spaces.discrete",
 }
+#: Every game with an encoding, at every player count (and Tikal's auction variant).
+CASES = [
+    *(pytest.param("tajmahal", n, None, id=f"tajmahal-{n}") for n in (2, 3, 4, 5)),
+    *(pytest.param("tikal", n, None, id=f"tikal-{n}") for n in (2, 3, 4)),
+    pytest.param("tikal", 3, "auction", id="tikal-3-auction"),
+    *(pytest.param("java", n, None, id=f"java-{n}") for n in (2, 3, 4)),
+]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_pettingzoo_api_test_passes(players: int) -> None:
+@pytest.mark.once
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "players", "variant"), CASES)
+def test_pettingzoo_api_test_passes(game: str, players: int, variant: str | None) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(env(players), num_cycles=1000)
+        api_test(env(game, players, variant=variant), num_cycles=300)
     assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_pettingzoo_seed_test_passes(players: int) -> None:
-    seed_test(lambda: env(players), num_cycles=200)
+@pytest.mark.parametrize(("game", "players", "variant"), CASES[1::3])
+def test_pettingzoo_seed_test_passes(game: str, players: int, variant: str | None) -> None:
+    seed_test(lambda: env(game, players, variant=variant), num_cycles=100)
 
 
-def test_parallel_api_and_seed_tests_pass() -> None:
+@pytest.mark.parametrize("game", ["tajmahal", "tikal", "java"])
+def test_parallel_api_test_passes_and_reset_names_the_agent_to_act(game: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        parallel_api_test(parallel_env(3), num_cycles=1000)
+        parallel_api_test(parallel_env(game, 3), num_cycles=300)
     assert not caught
-    # (PettingZoo's parallel_seed_test samples actions without the mask: every
-    # other one is illegal here, so it cannot apply.)
+    # (PettingZoo's parallel_seed_test samples actions without the mask: most are
+    # illegal here, so it cannot apply.)
+    parallel = parallel_env(game, 3)
+    observations, infos = parallel.reset(seed=1)
+    first = parallel.unwrapped.agent_selection
+    assert first == f"player_{GAMES.get(game).to_act(parallel.unwrapped.game)}"
+    assert {info["active_agent"] for info in infos.values()} == {first}
+    assert sorted(observations) == ["player_0", "player_1", "player_2"]
+    actions = {a: int(np.flatnonzero(o["action_mask"])[0]) if a == first else 0
+               for a, o in observations.items()}
+    _, _, _, _, infos = parallel.step(actions)
+    assert {info["active_agent"] for info in infos.values()} == {
+        parallel.unwrapped.agent_selection
+    }
 
 
-@pytest.mark.parametrize("players", [2, 5])
-def test_a_game_through_the_environment_is_the_engines_game(players: int) -> None:
-    setup = Setup.random(players, seed=11)
-    game = TajMahalEnv(players)
-    game.reset(options={"setup": setup})
-    start = game.game
-    assert start is not None
-    for seat, agent in enumerate(game.possible_agents):
-        obs = game.observe(agent)
-        assert np.array_equal(obs["observation"], observation(start, seat))
+@pytest.mark.parametrize(("game", "players", "variant"), CASES[::3])
+def test_a_game_through_the_environment_is_the_engines_game(
+    game: str, players: int, variant: str | None
+) -> None:
+    rules = GAMES.get(game)
+    encoding = rules.encoding()  # type: ignore[attr-defined]
+    setup = rules.random_setup(players, 11, variant)
+    environment = GameEnv(game, players, variant=variant)
+    environment.reset(options={"setup": setup})
+    start = environment.game
+    assert environment.state_space.shape == (players, encoding.layout(players).size)
+    assert np.array_equal(environment.state(), np.stack(
+        [encoding.observation(start, seat) for seat in range(players)]))
+    for seat, agent in enumerate(environment.possible_agents):
+        obs = environment.observe(agent)
+        assert np.array_equal(obs["observation"], encoding.observation(start, seat))
         assert obs["action_mask"].dtype == np.int8
-        assert obs["action_mask"].any() == (seat == start.to_act)
+        assert obs["action_mask"].any() == (seat == rules.to_act(start))
     rewards: dict[str, float] = {}
-    infos = {}
+    infos: dict[str, dict[str, Any]] = {}
     actions = []
     rng = random.Random(5)
-    for agent in game.agent_iter():
-        obs, reward, terminated, _, info = game.last()
+    for agent in environment.agent_iter():
+        obs, reward, terminated, _, info = environment.last()
         if terminated:
             rewards[agent], infos[agent] = reward, info
-            game.step(None)
+            environment.step(None)
             continue
+        assert agent == f"player_{rules.to_act(environment.game)}"
         action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
         actions.append(action)
-        game.step(action)
-    assert game.agents == []
-    state = new_game(setup)
+        environment.step(action)
+    assert environment.agents == []
+    state = rules.new_game(setup)
     for action in actions:
-        state = apply(state, action_from_index(action, state))
-    totals = scores(state)
-    assert [infos[a]["score"] for a in game.possible_agents] == list(totals)
-    assert [rewards[a] for a in game.possible_agents] == pytest.approx(list(outcome(state)))
+        state, _ = rules.step(state, encoding.action(action, state))
+    totals = rules.scores(state)
+    assert [infos[a]["score"] for a in environment.possible_agents] == list(totals)
+    assert [rewards[a] for a in environment.possible_agents] == pytest.approx(
+        list(encoding.outcome(state))
+    )
     assert sum(rewards.values()) == pytest.approx(0.0)
     winner = max(range(players), key=totals.__getitem__)
     assert infos[f"player_{winner}"]["rank"] == 1
 
 
+def test_tikal_renders_as_text_and_has_no_image() -> None:
+    game = GameEnv("tikal", 2, render_mode="ansi")
+    game.reset(seed=4)
+    text = game.render()
+    assert isinstance(text, str) and "seat 0" in text and "seat 1" in text
+    assert game.metadata["render_modes"] == ["ansi"] and game.metadata["name"] == "tikal_v0"
+    with pytest.raises(ValueError, match="render_mode"):
+        GameEnv("tikal", 2, render_mode="rgb_array")
+    with pytest.raises(ValueError, match="2-4 players"):
+        GameEnv("tikal", 5)
+    with pytest.raises(ValueError, match="unknown variant"):
+        GameEnv("tikal", 2, variant="dummy")
+    with pytest.raises(TypeError, match="game's name"):
+        env(3)  # type: ignore[arg-type]
+
+
 def test_reset_with_a_seed_repeats_the_deal_and_without_one_deals_anew() -> None:
-    game = TajMahalEnv(4)
+    game = GameEnv("tajmahal", 4)
     game.reset(seed=3)
     first = game.game
     game.reset()
@@ -106,10 +145,10 @@ def test_reset_with_a_seed_repeats_the_deal_and_without_one_deals_anew() -> None
 
 def test_bad_uses_are_refused_with_clear_errors() -> None:
     with pytest.raises(ValueError, match="2-5 players"):
-        TajMahalEnv(6)
+        GameEnv("tajmahal", 6)
     with pytest.raises(ValueError, match="render_mode"):
-        TajMahalEnv(3, render_mode="human")
-    game = TajMahalEnv(3)
+        GameEnv("tajmahal", 3, render_mode="human")
+    game = GameEnv("tajmahal", 3)
     with pytest.raises(RuntimeError, match="reset"):
         game.observe("player_0")
     game.reset(seed=1)
@@ -117,9 +156,9 @@ def test_bad_uses_are_refused_with_clear_errors() -> None:
         game.step(action_index(TakeCard(0)))
     with pytest.raises(ValueError, match="not None"):
         game.step(None)
-    with pytest.raises(ValueError, match="Setup for 3 players"):
+    with pytest.raises(ValueError, match="Taj Mahal setup for 3 players"):
         game.reset(options={"setup": Setup.random(4, seed=1)})
-    wrapped = env(3)
+    wrapped = env("tajmahal", 3)
     with pytest.raises(AttributeError, match="before reset"):
         _ = wrapped.agent_selection
 
@@ -140,14 +179,16 @@ def kabul_scenario() -> tuple[Setup, list[int]]:
 
 def test_render_modes() -> None:
     setup, moves = kabul_scenario()
-    text_game = TajMahalEnv(3, render_mode="ansi")
+    text_game = GameEnv("tajmahal", 3, render_mode="ansi")
     text_game.reset(options={"setup": setup})
     text = text_game.render()
     assert isinstance(text, str)
-    assert "visit 1 of 12 in Kabul" in text and "seat 0 to act" in text
-    assert "hand: red elephant+elephant, red elephant+vizier" in text
+    assert "Visit 1 of 12 in Kabul: seat 0 to act (play)" in text
+    # Every hand is shown: seat 0's red 0 and 2 are elephant+elephant and +vizier.
+    hands = [line.split("hand:")[1].split() for line in text.splitlines() if "hand:" in line]
+    assert [len(h) for h in hands] == [6, 6, 6] and hands[0][:2] == ["EE", "EV"]
 
-    game = TajMahalEnv(3, render_mode="rgb_array")
+    game = GameEnv("tajmahal", 3, render_mode="rgb_array")
     game.reset(options={"setup": setup})
     for move in moves:
         game.step(move)
@@ -162,7 +203,7 @@ def test_render_modes() -> None:
     assert tuple(after[row, col]) == SEAT_COLORS[0]  # seat 0's palace in Kabul
     assert np.array_equal(after, render_image(game.game))  # type: ignore[arg-type]
 
-    quiet = TajMahalEnv(3)
+    quiet = GameEnv("tajmahal", 3)
     quiet.reset(seed=1)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert quiet.render() is None

@@ -6,13 +6,22 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from referee_support import BOTS, FAULTY, NODE, cli, faulty, match_json, processes_with
+from referee_support import (
+    BOTS,
+    FAULTY,
+    NODE,
+    cli,
+    faulty,
+    interrupted,
+    match_json,
+    processes_with,
+    wait_for,
+)
 
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
@@ -119,16 +128,8 @@ def test_replay_verify_finds_the_first_mismatch(
     assert code == 1 and "MISMATCH" in err and message in err, err
 
 
-def _wait_for(predicate: object, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
-
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_interrupted_referee_leaves_no_process_and_no_record(
     tmp_path: Path, signum: int
 ) -> None:
@@ -147,14 +148,11 @@ def test_interrupted_referee_leaves_no_process_and_no_record(
         log = tmp_path / "game.seat1.log"
         return log.exists() and b"decision" in log.read_bytes()
 
-    try:
-        _wait_for(lambda: len(processes_with(marker)) >= 3)  # the bot and its children
-        _wait_for(mid_game)
-        referee.send_signal(signum)
-        _, err = referee.communicate(timeout=15)
-    finally:
-        if referee.poll() is None:
-            referee.kill()
+    def ready() -> None:
+        wait_for(lambda: len(processes_with(marker)) >= 3)  # the bot and its children
+        wait_for(mid_game)
+
+    err = interrupted(referee, signum, ready)
     assert referee.returncode == 130, err
     assert b"interrupted" in err
     assert processes_with(marker) == []
@@ -233,7 +231,7 @@ def test_nothing_of_the_record_is_on_disk_while_the_game_runs(tmp_path: Path) ->
     )
     try:
         log = tmp_path / "game.seat0.log"
-        _wait_for(lambda: log.exists() and log.read_bytes().count(b"decision") >= 3)
+        wait_for(lambda: log.exists() and log.read_bytes().count(b"decision") >= 3)
         assert all(p.name.endswith(".log") for p in tmp_path.iterdir())  # bots' logs only
     finally:
         # SIGTERM, not SIGKILL: the referee stops its bot, which a later test's

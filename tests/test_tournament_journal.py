@@ -38,8 +38,8 @@ def test_a_new_directory_gets_the_manifest_and_an_empty_journal(tmp_path: Path) 
     root = tmp_path / "t"
     store = open_dir(root)
     store.close()
-    assert sorted(p.name for p in root.iterdir()) == [".lock", "games", "journal.jsonl", "logs",
-                                                      "tournament.json"]
+    assert sorted(p.name for p in root.iterdir()) == [".key", ".lock", "games", "journal.jsonl",
+                                                      "logs", "tournament.json"]
     assert stored_plan(root) == make_plan()
     assert (root / JOURNAL).read_bytes() == b""
     assert store.finished == []

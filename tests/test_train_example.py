@@ -11,6 +11,9 @@ from types import ModuleType
 import numpy as np
 
 from tajmahal import Play, Setup, Withdraw, legal_actions, new_game
+from tajmahal.arena import MatchConfig
+from tajmahal.arena.referee import BotSpec, run_match
+from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.encoding import ObservationLayout, observation_layout
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_value_net.py"
@@ -64,6 +67,7 @@ class ValuesOneBlock:
 
     def __init__(self, layout: ObservationLayout, block: str, position: int) -> None:
         self.layout, self.block, self.position = layout, block, position
+        self.inputs = layout.size
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return np.array([self.layout.part(row, self.block).flat[self.position] for row in x])
@@ -79,8 +83,37 @@ def test_the_agent_plays_the_action_whose_afterstate_it_values_most() -> None:
     layout = observation_layout(3)
     rng = random.Random(1)
     # Seat 0 values having withdrawn (row 0 of "withdrawn" is the observer)...
-    agent.net = ValuesOneBlock(layout, "withdrawn", 0)
+    agent.weights = ValuesOneBlock(layout, "withdrawn", 0)
     assert legal[agent.choose(state, rng, epsilon=0.0)] == Withdraw()
     # ...or having card 3 on its own table.
-    agent.net = ValuesOneBlock(layout, "played", 3)
+    agent.weights = ValuesOneBlock(layout, "played", 3)
     assert legal[agent.choose(state, rng, epsilon=0.0)] == Play(3)
+
+
+def test_training_repeats_exactly_and_saves_the_net_it_trained(tmp_path: Path) -> None:
+    example = load_example()
+    argv = ["--players", "3", "--iterations", "1", "--games", "2", "--eval-games", "2"]
+    first = example.main([*argv, "--save", str(tmp_path / "net.npz")])
+    second = example.main(argv)
+    assert first["curve"] == second["curve"] and first["greedy"] == second["greedy"]
+    net = example.ValueNet.load(tmp_path / "net.npz")
+    assert net.inputs == observation_layout(3).size
+    # The saved net is the trained one: the same values as scikit-learn's forward pass.
+    agent = example.Agent(seed=1, hidden=64)
+    rng = random.Random(1)
+    x, y = example.self_play(agent, 3, seed=5, rng=rng, epsilon=1.0, keep=1.0)
+    agent.learn(np.stack(x), np.array(y), epochs=1, rng=rng)
+    copy = example.ValueNet.from_mlp(agent.net)
+    copy.save(tmp_path / "copy.npz")
+    again = example.ValueNet.load(tmp_path / "copy.npz")
+    assert np.allclose(again.predict(np.stack(x)), agent.net.predict(np.stack(x)), atol=1e-6)
+
+
+def test_the_saved_net_plays_a_match_as_a_subprocess_bot(tmp_path: Path) -> None:
+    example = load_example()
+    example.main(["--players", "3", "--iterations", "1", "--games", "1", "--eval-games", "1",
+                  "--save", str(tmp_path / "net.npz")])  # fmt: skip
+    bot = f"{EXAMPLE.parent / 'value_net_bot.py'} {tmp_path / 'net.npz'}"
+    specs = [BotSpec.parse(text, ["random"]) for text in (bot, "random", "random")]
+    result = run_match(TAJMAHAL, Setup.random(3, 2), specs, MatchConfig(), seed=2)
+    assert result.faults == [] and len(result.scores) == 3

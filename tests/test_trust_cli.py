@@ -4,6 +4,8 @@ whole game or tournament of faults that exits 0."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,19 @@ def test_attack_8_an_unwritable_tournament_directory_is_a_clear_error(tmp_path: 
                        "--out", str(blocker / "t"))
     assert code == 2 and "cannot write the tournament there (Not a directory)" in err
     assert "Traceback" not in err
+
+
+def test_a_record_or_page_never_replaces_a_special_file(tmp_path: Path) -> None:
+    """Run as root, ``--record /dev/null`` replaced the device with the record (a
+    record is renamed into place when the game ends): every user then lost it."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for args in (("match", "random", "random", "--record", str(fifo)),
+                 ("play", "human", "random", "--record", str(fifo), "--no-browser")):
+        code, _, err = cli(*args)
+        assert code == 2 and "not a regular file" in err
+    record = tmp_path / "g.jsonl"
+    assert cli("match", "random", "random", "--record", str(record), "-q")[0] == 0
+    code, _, err = cli("replay", str(record), "--html", str(fifo))
+    assert code == 2 and "not a regular file" in err
+    assert stat.S_ISFIFO(fifo.stat().st_mode)

@@ -1,19 +1,23 @@
 """Referee trust, attacks 2 and 3: a bot must not rig a tournament's standings.
 
-2. A bot that spoils its game (kills or stops its worker) whenever it is losing:
-   the game is charged to it (a fault, a loss), never played again, and listed.
+2. A bot that spoils its game (kills or stops its worker) whenever it is losing.
+   In the sandbox it sees no worker to signal; outside it, on Linux 6.12+, its
+   signals are kept to its own processes: either way the attempt fails in the
+   bot (a fault of its own, the fallback plays on), head-to-head included.
+   Where a worker dies anyway (an older kernel, something else killing it), the
+   game is charged to the seats that could have done it, never played again,
+   and listed; in the sandbox no bot can have done it, and it is played again.
 3. A result the tournament did not get from a record that exists and replays to
    it (a line a bot wrote into its worker's pipe) is not believed.
 
 The hostile bot (tests/hostile_bots/sore_loser.py) plays at random from its
 hello's seed, so the same tournament with its honest twin plays the same games
-up to the point where it spoils one: the twin's standings are what the bot
-would have earned by playing on.
+up to the point where it spoils one.
 """
 
 from __future__ import annotations
 
-import subprocess
+import signal
 import sys
 from collections.abc import Generator, Iterable
 from pathlib import Path
@@ -21,10 +25,10 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import BOTS, cli, hostile
-from tournament_support import make_plan, result
+from referee_support import BOTS, cli, faulty, hostile, needs_sandbox, skip_without_sandbox
+from tournament_support import make_plan, result, tournament_with_a_worker_signalled
 
-from tajmahal.arena.record import replay
+from tajmahal.arena import sandbox
 from tajmahal.arena.tournament.charges import LOST, lost_result
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask, InlineExecutor, play_task
 from tajmahal.arena.tournament.journal import TournamentDir
@@ -33,15 +37,19 @@ from tajmahal.arena.tournament.standings import game_credits
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
+needs_scope = pytest.mark.skipif(
+    not sandbox.scope_available(), reason="needs Landlock ABI 6 (Linux 6.12)"
+)
 SEED = "5"
 
 
-def tournament(out: Path, mode: str, games: int = 12) -> dict[str, Any]:
-    """A tournament of the sore loser in ``mode`` against the built-in random bot:
-    its standings.json (the run must succeed)."""
+def head_to_head(out: Path, mode: str, *options: str) -> dict[str, Any]:
+    """The sore loser in ``mode`` against its honest twin, a separate program too:
+    the standings.json of 8 games (the run must succeed)."""
     code, stdout, stderr = cli(
-        "tournament", hostile("sore_loser", mode), "random", "--games", str(games),
-        "--seed", SEED, "--jobs", "2", "--out", str(out), "-q",
+        "tournament", hostile("sore_loser", mode), hostile("sore_loser", "honest"),
+        "--games", "8", "--seed", SEED, "--jobs", "2", "--out", str(out), "-q",
+        "--time", "0.5", "--bank", "0", "--grace", "0.5", *options,
     )
     assert code == 0, stdout + stderr
     data: dict[str, Any] = orjson.loads((out / "standings.json").read_bytes())
@@ -53,79 +61,76 @@ def journal(out: Path) -> dict[int, dict[str, Any]]:
     return {e["number"]: e for e in entries}
 
 
-def won(entry: dict[str, Any], entrant: int) -> float:
-    return game_credits(entry["result"])[entry["seating"].index(entrant)]
-
-
-def check_no_gain(spoiler: Path, twin: Path, spoiled: dict[str, Any],
-                  honest: dict[str, Any]) -> None:
-    """The spoiler won no game it would not have won playing on; every game it
-    spoiled is charged to it alone and listed; each game was tried once."""
-    games, played_on = journal(spoiler), journal(twin)
-    assert sorted(games) == sorted(played_on) == list(range(12))  # all there, once each
-    lost = [n for n, e in sorted(games.items()) if e["result"].get("lost")]
-    assert lost, "the bot never spoiled a game: the test proves nothing"
+def check_attempts_cost_only_the_spoiler(out: Path, data: dict[str, Any]) -> None:
+    """Every game was played to its end; the spoiler has a fault of its own in
+    each game it tried to spoil, its honest opponent none."""
+    assert data["complete"] and data["lost_games"] == []
+    games = journal(out)
+    assert sorted(games) == list(range(8))
+    spoiled = []
     for number, entry in games.items():
-        if number in lost:
-            assert won(entry, 0) == 0.0 and won(entry, 1) == 1.0
-            (fault,) = entry["result"]["faults"]
-            assert fault["kind"] == LOST and entry["seating"][fault["seat"]] == 0
-        else:  # played to its end: the very game its twin played, record and all
-            assert entry["result"]["ranks"] == played_on[number]["result"]["ranks"]
-            done = replay(TAJMAHAL, spoiler / entry["record"], describe=False)
-            assert done.result["ranks"] == entry["result"]["ranks"]
-    bot = spoiled["entrants"][0]
-    assert bot["faults"] == {LOST: len(lost)} and bot["fault_games"] == len(lost)
-    assert [g["game"] for g in spoiled["lost_games"]] == lost
-    assert all(g["charged"] == [bot["name"]] for g in spoiled["lost_games"])
-    wins = sum(won(e, 0) for e in games.values())
-    assert bot["win_share"]["mean"] == pytest.approx(wins / 12, abs=1e-4)
-    assert bot["win_share"]["mean"] <= honest["entrants"][0]["win_share"]["mean"]
-    assert spoiled["entrants"][1]["win_share"]["mean"] == pytest.approx(1 - wins / 12, abs=1e-4)
-    errors = (spoiler / "errors.log").read_text().splitlines()
-    assert len(errors) == len(lost)  # none was played again: no second draw
+        log = out / "logs" / f"{number:06d}.seat{entry['seating'].index(0)}.log"
+        if log.exists() and "spoiled" in log.read_text():
+            spoiled.append(number)
+        faulted = {entry["seating"][f["seat"]] for f in entry["result"]["faults"]}
+        assert faulted == ({0} if number in spoiled else set()), (number, entry)
+        assert entry["record"] and (out / entry["record"]).is_file()
+    assert spoiled, "the bot never tried to spoil a game: the test proves nothing"
+    assert data["entrants"][1]["faults"] == {}
+    assert not (out / "errors.log").exists()
 
 
-@pytest.fixture(scope="module")
-def honest(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    out = tmp_path_factory.mktemp("honest") / "t"
-    data = tournament(out, "honest")
-    assert data["lost_games"] == [] and data["complete"]
-    return out, data
-
-
-@linux
-def test_attack_2_a_bot_that_kills_its_worker_when_losing_gains_nothing(
-    tmp_path: Path, honest: tuple[Path, dict[str, Any]]
+@needs_sandbox
+@pytest.mark.once  # the sandbox, not the engine
+@pytest.mark.parametrize("mode", ["kill", "forge"])
+def test_attack_2_in_the_sandbox_a_bot_cannot_spoil_its_game_head_to_head(
+    tmp_path: Path, mode: str
 ) -> None:
-    spoiled = tournament(tmp_path / "t", "kill")
-    assert spoiled["complete"]
-    check_no_gain(tmp_path / "t", honest[0], spoiled, honest[1])
-    assert all("SIGKILL" in g["why"] for g in spoiled["lost_games"])
+    """Sandboxed by default: the worker is not in the bot's world."""
+    data = head_to_head(tmp_path / "t", mode)
+    check_attempts_cost_only_the_spoiler(tmp_path / "t", data)
 
 
-@linux
-def test_attack_3_a_result_a_bot_writes_into_the_workers_pipe_is_not_believed(
-    tmp_path: Path, honest: tuple[Path, dict[str, Any]]
+@needs_scope
+@pytest.mark.once
+@pytest.mark.parametrize("mode", ["kill", "stop", "forge"])
+def test_attack_2_outside_the_sandbox_a_bot_cannot_signal_its_worker(
+    tmp_path: Path, mode: str
 ) -> None:
-    """Where /proc lets it (root; the worker is not dumpable), the bot writes a
-    winning result for its game into its worker's pipes, then kills the worker."""
-    spoiled = tournament(tmp_path / "t", "forge")
-    check_no_gain(tmp_path / "t", honest[0], spoiled, honest[1])
+    data = head_to_head(tmp_path / "t", mode, "--no-sandbox")
+    check_attempts_cost_only_the_spoiler(tmp_path / "t", data)
+    logs = "".join(p.read_text() for p in (tmp_path / "t" / "logs").iterdir())
+    assert "PermissionError" in logs
 
 
 @linux
-def test_attack_2_a_worker_stopped_by_its_bot_is_lost_not_waited_for(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_attack_2_a_worker_stopped_from_outside_is_not_waited_for(
+    tmp_path: Path, sandboxed: bool
+) -> None:
+    """Sandboxed, no bot can have stopped it: the game is played again.  Outside
+    the sandbox, the bot could have (through a service of its user's, say): the
+    game is charged to it, and never played again."""
+    if sandboxed:
+        skip_without_sandbox()
     out = tmp_path / "t"
-    argv = [sys.executable, "-c", "from tajmahal.cli import main; main()", "tournament",
-            hostile("sore_loser", "stop"),
-            "random", "--games", "4", "--seed", SEED, "--jobs", "2", "--out", str(out), "-q"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    marker = f"tajmahal-stopped-{tmp_path.name}"
+    args = ["tournament", faulty("slow", "0.02", marker), "random", "--games", "2", "--seed",
+            SEED, "--jobs", "1", "--out", str(out), "-q", "--no-preflight",
+            "--sandbox" if sandboxed else "--no-sandbox"]
+    status, _, stderr, stopped = tournament_with_a_worker_signalled(args, marker,
+                                                                    signal.SIGSTOP)
+    assert status == 0 and stopped, stderr
     data = orjson.loads((out / "standings.json").read_bytes())
-    assert data["complete"] and data["lost_games"]
-    assert all("stopped (SIGSTOP)" in g["why"] for g in data["lost_games"])
-    assert data["entrants"][0]["faults"] == {LOST: len(data["lost_games"])}
+    assert data["complete"]
+    errors = (out / "errors.log").read_text()
+    assert "stopped (SIGSTOP)" in errors
+    if sandboxed:
+        assert data["lost_games"] == [] and data["entrants"][0]["faults"] == {}
+    else:
+        (lost,) = data["lost_games"]
+        assert "stopped (SIGSTOP)" in lost["why"]
+        assert data["entrants"][0]["faults"] == {LOST: 1}
 
 
 # -- the runner, with executors that lie
@@ -220,3 +225,42 @@ def test_a_game_lost_by_the_executor_is_tried_again_then_charged(tmp_path: Path)
     assert not first.result.get("lost") and first.record == "games/000000.jsonl"
     assert second.result["lost"].endswith("the node was lost")
     assert [f["seat"] for f in second.result["faults"]] == [second.seating.index(1)]
+
+
+def test_resuming_believes_only_the_games_the_tournament_journaled(tmp_path: Path) -> None:
+    """The red team's bot rewrote journal.jsonl and stopped the run: on resume its
+    lines counted, games without records included.  Now a line counts as it
+    stands only under the directory's seal; otherwise its record must replay to
+    it, or the game is played again."""
+    def run(out: Path, games: int) -> dict[str, Any]:
+        code, _, stderr = cli("tournament", "random", "first", "--games", str(games),
+                              "--seed", SEED, "--jobs", "1", "--out", str(out), "-q")
+        assert code == 0, stderr
+        data: dict[str, Any] = orjson.loads((out / "standings.json").read_bytes())
+        return data
+
+    honest = run(tmp_path / "honest", 8)
+    out = tmp_path / "t"
+    run(out, 4)
+    lines = (out / "journal.jsonl").read_bytes().splitlines()
+    flipped = orjson.loads(lines[1])
+    flipped["result"]["ranks"] = flipped["result"]["ranks"][::-1]
+    forged = [orjson.loads(x) for x in (tmp_path / "honest" / "journal.jsonl").read_bytes()
+              .splitlines()[4:]]  # games 4-7, never played here, as wins for the first entrant
+    for entry in forged:
+        first = entry["seating"].index(0)
+        entry["result"]["ranks"] = [1 if s == first else 2 for s in range(2)]
+    forged[0]["result"]["lost"] = "forged"
+    (out / "games" / "000005.jsonl").write_bytes((out / "games" / "000000.jsonl").read_bytes())
+    tampered = [lines[0], orjson.dumps(flipped), *lines[2:], *map(orjson.dumps, forged)]
+    (out / "journal.jsonl").write_bytes(b"\n".join(tampered) + b"\n")
+    data = run(out, 8)
+    errors = (out / "errors.log").read_text()
+    assert [int(x.split("game ")[1].split(":")[0]) for x in errors.splitlines()] == [1, 4, 5, 6, 7]
+    assert errors.count("its journal line is not believed") == 5
+    for key in ("finished", "complete", "lost_games"):
+        assert data[key] == honest[key]
+    assert [e["win_share"] for e in data["entrants"]] == [
+        e["win_share"] for e in honest["entrants"]]
+    code, stdout, stderr = cli("tournament", "--out", str(out))  # sealed now: nothing doubted
+    assert code == 0 and "resuming: 8 of 8 games" in stdout and "not believed" not in stderr

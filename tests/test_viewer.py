@@ -1,8 +1,9 @@
 """`tajmahal replay RECORD --html FILE`: the self-contained HTML replay viewer
-(its data; tests/test_browser.py drives it in Chromium)."""
+(its data; tests/test_browser_replay.py drives it in Chromium)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import sys
@@ -138,3 +139,36 @@ def test_a_folder_needs_html(tmp_path: Path, args: list[str]) -> None:
     out = CliRunner().invoke(main, ["replay", str(tmp_path), *args])
     assert out.exit_code == 2
     assert "is a folder" in out.output
+
+
+def test_the_docs_show_every_screenshot_of_the_pages() -> None:
+    """docs/browser.md shows each picture docs/screenshots.py makes, all checked in."""
+    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "docs" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    screenshots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screenshots)
+    shown = re.findall(r"!\[[^]]+\]\(images/([^)]+)\)", (ROOT / "docs" / "browser.md").read_text())
+    assert sorted(shown) == sorted(screenshots.FILES)
+    for name in shown:
+        assert (ROOT / "docs" / "images" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+
+
+def test_the_first_parts_of_a_java_action_are_told_faintly(tmp_path: Path) -> None:
+    """J19: an action is what, where, then how; its first decisions cause nothing
+    and the log tells the whole action at its last: they are marked as parts."""
+    record_of(tmp_path / "j.jsonl", "--game", "java", "first", "first", "--seed", "1")
+    record_of(tmp_path / "t.jsonl", "first", "first", "--seed", "1")
+    out = run("replay", str(tmp_path), "--html", str(tmp_path / "p.html"))
+    assert out.exit_code == 0, out.output
+    _, _, [java, taj_mahal] = page_data(tmp_path / "p.html")
+    steps = java["steps"]
+    # the first turn: a 3-space tile (what), its village's position (where), its
+    # shape (how): the tile is laid by the third decision
+    assert [s["part"] for s in steps[1:4]] == [True, True, False]
+    assert steps[1]["text"] == "lay a 3-space tile" and not steps[1]["lines"]
+    assert "lays a 3-space tile on level 1" in steps[3]["lines"][0]
+    for k, s in enumerate(steps[1:], 1):  # a part is followed by its seat's next decision
+        if s["part"]:
+            assert not s["lines"] and steps[k + 1]["seat"] == s["seat"]
+    assert sum(s["part"] for s in steps) > len(steps) / 3
+    assert not any(s["part"] for s in taj_mahal["steps"])  # one decision an action

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from referee_support import pids_with
 
 from tajmahal.arena.referee import TimeControl
 from tajmahal.arena.tournament.journal import Finished
@@ -109,3 +115,45 @@ def still_running(processes: Sequence[tuple[int, str]]) -> list[int]:
         if fields[0] != "Z" and fields[19] == start:
             alive.append(pid)
     return alive
+
+
+def signal_worker(parent: int, marker: str, signum: int, done: list[int]) -> None:
+    """Signal, from outside, the worker (a child of ``parent``) of the first bot
+    found running with ``marker`` on its command line (then add its pid to ``done``)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not done:
+        for pid in pids_with(marker):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            worker = int(stat.rsplit(")", 1)[1].split()[1])
+            while worker > 1:  # up from the bot (through the sandbox) to the worker
+                stat = Path(f"/proc/{worker}/stat").read_text()
+                ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                if ppid == parent:
+                    break
+                worker = ppid
+            if worker > 1:
+                time.sleep(0.3)
+                os.kill(worker, signum)
+                done.append(worker)
+                return
+        time.sleep(0.05)
+
+
+def tournament_with_a_worker_signalled(
+    args: Sequence[str], marker: str, signum: int
+) -> tuple[int, bytes, bytes, list[int]]:
+    """Run ``tajmahal ARGS`` (a tournament) in a process of its own and signal, from
+    outside, the worker of the first bot seen with ``marker``: its exit status,
+    stdout, stderr, and the worker signalled (if one was)."""
+    code = [sys.executable, "-c", "from tajmahal.cli import main; main()"]
+    with subprocess.Popen([*code, *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as run:
+        done: list[int] = []
+        watcher = threading.Thread(target=signal_worker, args=(run.pid, marker, signum, done))
+        watcher.start()
+        stdout, stderr = run.communicate(timeout=120)
+        watcher.join()
+    return run.returncode, stdout, stderr, done

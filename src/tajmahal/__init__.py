@@ -30,56 +30,21 @@ __version__ = "0.1.0"
 COMPILED, ENGINE = _engine.select()
 
 if TYPE_CHECKING:
-    from .tajmahal import (
-        CARDS,
-        CHARACTERS,
-        COLORS,
-        DEFAULT_BOARD,
-        SYMBOLS,
-        Action,
-        Board,
-        BoardError,
-        BonusTile,
-        BuildMogulPalace,
-        BuildPalace,
-        Card,
-        City,
-        Dummy,
-        IllegalAction,
-        Pending,
-        Play,
-        PlayerState,
-        PlayerView,
-        PublicSetup,
-        Score,
-        SeatView,
-        Setup,
-        SetupError,
-        State,
-        StateError,
-        TakeCard,
-        Withdraw,
-        action_text,
-        apply,
-        breakdown,
-        check_state,
-        determinize,
-        is_over,
-        legal_actions,
-        load_board,
-        new_game,
-        opening_events,
-        ranks,
-        scores,
-        step,
-        view,
-    )
+    from .tajmahal import *  # noqa: F403  (Taj Mahal's public names, as below)
+
+
+def _names() -> list[str]:
+    """Taj Mahal's public names (:mod:`tajmahal.tajmahal`'s ``__all__``)."""
+    names: list[str] = importlib.import_module(".tajmahal", __name__).__all__
+    return names
 
 
 def __getattr__(name: str) -> Any:
     """Import Taj Mahal's engine (:mod:`tajmahal.tajmahal`) the first time one of
-    its public names is asked for."""
-    if name not in __all__:
+    its public names (or ``__all__``, for ``from tajmahal import *``) is asked for."""
+    if name == "__all__":
+        return _names()
+    if name.startswith("__") or name not in _names():
         raise AttributeError(f"module 'tajmahal' has no attribute {name!r}")
     value = getattr(importlib.import_module(".tajmahal", __name__), name)
     globals()[name] = value
@@ -87,50 +52,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-__all__ = [
-    "CARDS",
-    "CHARACTERS",
-    "COLORS",
-    "DEFAULT_BOARD",
-    "SYMBOLS",
-    "Action",
-    "Board",
-    "BoardError",
-    "BonusTile",
-    "BuildMogulPalace",
-    "BuildPalace",
-    "Card",
-    "City",
-    "Dummy",
-    "IllegalAction",
-    "Pending",
-    "Play",
-    "PlayerState",
-    "PlayerView",
-    "PublicSetup",
-    "Score",
-    "SeatView",
-    "Setup",
-    "SetupError",
-    "State",
-    "StateError",
-    "TakeCard",
-    "Withdraw",
-    "action_text",
-    "apply",
-    "breakdown",
-    "check_state",
-    "determinize",
-    "is_over",
-    "legal_actions",
-    "load_board",
-    "new_game",
-    "opening_events",
-    "ranks",
-    "scores",
-    "step",
-    "view",
-]
+    return sorted({*globals(), *_names()})

@@ -138,6 +138,12 @@ def main() -> None:
     help="With SEATs: show the bots' moves this far apart (0: at once).",
 )
 @click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
+@click.option(
+    "--sandbox/--no-sandbox",
+    default=None,
+    help="With SEATs: run the bots sandboxed (Linux namespaces; docs/cli.md, Trust model) "
+    "[default: where the system allows it].",
+)
 def play(
     seats: tuple[str, ...],
     players: int,
@@ -151,6 +157,7 @@ def play(
     move: float,
     pace: float,
     game_name: str | None,
+    sandbox: bool | None,
 ) -> None:
     """Play one game between in-process random players and print the scores; or,
     with SEATs, play in the web browser: each SEAT is `human` (a person at the
@@ -182,6 +189,7 @@ def play(
             linger=linger,
             move=move,
             pace=pace,
+            sandbox=sandbox,
         )
         return
     seed = 1 if seed is None else seed

@@ -1,7 +1,7 @@
-"""Taj Mahal as a PettingZoo environment (agent-environment cycle, AEC).
+"""Every game of the package as a PettingZoo environment (agent-environment cycle).
 
 >>> from tajmahal.pettingzoo import env
->>> game = env(num_players=3)
+>>> game = env(num_players=3)              # Taj Mahal; env("tikal", 3) for Tikal
 >>> game.reset(seed=7)
 >>> game.agents, game.agent_selection
 (['player_0', 'player_1', 'player_2'], 'player_0')
@@ -9,28 +9,33 @@
 >>> obs["observation"].shape, obs["action_mask"].shape, int(obs["action_mask"].sum())
 ((1953,), (1623,), 11)
 
-Agents ``player_0`` .. ``player_{n-1}`` are the seats.  The agent to act is the
-seat the rules name (not a fixed cycle: withdrawn seats are skipped, a seat that
-withdraws places its palaces and takes its cards in a row).  An observation is a
-dict: ``"observation"``, the seat's view as :func:`tajmahal.tajmahal.encoding.observe`
-encodes it, and ``"action_mask"`` (int8, 1 at the legal action indices of
-:mod:`tajmahal.tajmahal.encoding`; all 0 when it is not the agent's turn).  Rewards are 0
-until the end, then :func:`tajmahal.tajmahal.encoding.outcome` (+1 for a lone winner,
-``-1/(n-1)`` for the others); the final ``infos`` carry each seat's score and rank.
-An illegal action raises :class:`~tajmahal.tajmahal.encoding.ActionIndexError`.
+``game`` names a game of the registry (``"tajmahal"``, ``"tikal"``, ``"java"``, or
+one another package adds through the ``tajmahal.games`` entry points) that
+declares an encoding (:mod:`tajmahal.kit.encoding`).  Agents ``player_0`` ..
+``player_{n-1}`` are the seats.  The agent to act is the seat the rules name (not
+a fixed cycle: a seat may act several times in a row, or be skipped).  An
+observation is a dict: ``"observation"``, the seat's view as the game's encoding
+makes it, and ``"action_mask"`` (int8, 1 at the legal action indices; all 0 when
+it is not the agent's turn).  Rewards are 0 until the end, then the zero-sum
+outcome (+1 for a lone winner, ``-1/(n-1)`` for the others); the final ``infos``
+carry each seat's score and rank.  An illegal action raises
+:class:`~tajmahal.kit.encoding.ActionIndexError`.  :meth:`GameEnv.state` stacks
+every seat's observation (``state_space``).
 
 :func:`parallel_env` is the same game through PettingZoo's turn-based converter:
-every step takes a dict of actions and uses the one of the agent to act.
-PettingZoo's plain AEC-to-parallel converter does not apply, because the seats do
-not act in a fixed cycle.
+every step takes a dict of actions and uses the one of the agent to act (named in
+each agent's ``infos[agent]["active_agent"]``, from ``reset`` on).  PettingZoo's
+plain AEC-to-parallel converter does not apply: the seats do not act in a fixed
+cycle.
 
 Needs the ``rl`` extra (``pip install 'tajmahal[rl]'``).
 """
 
 from __future__ import annotations
 
+import io
 import random
-from typing import Any, Final
+from typing import Any
 
 from .extras import require
 
@@ -40,65 +45,65 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import logger, spaces
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from .tajmahal.actions import action_text
-from .tajmahal.cards import CARDS
-from .tajmahal.counting import ranks
-from .tajmahal.encoding import (
-    NUM_ACTIONS,
-    action_from_index,
-    legal_indices,
-    observation_layout,
-    observe,
-    outcome,
-)
-from .tajmahal.rules import legal_actions, new_game, scores, step
-from .tajmahal.setups import Setup
-from .tajmahal.state import State
-from .tajmahal.views import view
+from .arena.game import AnyGame
+from .kit.encoding import Encoding, encoding_of
 
-__all__ = ["TajMahalEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["GameEnv", "env", "parallel_env", "raw_env"]
 
-NAME: Final = "tajmahal_v0"
+#: The game an environment plays when none is named.
+DEFAULT_GAME = "tajmahal"
 
 
-class TajMahalEnv(AECEnv[str, dict[str, Any], int]):
+class GameEnv(AECEnv[str, dict[str, Any], int]):
     """The AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "name": NAME,
+        "name": "tajmahal_v0",
         "render_modes": ["ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 2,
     }
 
-    def __init__(self, num_players: int = 4, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str | AnyGame = DEFAULT_GAME,
+        num_players: int = 4,
+        render_mode: str | None = None,
+        variant: str | None = None,
+    ) -> None:
         super().__init__()
-        if not 2 <= num_players <= 5:
-            raise ValueError(f"Taj Mahal is for 2-5 players, not {num_players}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                f"not {render_mode!r}"
-            )
+        encoding = encoding_of(game)
+        self.encoding = encoding
+        self.rules = encoding.game
+        layout = encoding.layout(num_players)  # ValueError for a bad count
+        modes = ["ansi", "rgb_array"] if encoding.images is not None else ["ansi"]
+        self.metadata = {**GameEnv.metadata, "name": f"{self.rules.name}_v0", "render_modes": modes}
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {modes}, not {render_mode!r}")
+        if variant is not None:
+            self.rules.random_setup(num_players, 0, variant)  # ValueError for a bad variant
         self.num_players = num_players
         self.render_mode = render_mode
+        self.variant = variant
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
-        layout = observation_layout(num_players)
+        actions = encoding.actions.size
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
                     low=0.0, high=layout.high(), shape=(layout.size,), dtype=np.float32
                 ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        high = np.stack([layout.high()] * num_players)
+        self.state_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
         self._rng = random.Random()
-        self.game: State | None = None
+        self.game: Any = None
 
     # -- spaces
 
@@ -111,16 +116,19 @@ class TajMahalEnv(AECEnv[str, dict[str, Any], int]):
     # -- the cycle
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a game: ``options={"setup": Setup}`` plays that setup; otherwise a
-        random setup is drawn (from ``seed`` if given)."""
+        """Start a game: ``options={"setup": setup}`` plays that setup (of the game's
+        own class); otherwise a random setup is drawn (from ``seed`` if given)."""
         if seed is not None:
             self._rng = random.Random(seed)
+        rules = self.rules
         setup = (options or {}).get("setup")
         if setup is None:
-            setup = Setup.random(self.num_players, self._rng.getrandbits(63))
-        elif not isinstance(setup, Setup) or setup.players != self.num_players:
-            raise ValueError(f"options['setup'] must be a Setup for {self.num_players} players")
-        self.game = new_game(setup)
+            setup = rules.random_setup(self.num_players, self._rng.getrandbits(63), self.variant)
+        elif not _is_setup_for(rules, setup, self.num_players):
+            raise ValueError(
+                f"options['setup'] must be a {rules.title} setup for {self.num_players} players"
+            )
+        self.game = rules.new_game(setup)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -137,13 +145,14 @@ class TajMahalEnv(AECEnv[str, dict[str, Any], int]):
         state = self._state()
         if action is None:
             raise ValueError(f"{agent} is to act: give an action index, not None")
-        chosen = action_from_index(int(action), state)
-        state, _ = step(state, chosen)
+        rules = self.rules
+        chosen = self.encoding.action(int(action), state)
+        state, _ = rules.step(state, chosen)
         self.game = state
         self._clear_rewards()
-        if state.to_act is None:
-            result = outcome(state)
-            totals, places = scores(state), ranks(scores(state))
+        if rules.to_act(state) is None:
+            result = self.encoding.outcome(state)
+            totals, places = rules.scores(state), rules.ranks(state)
             for seat, a in enumerate(self.agents):
                 self.rewards[a] = result[seat]
                 self.terminations[a] = True
@@ -156,211 +165,112 @@ class TajMahalEnv(AECEnv[str, dict[str, Any], int]):
     def observe(self, agent: str) -> dict[str, Any]:
         state = self._state()
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if state.to_act == seat:
-            mask[list(legal_indices(state))] = 1
-        return {"observation": observe(view(state, seat)), "action_mask": mask}
+        mask = np.zeros(self.encoding.actions.size, dtype=np.int8)
+        if self.rules.to_act(state) == seat:
+            mask[list(self.encoding.legal_indices(state))] = 1
+        return {"observation": self.encoding.observation(state, seat), "action_mask": mask}
 
     def state(self) -> npt.NDArray[np.float32]:
-        """Every seat's observation, stacked (rows by seat): all there is to see
-        except the deck's order."""
+        """Every seat's observation, stacked (rows by seat): what a centralised critic
+        may see (all but what no seat sees, such as a deck's order)."""
         state = self._state()
-        return np.stack([observe(view(state, seat)) for seat in range(self.num_players)])
+        observation = self.encoding.observation
+        return np.stack([observation(state, seat) for seat in range(self.num_players)])
 
     # -- for people
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """``"ansi"``: the whole table as text, hidden cards included (the game's
+        ``terminal`` picture, as ``tajmahal show`` prints it); ``"rgb_array"``: the
+        game's image, for a game that has one."""
         if self.render_mode is None:
-            logger.warn("render() called without a render_mode (None, 'ansi', 'rgb_array')")
+            logger.warn(
+                f"render() called without a render_mode (None, {self.metadata['render_modes']})"
+            )
             return None
         state = self._state()
-        if self.render_mode == "ansi":
-            return render_text(state)
-        return render_image(state)
+        if self.render_mode == "rgb_array" and self.encoding.images is not None:
+            return self.encoding.images(state)
+        return render_text(self.encoding, state)
 
     def close(self) -> None:
         return None
 
     # -- helpers
 
-    def _state(self) -> State:
+    def _state(self) -> Any:
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
 
-    def _agent(self, state: State) -> str:
-        assert state.to_act is not None
-        return self.possible_agents[state.to_act]
+    def _agent(self, state: Any) -> str:
+        seat = self.rules.to_act(state)
+        assert seat is not None
+        return self.possible_agents[seat]
 
 
-def raw_env(num_players: int = 4, render_mode: str | None = None) -> TajMahalEnv:
+def _is_setup_for(rules: AnyGame, setup: Any, players: int) -> bool:
+    try:
+        return bool(rules.players(setup) == players)
+    except Exception:
+        return False
+
+
+def render_text(encoding: Encoding[Any, Any], state: Any) -> str:
+    """The game's ``terminal`` picture of ``state`` as plain text (every hand shown);
+    the state's repr for a game without one."""
+    terminal = getattr(encoding.game, "terminal", None)
+    if not callable(terminal):
+        return repr(state) + "\n"
+    from rich.console import Console
+
+    players = encoding.players(state)
+    console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
+    console.print(terminal(state, [f"seat {s}" for s in range(players)], None))
+    return console.export_text()
+
+
+class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper[str, dict[str, Any], int]):
+    """PettingZoo's turn-based converter, whose ``reset`` also names the agent to act
+    in each agent's infos (its ``step`` does)."""
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        observations, infos = super().reset(seed=seed, options=options)
+        active = self.aec_env.agent_selection
+        return observations, {a: {**info, "active_agent": active} for a, info in infos.items()}
+
+
+def raw_env(
+    game: str | AnyGame = DEFAULT_GAME,
+    num_players: int = 4,
+    render_mode: str | None = None,
+    variant: str | None = None,
+) -> GameEnv:
     """The environment without PettingZoo's wrappers."""
-    return TajMahalEnv(num_players, render_mode)
+    return GameEnv(game, num_players, render_mode, variant)
 
 
-def env(num_players: int = 4, render_mode: str | None = None) -> AECEnv[str, dict[str, Any], int]:
-    """The AEC environment for ``num_players`` (2-5), in PettingZoo's order checks
-    (an error if it is used before ``reset``).  ``render_mode``: None, ``"ansi"``
-    (text) or ``"rgb_array"`` (an image as a numpy array)."""
-    return OrderEnforcingWrapper(raw_env(num_players, render_mode))
+def env(
+    game: str | AnyGame = DEFAULT_GAME,
+    num_players: int = 4,
+    render_mode: str | None = None,
+    variant: str | None = None,
+) -> AECEnv[str, dict[str, Any], int]:
+    """The AEC environment of ``game`` for ``num_players``, in PettingZoo's order
+    checks (an error if it is used before ``reset``).  ``render_mode``: None,
+    ``"ansi"`` (text) or, for a game with an image, ``"rgb_array"``; ``variant``:
+    one of the game's variants (None: its default for the player count)."""
+    return OrderEnforcingWrapper(raw_env(game, num_players, render_mode, variant))
 
 
 def parallel_env(
-    num_players: int = 4, render_mode: str | None = None
+    game: str | AnyGame = DEFAULT_GAME,
+    num_players: int = 4,
+    render_mode: str | None = None,
+    variant: str | None = None,
 ) -> ParallelEnv[str, dict[str, Any], int | None]:
     """The parallel API: PettingZoo's turn-based converter around :func:`env`.
     Each step uses only the action of the agent to act (``infos[a]["active_agent"]``)."""
-    return turn_based_aec_to_parallel(env(num_players, render_mode))
-
-
-# --------------------------------------------------------------------------- text
-
-
-def render_text(state: State) -> str:
-    """The whole table as text, hands included (for people watching a game)."""
-    board = state.setup.board
-    names = tuple(c.name for c in board.cities)
-    lines = [
-        f"visit {state.visit} of 12 in {board.provinces[state.province]}, phase {state.phase}, "
-        + ("game over" if state.to_act is None else f"seat {state.to_act} to act"),
-        "court: " + (", ".join(state.court) or "empty"),
-        "display: " + (", ".join(str(CARDS[c]) for c in state.display) or "empty"),
-        f"deck: {len(state.deck)} cards, discard pile: {len(state.discard)}",
-    ]
-    for seat, p in enumerate(state.players):
-        status = "withdrawn" if p.withdrawn else (p.color or "no colour yet")
-        lines.append(
-            f"seat {seat}: {p.score.total} points, {p.palaces} palaces left, "
-            f"influence {list(p.influence)}, {status}"
-        )
-        lines.append("  hand: " + (", ".join(str(CARDS[c]) for c in p.hand) or "empty"))
-        if p.played:
-            lines.append("  played: " + ", ".join(str(CARDS[c]) for c in p.played))
-    built = [
-        f"{names[c]}: "
-        + ", ".join(
-            f"seat {owner}{' (mogul)' if mogul else ''}"
-            for owner, mogul in ((state.palaces[c], False), (state.moguls[c], True))
-            if owner >= 0
-        )
-        for c in board.province_cities[state.province]
-        if state.palaces[c] >= 0 or state.moguls[c] >= 0
-    ]
-    lines.append("palaces here: " + ("; ".join(built) or "none"))
-    if state.to_act is not None:
-        lines.append(
-            "legal: " + "; ".join(action_text(a, names) for a in legal_actions(state)[:12])
-        )
-    return "\n".join(lines) + "\n"
-
-
-# --------------------------------------------------------------------------- image
-
-#: Image size (height, width) and the seats' colours (RGB).
-HEIGHT: Final = 480
-WIDTH: Final = 720
-SEAT_COLORS: Final = ((220, 40, 40), (40, 90, 220), (30, 160, 60), (230, 150, 20), (140, 60, 170))
-CARD_COLORS: Final = {
-    "red": (200, 30, 30),
-    "yellow": (235, 200, 40),
-    "green": (40, 150, 60),
-    "purple": (120, 50, 150),
-    "white": (245, 245, 245),
-    "special": (200, 160, 60),
-}
-_BACKGROUND: Final = (238, 228, 205)
-_ROAD: Final = (150, 130, 100)
-_CITY: Final = (110, 100, 90)
-_HIGHLIGHT: Final = (0, 0, 0)
-_BONUS: Final = (250, 215, 60)
-_MAP: Final = 460  # the board is drawn in a square of this size at the left
-_MARGIN: Final = 10
-
-
-def city_pixel(state: State, city: int) -> tuple[int, int]:
-    """Where ``render_image`` draws ``city``: (row, column)."""
-    cities = state.setup.board.cities
-    xs = [c.x for c in cities]
-    ys = [c.y for c in cities]
-    span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
-    c = cities[city]
-    scale = (_MAP - 2 * _MARGIN) / span
-    return (
-        round(_MARGIN + (c.y - min(ys)) * scale),
-        round(_MARGIN + (c.x - min(xs)) * scale),
-    )
-
-
-def _disc(img: npt.NDArray[np.uint8], row: int, col: int, r: int, rgb: tuple[int, ...]) -> None:
-    y0, y1 = max(row - r, 0), min(row + r + 1, img.shape[0])
-    x0, x1 = max(col - r, 0), min(col + r + 1, img.shape[1])
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    inside = (yy - row) ** 2 + (xx - col) ** 2 <= r * r
-    img[y0:y1, x0:x1][inside] = rgb
-
-
-def _rect(
-    img: npt.NDArray[np.uint8], row: int, col: int, h: int, w: int, rgb: tuple[int, ...]
-) -> None:
-    img[max(row, 0) : max(row + h, 0), max(col, 0) : max(col + w, 0)] = rgb
-
-
-def _line(
-    img: npt.NDArray[np.uint8], a: tuple[int, int], b: tuple[int, int], rgb: tuple[int, ...]
-) -> None:
-    steps = max(abs(a[0] - b[0]), abs(a[1] - b[1]), 1)
-    rows = np.linspace(a[0], b[0], steps + 1).round().astype(int)
-    cols = np.linspace(a[1], b[1], steps + 1).round().astype(int)
-    img[rows, cols] = rgb
-
-
-def render_image(state: State) -> npt.NDArray[np.uint8]:
-    """The table as an RGB image (``HEIGHT x WIDTH x 3``, uint8), without text.
-
-    Left, the board: roads, cities (grey), a normal palace as a disc in its seat's
-    colour, a mogul palace as a ring in its seat's colour, a yellow square on a
-    fortress that still has its bonus tile, and a black outline around the cities
-    of this visit's province.  Right, one row per seat (in ``SEAT_COLORS``): its
-    score as a bar (two pixels a point), a marker if it is to act, its cards on the
-    table in their card colours; under the rows, the display; at the top, the
-    visit (one block per visit played).
-    """
-    img = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
-    img[:, :] = _BACKGROUND
-    board = state.setup.board
-    where = [city_pixel(state, c) for c in range(len(board.cities))]
-    for a, b in board.roads:
-        _line(img, where[a], where[b], _ROAD)
-    here = set(board.province_cities[state.province])
-    for city, (row, col) in enumerate(where):
-        if city in here:
-            _disc(img, row, col, 10, _HIGHLIGHT)
-        mogul = state.moguls[city]
-        if mogul >= 0:
-            _disc(img, row, col, 9, SEAT_COLORS[mogul])
-            _disc(img, row, col, 6, _CITY)
-        else:
-            _disc(img, row, col, 7, _CITY)
-        owner = state.palaces[city]
-        if owner >= 0:
-            _disc(img, row, col, 5, SEAT_COLORS[owner])
-        if state.bonus[city] is not None:
-            _rect(img, row - 14, col - 3, 6, 6, _BONUS)
-    left = _MAP + 10
-    for visit in range(state.visit):
-        _rect(img, 8, left + visit * 20, 10, 16, _HIGHLIGHT)
-    for seat, p in enumerate(state.players):
-        top = 30 + seat * 70
-        color = SEAT_COLORS[seat]
-        _rect(img, top, left, 12, 12, color)
-        if state.to_act == seat:
-            _rect(img, top + 3, left + 16, 6, 6, _HIGHLIGHT)
-        _rect(img, top, left + 28, 12, min(2 * p.score.total, WIDTH - left - 30), color)
-        for i, card in enumerate(p.played[:20]):
-            _rect(img, top + 20, left + i * 12, 18, 10, CARD_COLORS[CARDS[card].color])
-        if p.withdrawn:
-            _rect(img, top + 44, left, 3, 120, color)
-    top = 30 + len(state.players) * 70 + 10
-    for i, card in enumerate(state.display):
-        _rect(img, top, left + i * 14, 24, 12, CARD_COLORS[CARDS[card].color])
-    return img
+    return TurnBasedParallelEnv(env(game, num_players, render_mode, variant))

@@ -7,7 +7,10 @@ them); the bot itself then plays correctly and exits at the end.
 - ``setpgrp``: a child calls ``os.setpgrp()`` (a group of its own);
 - ``daemon``: a double-fork daemon in a new session that keeps the bot's stderr
   open (the referee's stderr reader must not wait for it);
-- ``all``: each of the above.
+- ``runaway``: a chain of processes, each forking the next then exiting at once,
+  without end (each is an orphan a moment after it is born: the hardest tree
+  to catch by walking it);
+- ``all``: each of the above but the chain.
 
 With argv[3] ``busy`` the children spin on the CPU instead of sleeping (to measure
 what escaped children cost the games after them).
@@ -16,6 +19,7 @@ what escaped children cost the games after them).
 import os
 import subprocess
 import sys
+import time
 
 from arena_bot import run
 
@@ -36,6 +40,14 @@ def spawn(how: str) -> None:
             os.setsid()
             if os.fork() == 0:
                 os.execv(sys.executable, SLEEP)  # inherits stdout and stderr: holds them
+            os._exit(0)
+        os.wait()
+    elif how == "runaway":
+        if os.fork() == 0:
+            os.setsid()
+            end = time.monotonic() + 300  # a bound, should it ever escape
+            while time.monotonic() < end and os.fork() == 0:
+                pass  # the child forks on; its parent exits
             os._exit(0)
         os.wait()
 

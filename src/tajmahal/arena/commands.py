@@ -99,11 +99,12 @@ _REFEREE_OPTIONS = (
         help="Send each bot its events with its next request (faster), or at once.",
     ),
     click.option(
-        "--sandbox",
-        is_flag=True,
-        help="Confine each bot process (Linux Landlock): no signals, tracing or TCP "
-        "outside its own processes, files read only from system, Python and its own "
-        "directories, written only in a private one (see docs/cli.md, Trust model).",
+        "--sandbox/--no-sandbox",
+        default=None,
+        help="Run each bot in a sandbox of its own (Linux namespaces, with bubblewrap): "
+        "no network, no other process, your files hidden but the system's, Python's "
+        "and its own, read-only (see docs/cli.md, Trust model).  Default: on for "
+        "tournament and play where the system allows it, off for match.",
     ),
     click.option(
         "--memory",
@@ -227,13 +228,14 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         preflight: bool,
         watch: bool,
         batch_events: bool,
-        sandbox: bool,
+        sandbox: bool | None,
         memory: int | None,
         as_json: bool,
         verbose: int,
         quiet: bool,
     ) -> None:
         game = load_game_option(registry, game_name)
+        sandbox = bool(sandbox)  # off unless asked for
         check_sandbox(sandbox)
         builtins = sorted(game.builtin_players())
         players = len(bots)
@@ -390,13 +392,49 @@ def check_sandbox(wanted: bool) -> None:
     if wanted:
         problem = sandbox_unavailable()
         if problem is not None:
-            raise click.UsageError(problem)
+            raise click.UsageError(f"{problem} (or give --no-sandbox)")
+
+
+def default_sandbox(given: bool | None, programs: bool = True) -> bool:
+    """``--sandbox``/``--no-sandbox`` as given; neither: the sandbox where the
+    system allows it (see :func:`say_sandbox`), if there are ``programs`` to put
+    in it (built-in bots run inside the referee)."""
+    if given is not None:
+        return given
+    return programs and sandbox_unavailable() is None
+
+
+def sandbox_given() -> bool | None:
+    """``--sandbox`` or ``--no-sandbox`` as given on the command line (None: neither)."""
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("sandbox") is not click.core.ParameterSource.COMMANDLINE:
+        return None
+    return bool(ctx.params["sandbox"])
+
+
+def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
+    """Say once whether the bots run sandboxed, and how to change it (on stderr):
+    a warning when they are not and nobody asked for that."""
+    if on and not quiet:
+        click.echo("the bots run sandboxed (see docs/cli.md, Trust model; --no-sandbox "
+                   "turns it off)", err=True)
+    elif not on and given is None:
+        why = sandbox_unavailable()
+        reason = f": {why}" if why else " (this tournament was started with --no-sandbox)"
+        click.echo(f"warning: the bots are not sandboxed{reason}; they run as you, with "
+                   "your files, network and processes within reach", err=True)
 
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:
     """Start every bot and exchange the hello (see :func:`preflight`); a usage error
-    naming each bot that failed."""
-    faults = preflight(game, specs, config)
+    naming each bot that failed.  Interrupted (Ctrl-C, SIGTERM, SIGHUP), it stops
+    the bots it started and exits with status 130."""
+    try:
+        with terminate_as_interrupt():
+            faults = preflight(game, specs, config)
+    except KeyboardInterrupt:
+        click.echo("interrupted before the first game: every bot was stopped", err=True)
+        sys.exit(130)
     if faults:
         lines = "\n".join(
             printable(
@@ -414,10 +452,13 @@ def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfi
 
 def check_writable(path: Path, option: str, shown: Path | None = None) -> None:
     """A usage error (naming ``option`` and ``shown``, default ``path``) unless a
-    file can be created at ``path``.  Its folder is made if missing, but only when
-    the folder's own parent exists (one ``mkdir``, as for ``runs/``): a path several
-    missing folders deep is more likely a typo."""
+    file can be created at ``path``, which is no special file (a record replaces
+    its path when done: as root, ``/dev/null`` itself).  Its folder is made if
+    missing, but only when the folder's own parent exists (one ``mkdir``, as for
+    ``runs/``): a path several missing folders deep is more likely a typo."""
     shown = path if shown is None else shown
+    if path.exists() and not path.is_file():
+        raise click.UsageError(f"{option} {shown}: not a regular file (give a file's path)")
     folder = path.parent
     if not folder.exists() and not folder.parent.is_dir():
         missing = folder
@@ -536,6 +577,7 @@ def write_html(registry: GameRegistry, game_name: str | None, source: Path, out:
     paths = records_in(source)
     if not paths:
         raise click.BadParameter(f"no game records (*.jsonl) in {source}", param_hint="RECORD")
+    check_writable(out, "--html")
 
     def game_of(path: Path) -> AnyGame:
         if game_name is not None:

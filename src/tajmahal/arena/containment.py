@@ -28,6 +28,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -226,12 +227,19 @@ def kill_tree(root: int, include_root: bool = False) -> int:
     ``include_root``), whatever process group or session it moved to.
 
     The tree is first stopped (SIGSTOP), round after round, until a round finds
-    no new process: a stopped process cannot fork, so even a fork bomb is caught
-    whole; then all are killed at once.  Returns how many processes were signalled."""
+    no new process; each round waits until the processes it signalled *are*
+    stopped (a signal is delivered when the process next runs: on a busy machine,
+    later) before it looks for their children: a stopped process cannot fork, so
+    every child it made is seen, and even a fork bomb is caught whole.  Then all
+    are killed at once, and waited for until they are gone (or zombies): by then
+    any process one of them left behind has been handed to the subreaper, where
+    :func:`sweep` finds it.  Returns how many processes were signalled."""
     stopped: list[int] = []
     seen: set[int] = set()
+    deadline = time.monotonic() + _SETTLE
     if include_root:
         _signal(root, signal.SIGSTOP)
+        _settle([root], _STOPPED, deadline)
         stopped.append(root)
         seen.add(root)
     for _ in range(_ROUNDS):
@@ -240,11 +248,39 @@ def kill_tree(root: int, include_root: bool = False) -> int:
             break
         for pid in new:
             _signal(pid, signal.SIGSTOP)
+        _settle(new, _STOPPED, deadline)
         stopped += new
         seen.update(new)
     for pid in stopped:
         _signal(pid, signal.SIGKILL)
+    _settle(stopped, _DEAD, time.monotonic() + _SETTLE)
     return len(stopped)
+
+
+#: Seconds to wait for processes to stop, or to die (one in the kernel may take long).
+_SETTLE: Final = 5.0
+_STOPPED: Final = frozenset(b"TtZX")
+_DEAD: Final = frozenset(b"ZX")
+
+
+def _settle(pids: Iterable[int], states: frozenset[int], deadline: float) -> None:
+    """Wait until each of ``pids`` is in one of ``states`` (``/proc``'s letters)
+    or gone, or the deadline passes."""
+    waiting = list(pids)
+    pause = 0.0
+    while waiting and time.monotonic() < deadline:
+        waiting = [pid for pid in waiting if _state(pid) not in states]
+        if waiting:
+            time.sleep(pause)
+            pause = min(0.01, pause + 0.001)
+
+
+def _state(pid: int) -> int:
+    """The state letter of ``pid`` (``ord("X")``: gone, or ``/proc`` unreadable)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1][1]
+    except (OSError, IndexError):
+        return ord("X")
 
 
 def _signal(pid: int, signum: int) -> None:

@@ -43,6 +43,15 @@ def half_made(pictures: Any, state: Any) -> bool:
     return bool(method(state)) if callable(method) else False
 
 
+def first_part(
+    game: AnyGame, pictures: Any, before: Any, after: Any, events: Sequence[Any]
+) -> bool:
+    """Whether the step ``before`` -> ``after`` (which caused ``events``) began an
+    action of several decisions and caused nothing yet: the same seat goes on
+    with the action half made.  The logs tell the action at its last decision."""
+    return not events and game.to_act(after) == game.to_act(before) and half_made(pictures, after)
+
+
 def offers(game: AnyGame, pictures: Any, state: Any, legal: Sequence[Any]) -> list[Offer]:
     """The offers for the decision of ``state`` (``legal``: its legal actions as
     protocol data): one per action, or, for an action that leaves a half-made one

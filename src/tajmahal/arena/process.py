@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import threading
@@ -41,7 +42,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Final
 
-from . import containment, sandbox
+from . import containment
 from .connection import Connection, LineReader, Received, open_private
 from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
 from .text import printable
@@ -69,6 +70,11 @@ def _read_chunk(fd: int) -> bytes | None:
         return None
     except OSError:
         return b""
+
+
+def _search_path(env: dict[str, str] | None) -> str:
+    """Where a program named without a directory is looked for."""
+    return (env if env is not None else os.environ).get("PATH", os.defpath)
 
 
 def describe_status(returncode: int) -> str:
@@ -189,12 +195,16 @@ class ProcessConnection(Connection):
         max_log: int = 10 << 20,
         cwd: Path | None = None,
         env: dict[str, str] | None = None,
-        private_dir: str | None = None,
         watch: bool = True,
+        signal_exit: bool = False,
+        program: str | None = None,
     ) -> None:
         self.argv = list(argv)
-        #: A directory for the bot alone (a sandbox's), removed when it is killed.
-        self.private_dir = private_dir
+        #: The bot's own program when ``argv`` starts it through another (a launcher).
+        self.program = program
+        #: The bot runs under a program (the sandbox's) that reports its death by
+        #: signal N as exit status 128 + N.
+        self.signal_exit = signal_exit
         self.label = label or " ".join(self.argv)
         self.log_path = log_path
         self.max_line = max_line
@@ -225,6 +235,10 @@ class ProcessConnection(Connection):
     # -- life cycle
 
     def start(self) -> str | None:
+        program = self.program
+        if program is not None and shutil.which(program, path=_search_path(self.env)) is None:
+            self.exit_status = "not started"
+            return f"could not start {program!r}: no such program, or not executable"
         try:
             self.proc = subprocess.Popen(
                 self.argv,
@@ -478,8 +492,17 @@ class ProcessConnection(Connection):
         if info is None:
             return ""
         if info.si_code == os.CLD_EXITED:
-            return f"exit {info.si_status}"
+            return self._unwrap(f"exit {info.si_status}")
         return f"signal {containment.signal_name(info.si_status)}"
+
+    def _unwrap(self, status: str) -> str:
+        """``signal SIGSEGV`` for ``exit 139`` when the bot runs under a program
+        that reports a death by signal so (see :attr:`signal_exit`)."""
+        if self.signal_exit and status.startswith("exit "):
+            code = int(status.removeprefix("exit "))
+            if 128 < code < 128 + 65:
+                return f"signal {containment.signal_name(code - 128)}"
+        return status
 
     def unexpected(self) -> tuple[str, str] | None:
         if self.proc is None:
@@ -530,15 +553,6 @@ class ProcessConnection(Connection):
         return self.stderr.last_line() if self.stderr is not None else ""
 
     def kill(self) -> None:
-        try:
-            self._kill()
-        finally:
-            stopped = self.proc is None or self.proc.returncode is not None
-            if self.private_dir is not None and stopped:  # nothing of the bot's is left
-                sandbox.remove_private_dir(self.private_dir)
-                self.private_dir = None
-
-    def _kill(self) -> None:
         proc = self.proc
         if proc is None or proc.returncode is not None:
             return
@@ -552,7 +566,8 @@ class ProcessConnection(Connection):
             proc.wait(timeout=5)
         if proc.returncode is not None:
             containment.ended(proc.pid)
-            self.exit_status = describe_status(proc.returncode) if exited else "killed"
+            status = self._unwrap(describe_status(proc.returncode))
+            self.exit_status = status if exited else "killed"
         self.input_closed = True
         self.poller = None  # before the pipes close: their numbers may be reused
         for pipe in (proc.stdin, proc.stdout):

@@ -264,7 +264,8 @@ class MatchConfig:
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
     progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
-    (see :mod:`~tajmahal.arena.sandbox`)."""
+    (see :mod:`~tajmahal.arena.sandbox`); ``hide``: directories sandboxed bots
+    must not see, besides the record's and the logs' (a tournament's)."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -280,6 +281,7 @@ class MatchConfig:
     watch: bool = True
     sandbox: bool = False
     memory: int | None = None
+    hide: tuple[Path, ...] = ()
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
@@ -308,6 +310,16 @@ def record_stem(record: Path) -> str:
     return name or "record"
 
 
+def hidden_dirs(config: MatchConfig) -> list[Path]:
+    """The directories of the referee's output, which sandboxed bots must not see."""
+    dirs = list(config.hide)
+    if config.record is not None:
+        dirs.append(config.record.parent)
+    if config.log_dir is not None:
+        dirs.append(config.log_dir)
+    return dirs
+
+
 def connect(
     game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig, seed: int
 ) -> list[Connection]:
@@ -323,12 +335,9 @@ def connect(
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
-            argv, env, home = list(spec.argv), None, None
-            if config.sandbox:
-                home = sandbox.private_dir()
-                env = sandbox.environment(home)
-            if config.sandbox or config.memory is not None:
-                argv = sandbox.command(spec.argv, config.sandbox, config.memory, home)
+            argv = sandbox.command(
+                spec.argv, sandbox=config.sandbox, memory=config.memory, hide=hidden_dirs(config)
+            )
             out.append(
                 ProcessConnection(
                     argv,
@@ -336,9 +345,9 @@ def connect(
                     log_path=logs[seat],
                     max_line=config.max_line,
                     max_log=config.max_log,
-                    env=env,
-                    private_dir=home,
                     watch=config.watch,
+                    signal_exit=config.sandbox,
+                    program=spec.argv[0] if argv[0] != spec.argv[0] else None,
                 )
             )
     return out

@@ -1,245 +1,312 @@
-"""Opt-in confinement of bot processes: ``--sandbox`` and ``--memory MB``.
+"""The sandbox: each bot's process tree in namespaces of its own (bubblewrap).
 
-The referee starts a confined bot through this file, run as a script by the
-same Python (``python -I -S sandbox.py OPTIONS -- BOT ARGV...``): it applies the
-limits to itself and then *executes* the bot, which keeps them (as does every
-process the bot starts), under the same process id.
+A sandboxed bot is started as ``bwrap OPTIONS -- PYTHON confine.py LIMITS --
+BOT ARGV``: bubblewrap (Debian's ``bubblewrap`` package, which needs no
+privilege: unprivileged user namespaces) puts it in its own
 
-``--memory MB`` (works anywhere with ``setrlimit``): the address space of each
-bot process is capped (``RLIMIT_AS``); an allocation beyond it fails in the bot
-(a Python MemoryError, a crash: its fault), not in the machine.  Runtimes that
-reserve much address space up front (Node.js, the JVM) need a generous limit.
+- *user* namespace, as user ``nobody`` (65534) with no capabilities, unable to
+  make further user namespaces (``--disable-userns``);
+- *network* namespace with nothing but a loopback of its own: no TCP, UDP,
+  MPTCP, raw or packet socket reaches anything outside, nor another seat's bot;
+- *IPC* namespace (System V shared memory, semaphores and message queues of its
+  own) and *UTS* namespace;
+- *PID* namespace with its own ``/proc``: the referee, the tournament worker,
+  the other seats' bots and every other process of the machine are invisible
+  and out of reach of signals and ``ptrace``; so are their command lines
+  (the seed), environments, memory maps and file descriptors;
+- *mount* namespace holding only: the system directories read-only (``/usr``,
+  ``/bin``, ``/lib*``, ``/sbin`` and ``/etc``, with every file and directory of
+  ``/etc`` that only its owner may read hidden: ``/etc/shadow``...), Python's
+  installation and the directories it imports from, Node.js's, and the bot's
+  own directory, read-only; a private ``/tmp`` (its ``HOME`` and ``TMPDIR``,
+  :data:`TMP_SIZE` bytes at most, gone with it); a minimal ``/dev`` (``null``,
+  ``zero``, ``random``, ``urandom``, a private ``pts``: no terminal of yours).
+  The records, logs and tournament directory of the game are hidden even when
+  they lie beneath a directory it may read;
+- new session, so it has no controlling terminal; its environment holds only
+  ``PATH``, ``HOME``, ``TMPDIR`` and the language (``LANG``, ``LC_ALL``);
+- and it dies with its referee (``--die-with-parent``).
 
-``--sandbox`` (Linux 6.12+ with Landlock, which unprivileged processes may use)
-puts the bot's whole process tree in its own Landlock domain:
+Inside, :mod:`~tajmahal.arena.confine` adds what the kernel offers: a Landlock
+domain over the same directories (writes in ``/tmp`` only, no new files in
+``/dev``), ``no_new_privs``, no core dumps, the ``--memory`` cap and at most
+:data:`PROCESSES` processes (``RLIMIT_NPROC``, counted in its own user
+namespace; the kernel does not apply it to root's processes).
 
-- it can send signals only within its own tree (not to the referee, a tournament
-  worker, or another seat's bot), and reach no abstract Unix socket outside it;
-- it cannot trace or inspect processes outside its tree: no ``/proc/PID/mem``,
-  ``fd``, ``cwd`` or ``environ`` of the referee, even when run as root;
-- it can read and execute only beneath the system directories, the Python (and
-  Node.js) installation, the directories Python imports from, and the bot's own
-  directory; it can write only in a fresh private directory (its ``HOME`` and
-  ``TMPDIR``, removed after the game) and to ``/dev`` (``/dev/null``): no record,
-  trace, log or journal of the referee's is within its reach, unless put in one
-  of those directories;
-- it can neither bind nor connect TCP sockets;
-- it gains no privileges (``no_new_privs``: set-user-id programs do not raise
-  them) and its environment holds only ``PATH``, ``LANG``, ``HOME``, ``TMPDIR``.
-
-What it does not stop: CPU use (time limits are wall-clock; keep ``--jobs`` at
-the number of cores), UDP, reading what the directories above hold, filling the
-disk from its private directory, or timing channels.  :func:`unavailable` says
-why ``--sandbox`` cannot be had here (then the command refuses to run).
-
-This module imports only the standard library, and nothing of the referee's:
-it runs before the bot, in the bot's process.
+:func:`unavailable` says why the sandbox cannot be had here (no Linux, no
+``bwrap``, user namespaces refused).  Without the sandbox, :func:`command`
+still starts a bot through the launcher where that adds something: the
+``--memory`` cap, and (Landlock ABI 6, Linux 6.12+) signals kept to its own
+process tree, so that it cannot kill or stop its referee, its tournament
+worker, or another seat's bot.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
+import functools
 import os
-import resource
-import shutil
+import stat
+import subprocess
 import sys
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from shutil import which
 from typing import Final
 
-_SYS_CREATE_RULESET: Final = 444  # the same number on every architecture
-_SYS_ADD_RULE: Final = 445
-_SYS_RESTRICT_SELF: Final = 446
-_CREATE_RULESET_VERSION: Final = 1
-_RULE_PATH_BENEATH: Final = 1
-_PR_SET_NO_NEW_PRIVS: Final = 38
+from . import confine
 
-# Filesystem rights (ABI 1, then REFER in 2, TRUNCATE in 3).
-_EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR = 1, 2, 4, 8
-_REMOVE_DIR, _REMOVE_FILE, _MAKE_CHAR, _MAKE_DIR = 16, 32, 64, 128
-_MAKE_REG, _MAKE_SOCK, _MAKE_FIFO, _MAKE_BLOCK, _MAKE_SYM = 256, 512, 1024, 2048, 4096
-_REFER, _TRUNCATE = 1 << 13, 1 << 14
-_READ: Final = _EXECUTE | _READ_FILE | _READ_DIR
-_CHANGE: Final = (
-    _WRITE_FILE | _REMOVE_DIR | _REMOVE_FILE | _MAKE_CHAR | _MAKE_DIR | _MAKE_REG
-    | _MAKE_SOCK | _MAKE_FIFO | _MAKE_BLOCK | _MAKE_SYM
-)
-# Network rights (ABI 4) and scopes (ABI 6).
-_BIND_TCP, _CONNECT_TCP = 1, 2
-_SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1, 2
-#: The Landlock ABI --sandbox needs: signal scoping came with version 6.
-NEEDED_ABI: Final = 6
-
-#: Where any program finds its libraries, configuration and devices.
-SYSTEM_DIRS: Final = (
-    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt",
-    "/proc", "/sys", "/dev", "/run",
-)
+#: Bytes a sandboxed bot may keep in its ``/tmp`` (and as much in ``/dev/shm``).
+TMP_SIZE: Final = 256 << 20
+#: Processes a sandboxed bot may run at once (not enforced for root).
+PROCESSES: Final = 256
+#: The user a bot is in its sandbox.
+NOBODY: Final = 65534
+#: The directories of the system a sandboxed bot reads (each a directory, or on
+#: a merged-/usr system a link into ``/usr``).
+SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+#: Directories the sandbox makes its own: never bound from the system whole.
+_OWN_DIRS: Final = ("/tmp", "/dev", "/proc")
+#: The sandbox's option turning it off, for the messages that name it.
+OFF: Final = "--no-sandbox"
+_LAUNCHER: Final = os.path.abspath(confine.__file__)
 
 
-def _syscall(*args: object) -> int:
-    libc = ctypes.CDLL(None, use_errno=True)
-    result = int(libc.syscall(*args))
-    if result < 0:
-        error = ctypes.get_errno()
-        raise OSError(error, os.strerror(error))
-    return result
+def _linux() -> bool:
+    return sys.platform.startswith("linux")
 
 
-def landlock_abi() -> int:
-    """The kernel's Landlock ABI version (0: none, or not Linux)."""
-    if not sys.platform.startswith("linux"):
-        return 0
+@functools.cache
+def _bwrap() -> tuple[str, bool] | None:
+    """The ``bwrap`` program, and whether it can forbid nested user namespaces
+    (``--disable-userns``: bubblewrap 0.8); None if it is not installed."""
+    path = which("bwrap")
+    if path is None:
+        return None
     try:
-        return _syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), _CREATE_RULESET_VERSION)
-    except (OSError, AttributeError):
-        return 0
+        usage = subprocess.run(
+            [path, "--help"], capture_output=True, timeout=10, check=False
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path, b"--disable-userns" in usage
 
 
+@functools.cache
 def unavailable() -> str | None:
-    """Why ``--sandbox`` cannot confine bots on this system (None: it can)."""
-    if not sys.platform.startswith("linux"):
-        return "--sandbox needs Linux (Landlock)"
-    abi = landlock_abi()
-    if abi < NEEDED_ABI:
-        have = f"Landlock ABI {abi}" if abi else "no Landlock (disabled, or kernel before 5.13)"
+    """Why bots cannot be sandboxed on this system (None: they can).  The first
+    call starts ``true`` in the sandbox's namespaces to find out (a few ms)."""
+    if not _linux():
+        return "the sandbox needs Linux (namespaces)"
+    found = _bwrap()
+    if found is None:
         return (
-            f"--sandbox needs Linux Landlock ABI {NEEDED_ABI} (kernel 6.12 or later) to keep "
-            f"bots from signalling other processes; this system has {have}"
+            "the sandbox needs bubblewrap, which is not installed "
+            "(Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
         )
-    return None
-
-
-class _RulesetAttr(ctypes.Structure):
-    _fields_ = (
-        ("handled_access_fs", ctypes.c_uint64),
-        ("handled_access_net", ctypes.c_uint64),
-        ("scoped", ctypes.c_uint64),
+    bwrap, no_userns = found
+    probe = [
+        bwrap, *_namespace_options(no_userns), "--ro-bind", "/", "/", "--proc", "/proc",
+        "--dev", "/dev", "--tmpfs", "/tmp", "--", which("true") or "/bin/true",
+    ]
+    try:
+        done = subprocess.run(
+            probe, capture_output=True, timeout=30, check=False, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"the sandbox could not be started here: {e}"
+    if done.returncode == 0:
+        return None
+    why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    detail = why[-1] if why else f"exit status {done.returncode}"
+    return (
+        f"the sandbox could not be started here ({detail}): it needs unprivileged user "
+        "namespaces, which this system refuses (sysctl kernel.unprivileged_userns_clone, "
+        "user.max_user_namespaces, or an AppArmor restriction)"
     )
 
 
-class _PathBeneath(ctypes.Structure):
-    _pack_ = 1
-    _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
-
-
-def readable_dirs(argv: Sequence[str]) -> list[str]:
-    """The directories a sandboxed bot may read: the system's, Python's (its
-    installation and import path) and Node's, and those of the bot's program and
-    script (the first arguments that name files)."""
-    dirs = list(SYSTEM_DIRS)
-    dirs += [sys.prefix, sys.base_prefix, sys.exec_prefix]
-    dirs.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
-    here = os.getcwd()  # on the import path of `python -m` (a tournament worker)
-    dirs += [p for p in sys.path if p and os.path.isabs(p) and p != here and os.path.isdir(p)]
-    node = shutil.which("node")
-    if node is not None:
-        dirs.append(str(Path(os.path.realpath(node)).parent.parent))
-    for arg in argv[:2]:
-        program = arg if os.sep in arg else shutil.which(arg)
-        if program and os.path.isfile(program):
-            dirs.append(str(Path(os.path.realpath(program)).parent))
-            dirs.append(str(Path(os.path.abspath(program)).parent))
-    return sorted({d for d in dirs if os.path.isdir(d)})
+def scope_available() -> bool:
+    """Whether bots outside the sandbox can be kept from signalling processes
+    outside their own tree (Landlock ABI 6, Linux 6.12 or later)."""
+    return confine.landlock_abi() >= confine.SCOPE_ABI
 
 
 def command(
-    argv: Sequence[str], sandbox: bool, memory: int | None, home: str | None = None
+    argv: Sequence[str],
+    *,
+    sandbox: bool,
+    memory: int | None,
+    hide: Iterable[Path] = (),
 ) -> list[str]:
-    """The command line that starts ``argv`` confined (``home``: the bot's private
-    directory, for ``--sandbox``)."""
-    options = []
-    if memory is not None:
-        options += ["--memory", str(memory)]
-    if sandbox:
-        assert home is not None
-        options += ["--home", home]
-        for directory in readable_dirs(argv):
-            options += ["--read", directory]
-    return [sys.executable, "-I", "-S", os.path.abspath(__file__), *options, "--", *argv]
+    """The command line that starts the bot ``argv`` in the sandbox (``sandbox``),
+    or confined as far as can be without it; ``hide``: directories of the
+    referee's (records, logs, a tournament) the bot must not see."""
+    limits = [] if memory is None else ["--memory", str(memory)]
+    if not sandbox:
+        if scope_available():
+            limits.append("--scope")
+        if not limits:
+            return list(argv)
+        return [sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv]
+    found = _bwrap()
+    if found is None:
+        raise OSError("bwrap is not installed")
+    bwrap, no_userns = found
+    argv = _absolute(argv)
+    readable = readable_paths(argv)
+    options = [
+        *_namespace_options(no_userns), "--hostname", "sandbox",
+        *_system_options(),
+        "--proc", "/proc", "--dev", "/dev",
+        "--size", str(TMP_SIZE), "--perms", "1777", "--tmpfs", "/tmp",
+        "--size", str(TMP_SIZE), "--tmpfs", "/dev/shm",
+    ]
+    for path in readable:  # after /tmp: a bot beneath /tmp is seen in its private one
+        options += ["--ro-bind", path, path]
+    for directory in _masked(hide, readable):
+        options += ["--tmpfs", directory, "--remount-ro", directory]
+    options += [
+        "--chdir", _working_dir(readable, hide),
+        "--clearenv", *_environment_options(),
+    ]
+    limits += ["--processes", str(PROCESSES)]
+    for directory in (*SYSTEM_DIRS, *readable, "/proc"):
+        limits += ["--read", directory]
+    limits += ["--write", "/tmp", "--write", "/dev/shm", "--devices", "/dev"]
+    return [bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv]
 
 
-def environment(home: str) -> dict[str, str]:
+def _namespace_options(no_userns: bool) -> list[str]:
+    """A new namespace of every kind, as ``nobody`` with no capability (nor any
+    way to a new user namespace), in a session of its own, dying with its parent."""
+    return [
+        "--unshare-all", "--unshare-user", *(["--disable-userns"] if no_userns else []),
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--uid", str(NOBODY), "--gid", str(NOBODY),
+    ]
+
+
+def _absolute(argv: Sequence[str]) -> list[str]:
+    """``argv`` with its program and script (the first two arguments) made
+    absolute paths when they name files relative to this directory: the bot
+    may start in another working directory (see :func:`_working_dir`)."""
+    out = list(argv)
+    for index, arg in enumerate(out[:2]):
+        if os.sep in arg and not os.path.isabs(arg) and os.path.exists(arg):
+            out[index] = os.path.abspath(arg)
+    return out
+
+
+def readable_paths(argv: Sequence[str]) -> list[str]:
+    """The directories, besides the system's, a sandboxed bot may read: Python's
+    (its installation, this package's, the import path's) and Node's, and those
+    of the bot's program and script (the first arguments that name files; the
+    files alone when they lie directly in ``/``, ``/tmp`` or another directory
+    the sandbox makes its own)."""
+    dirs = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+    dirs.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
+    dirs.append(str(Path(_LAUNCHER).parents[2]))  # the directory holding this package
+    here = os.getcwd()  # on the import path of `python -m` (a tournament worker)
+    dirs += [p for p in sys.path if p and os.path.isabs(p) and p != here and os.path.isdir(p)]
+    node = which("node")
+    if node is not None:
+        dirs.append(str(Path(os.path.realpath(node)).parent.parent))
+    files = []
+    for arg in argv[:2]:
+        program = arg if os.sep in arg else which(arg)
+        if program and os.path.isfile(program):
+            for path in {os.path.realpath(program), os.path.abspath(program)}:
+                parent = os.path.dirname(path)
+                if any(_beneath(own, parent) for own in _OWN_DIRS):  # "/", "/tmp"...
+                    files.append(path)
+                else:
+                    dirs.append(parent)
+    system = tuple(d for d in SYSTEM_DIRS if not os.path.islink(d))
+    kept = {d for d in map(os.path.normpath, dirs) if os.path.isdir(d)}
+    kept -= {d for d in kept if any(_beneath(own, d) for own in _OWN_DIRS)}
+    kept |= set(files)
+    # A path beneath another one is bound with it; the system's are bound anyway.
+    return sorted(
+        d for d in kept if not any(_beneath(d, other) for other in (*kept - {d}, *system))
+    )
+
+
+def _beneath(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _system_options() -> list[str]:
+    """The system directories, read-only (a merged-/usr system's links as
+    links), with what only its owner may read in ``/etc`` hidden."""
+    options: list[str] = []
+    for directory in SYSTEM_DIRS:
+        if os.path.islink(directory):
+            options += ["--symlink", os.readlink(directory), directory]
+        elif os.path.isdir(directory):
+            options += ["--ro-bind", directory, directory]
+    for path in _private_in("/etc"):
+        if os.path.isdir(path):
+            options += ["--tmpfs", path, "--remount-ro", path]
+        else:
+            options += ["--ro-bind", "/dev/null", path]
+    return options
+
+
+@functools.cache
+def _private_in(top: str) -> tuple[str, ...]:
+    """The files and directories beneath ``top`` that other users may not read
+    (``/etc/shadow``, ``/etc/ssl/private``): as root, a sandboxed bot is their
+    owner."""
+    found = []
+    for root, dirs, files in os.walk(top):
+        for name in list(dirs):
+            path = os.path.join(root, name)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode) and mode & 0o005 != 0o005:
+                found.append(path)
+                dirs.remove(name)
+        for name in files:
+            path = os.path.join(root, name)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISREG(mode) and not mode & 0o004:
+                found.append(path)
+    return tuple(found)
+
+
+def _masked(hide: Iterable[Path], readable: Sequence[str]) -> list[str]:
+    """The directories of ``hide`` to cover with an empty one: those beneath a
+    readable directory (elsewhere they are not in the sandbox at all), unless
+    one holds a readable directory (the bot's own, which it must see)."""
+    masked = []
+    for path in hide:
+        directory = os.path.abspath(path)
+        inside = any(_beneath(directory, d) and directory != d for d in readable)
+        holds = any(_beneath(d, directory) for d in readable)
+        if inside and not holds:
+            masked.append(directory)
+    # One beneath another is hidden with it.
+    return sorted(
+        d for d in set(masked) if not any(_beneath(d, o) and d != o for o in masked)
+    )
+
+
+def _working_dir(readable: Sequence[str], hide: Iterable[Path]) -> str:
+    """The bot starts in this directory where the sandbox has it (beneath a
+    readable directory, or on the way to one), else in ``/tmp``."""
+    here = os.getcwd()
+    seen = any(_beneath(here, d) or _beneath(d, here) for d in readable)
+    hidden = any(_beneath(here, os.path.abspath(h)) for h in hide)
+    return here if seen and not hidden else "/tmp"
+
+
+def _environment_options() -> list[str]:
     """A sandboxed bot's environment: nothing of the referee's but the path and
     the language."""
-    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": home, "TMPDIR": home}
+    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": "/tmp", "TMPDIR": "/tmp"}
     for key in ("LANG", "LC_ALL"):
         if key in os.environ:
             env[key] = os.environ[key]
-    return env
-
-
-def private_dir() -> str:
-    """A fresh directory only this user can enter, for one bot's files."""
-    return tempfile.mkdtemp(prefix="tajmahal-bot-")
-
-
-def remove_private_dir(path: str) -> None:
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def _restrict(home: str, readable: Sequence[str]) -> None:
-    """Put this process in a new Landlock domain (see the module's text)."""
-    abi = landlock_abi()
-    if abi < NEEDED_ABI:
-        raise OSError(f"Landlock ABI {abi}, {NEEDED_ABI} needed")
-    change = _CHANGE | _REFER | _TRUNCATE
-    attr = _RulesetAttr(_READ | change, _BIND_TCP | _CONNECT_TCP,
-                        _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET)
-    ruleset = _syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
-    try:
-        rules = [(d, _READ) for d in readable]
-        rules += [(home, _READ | change), ("/dev", _READ | _WRITE_FILE | _TRUNCATE)]
-        for path, access in rules:
-            try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-            except OSError:
-                continue
-            try:
-                rule = _PathBeneath(access, fd)
-                _syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
-            finally:
-                os.close(fd)
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
-        _syscall(_SYS_RESTRICT_SELF, ruleset, 0)
-    finally:
-        os.close(ruleset)
-
-
-def main(args: list[str]) -> None:
-    """``[--memory MB] [--home DIR --read DIR...] -- ARGV...``: confine this
-    process, then execute ARGV."""
-    memory: int | None = None
-    home: str | None = None
-    readable: list[str] = []
-    while args and args[0] != "--":
-        option, value, args = args[0], args[1], args[2:]
-        if option == "--memory":
-            memory = int(value)
-        elif option == "--home":
-            home = value
-        elif option == "--read":
-            readable.append(value)
-    argv = args[1:]
-    try:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if memory is not None:
-            limit = memory << 20
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        if home is not None:
-            _restrict(home, readable)
-    except (OSError, ValueError) as e:
-        print(f"tajmahal sandbox: cannot confine the bot: {e}", file=sys.stderr, flush=True)
-        os._exit(126)
-    with contextlib.suppress(OSError):
-        os.execvp(argv[0], argv)
-    print(f"tajmahal sandbox: cannot run {argv[0]!r}", file=sys.stderr, flush=True)
-    os._exit(127)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
+    options = []
+    for key, value in env.items():
+        options += ["--setenv", key, value]
+    return options

@@ -6,35 +6,39 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
+
+#: The signals that end a command: Ctrl-C, ``kill``, and the terminal going away.
+STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C inside the block, so cleanup always runs (main thread only)."""
+    """Treat SIGTERM and SIGHUP (a closed terminal) like Ctrl-C inside the block, so
+    cleanup always runs and no bot outlives the command (main thread only)."""
 
     def handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, old in previous.items():
+            signal.signal(s, old)
 
 
 @contextlib.contextmanager
 def uninterruptible() -> Iterator[None]:
-    """Ignore SIGINT and SIGTERM inside the block (main thread only): a second Ctrl-C
-    must not cut a cleanup short and leave processes behind."""
+    """Ignore SIGINT, SIGTERM and SIGHUP inside the block (main thread only): a
+    second Ctrl-C must not cut a cleanup short and leave processes behind."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in STOPPING}
     try:
         yield
     finally:

@@ -5,9 +5,12 @@ and writes ONE file with everything inline (no network): the data of every
 step, the pictures when the game draws them, and the page's CSS and JavaScript.
 The page has a step slider, play/pause, the arrow keys, the log of actions and
 of what they caused beside the board (click a line to go there), the last move
-marked on the board, a view selector (every hand, a spectator, or what seat k
-saw), faults highlighted in the log and on the slider, a legend and the final
-table.
+marked on the board, a view selector (every hand: the whole game; or a
+spectator, or seat k: only what it was told, :func:`seat_lines`, up to the step
+shown, the final table at the end), faults highlighted in the log and on the
+slider, a legend and the final table.  Names and every other text of a record
+reach the page as data only (no ``<`` in its script element) and are shown as
+text.
 
 A game draws itself through an optional ``pictures()`` method returning a
 :class:`Pictures`; a game without it gets the log and the tables only.  A
@@ -31,6 +34,7 @@ from typing import Any, Protocol
 import orjson
 
 from .game import AnyGame
+from .offers import first_part
 from .record import Replay, read_lines, replay
 
 
@@ -125,6 +129,27 @@ def _header_names(path: Path) -> list[str]:
     return [str(p.get("name", "")) if isinstance(p, dict) else "" for p in players]
 
 
+def seen_by(game: AnyGame, events: Sequence[Any], seat: int | None) -> list[Any]:
+    """The events of a step that ``seat`` was told of: the public ones and its own
+    secrets (None: a spectator, the public ones only)."""
+    return [
+        e for e in events
+        if game.is_public(e)
+        or (seat is not None and game.event_data(e, seat) != game.event_data(e, None))
+    ]
+
+
+def seat_lines(
+    game: AnyGame, state: Any, events: Sequence[Any], names: Sequence[str]
+) -> list[list[str]] | None:
+    """The log lines of a step as each seat, then a spectator, was told them;
+    None when the step has no secret (everyone was told everything)."""
+    if all(game.is_public(e) for e in events):
+        return None
+    views: list[int | None] = [*range(len(names)), None]
+    return [game.describe_events(state, seen_by(game, events, v), names) for v in views]
+
+
 class _Drawing:
     """The pictures of a game's steps, collected while it is replayed."""
 
@@ -136,9 +161,14 @@ class _Drawing:
         self.publics: list[list[int]] = []
         self.hands: list[list[list[int]]] = [[] for _ in names]
         self.marks: list[int | None] = [None]
+        #: by step after the start: True for the first part of an action made of
+        #: several decisions, which caused nothing yet (the log shows it faintly)
+        self.parts: list[bool] = []
         self.scores: list[list[int]] = []
         self.previous: list[int] | None = None
         self.previous_hands: list[list[int] | None] = [None for _ in names]
+        #: By step: the log lines of each seat's view (see :func:`seat_lines`).
+        self.views: list[list[list[str]] | None] = [None]
 
     def frame(self, state: Any) -> None:
         self.scores.append(self.game.scores(state))
@@ -156,6 +186,8 @@ class _Drawing:
     def step(self, before: Any, action: Any, after: Any, events: Sequence[Any]) -> None:
         if not self.scores:
             self.frame(before)
+        self.views.append(seat_lines(self.game, after, events, self.names))
+        self.parts.append(first_part(self.game, self.pictures, before, after, events))
         if self.pictures is not None:
             data = self.game.action_to_data(action)
             self.marks.append(self.fragments.number(self.pictures.mark(before, data)))
@@ -182,9 +214,12 @@ def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> 
             "text": "start",
             "lines": game.describe_start(state, names),
             "scores": drawing.scores[0],
+            "part": False,
         }
     ]
-    for step, scores in zip(done.steps, drawing.scores[1:], strict=True):
+    for step, scores, views, part in zip(
+        done.steps, drawing.scores[1:], drawing.views[1:], drawing.parts, strict=True
+    ):
         steps.append(
             {
                 "decision": step.decision,
@@ -192,8 +227,10 @@ def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> 
                 "by": step.by,
                 "text": step.action_text,
                 "lines": list(step.lines),
+                "views": views,  # each seat's lines, then a spectator's (None: = lines)
                 "fault": step.fault,
                 "scores": scores,
+                "part": part and not step.lines and not step.fault,
             }
         )
     result = done.result
@@ -255,7 +292,9 @@ def viewer_html(games: Sequence[dict[str, Any]], fragments: Fragments, title: st
             "packed": [_pack(g) for g in games],
         }
     ).decode()
-    payload = payload.replace("</", "<\\/")  # never closes the script element
+    # No "<" at all in the script element: a name like "<!--<script>" would
+    # otherwise keep "</script>" from closing it (and blank the page).
+    payload = payload.replace("<", "\\u003c")
     return (
         _PAGE.replace("@@TITLE@@", html.escape(title))
         .replace("@@CSS@@", asset("viewer.css"))
@@ -313,7 +352,7 @@ _PAGE = """<!DOCTYPE html>
 <main><div id="board"><div id="picture"></div>
 <details id="legend-box" open><summary>Legend</summary><div id="legend"></div></details></div>
 <aside><div id="now"></div><ol id="log"></ol></aside></main>
-<section><h2>Final result</h2><table id="final-table"></table>
+<section id="final"><h2>Final result</h2><table id="final-table"></table>
 <ul id="faults"></ul></section>
 <script id="data" type="application/json">@@DATA@@</script>
 <script>@@JS@@</script>

@@ -34,13 +34,16 @@ from typing import Any, Final
 
 from attrs import evolve
 
+from . import containment
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
-from .offers import half_made, offers
+from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
 from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
-from .viewer import Pictures, asset, pictures_of
+from .signals import terminate_as_interrupt
+from .viewer import Pictures, asset, pictures_of, seen_by
+from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol, new_token
 
 #: The name a seat gives for a person (``tajmahal play human greedy``).
 HUMAN: Final = "human"
@@ -106,7 +109,7 @@ class Table:
         last change the page was shown."""
         game = self.game
         after, _ = game.step(before, action)
-        if not events and game.to_act(after) == seat and half_made(self.pictures, after):
+        if first_part(game, self.pictures, before, after, events):
             with self.changed:  # half an action: its last decision tells it all
                 self.state = after
                 self._bump()
@@ -131,14 +134,7 @@ class Table:
     def _seen(self, events: Sequence[Any]) -> list[Any]:
         """The events the page may tell: the public ones, and with one person at the
         table also those only their seat sees (their own draws)."""
-        game = self.game
-        seat = self.humans[0] if len(self.humans) == 1 else None
-        return [
-            e
-            for e in events
-            if game.is_public(e)
-            or (seat is not None and game.event_data(e, seat) != game.event_data(e, None))
-        ]
+        return seen_by(self.game, events, self.humans[0] if len(self.humans) == 1 else None)
 
     def ask(self, seat: int, message: Message) -> int:
         """Wait for a person's choice among ``message["legal"]`` (an index); the
@@ -305,9 +301,10 @@ def page(title: str) -> str:
     )
 
 
-def make_app(table: Table) -> Any:
+def make_app(table: Table, token: str, host: str, port: int) -> Any:
     """The starlette application of ``table``: the page, ``GET /api/state?since=V``
-    and ``POST /api/act`` with ``{"seat", "decision", "choice"}``."""
+    and ``POST /api/act`` with ``{"seat", "decision", "choice"}``, behind the
+    :class:`~tajmahal.arena.webgate.Gate` of ``token`` for a server on ``host:port``."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -329,25 +326,32 @@ def make_app(table: Table) -> Any:
         try:
             data = await request.json()
             why = table.choose(int(data["seat"]), int(data["decision"]), data["choice"])
+        except BodyTooLarge as e:
+            return JSONResponse({"error": str(e)}, status_code=413)
         except (ValueError, KeyError, TypeError):
             why = 'expected {"seat": int, "decision": int, "choice": int}'
         if why is not None:
             return JSONResponse({"error": why}, status_code=409)
         return JSONResponse({"ok": True})
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", index),
             Route("/api/state", state),
             Route("/api/act", act, methods=["POST"]),
         ]
     )
+    return Gate(app, token, host, port)
 
 
 class Server:
-    """uvicorn serving ``app`` on ``host:port`` in a thread (port 0: a free one)."""
+    """uvicorn serving ``table`` on ``host:port`` in a thread (port 0: a free one),
+    to those who have the :attr:`url` (with its token), ``max_connections`` at once
+    (see :mod:`~tajmahal.arena.webgate`)."""
 
-    def __init__(self, app: Any, host: str, port: int) -> None:
+    def __init__(
+        self, table: Table, host: str, port: int, max_connections: int | None = None
+    ) -> None:
         import uvicorn
 
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -355,7 +359,17 @@ class Server:
         self.sock.bind((host, port))
         self.host = host
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+        self.token = new_token()
+        app = make_app(table, self.token, host, self.port)
+        limit = connection_limit() if max_connections is None else max_connections
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            http=limited_protocol(limit),
+            h11_max_incomplete_event_size=16 << 10,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
@@ -363,8 +377,9 @@ class Server:
 
     @property
     def url(self) -> str:
+        """The page's address, with the token that opens it."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
+        return f"http://{host}:{self.port}/?token={self.token}"
 
     def start(self) -> None:
         self.thread.start()
@@ -415,7 +430,7 @@ def play_in_browser(
     for seat in humans:
         times[seat] = HUMAN_TIME
     config = evolve(config, time=tuple(times), on_step=table.on_step)
-    server = Server(make_app(table), host, port)
+    server = Server(table, host, port)
     server.start()
     try:
         say(f"the game is at {server.url} (Ctrl-C stops it)")
@@ -448,16 +463,27 @@ def run_play(
     linger: float | None,
     move: float,
     pace: float = PACE,
+    sandbox: bool | None = None,
 ) -> None:
-    """``tajmahal play SEAT...``: each SEAT ``human`` or a bot as ``match`` takes it."""
+    """``tajmahal play SEAT...``: each SEAT ``human`` or a bot as ``match`` takes it.
+    The bots run sandboxed unless ``sandbox`` is False (None: where the system
+    allows it)."""
     import secrets
 
     import click
 
-    from .commands import check_writable, load_game_option, parse_bots
+    from .commands import (
+        check_sandbox,
+        check_writable,
+        default_sandbox,
+        load_game_option,
+        parse_bots,
+        say_sandbox,
+    )
     from .registry import registry_of
     from .report import result_table
 
+    containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
     registry = registry_of(games)
     game = load_game_option(registry, game_name)
     if not game.min_players <= len(seats) <= game.max_players:
@@ -477,21 +503,27 @@ def run_play(
         setup = game.random_setup(len(seats), seed)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    config = MatchConfig(time=TimeControl(move=move), record=record)
+    programs = any(spec is not None and spec.builtin is None for spec in specs)
+    confined = default_sandbox(sandbox, programs)
+    check_sandbox(confined)
+    if programs:
+        say_sandbox(confined, sandbox)
+    config = MatchConfig(time=TimeControl(move=move), record=record, sandbox=confined)
     try:
-        result = play_in_browser(
-            game,
-            setup,
-            specs,
-            config,
-            seed,
-            host=host,
-            port=port,
-            open_browser=open_browser,
-            linger=linger,
-            say=lambda line: click.echo(line, err=True),
-            pace=pace,
-        )
+        with terminate_as_interrupt():
+            result = play_in_browser(
+                game,
+                setup,
+                specs,
+                config,
+                seed,
+                host=host,
+                port=port,
+                open_browser=open_browser,
+                linger=linger,
+                say=lambda line: click.echo(line, err=True),
+                pace=pace,
+            )
     except OSError as e:
         raise click.UsageError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
     except KeyboardInterrupt:

@@ -1,21 +1,25 @@
-"""Java (Kramer and Kiesling): a third game on the same library, protocol, referee
-and tournaments as Taj Mahal and Tikal.
+"""Java (Kramer and Kiesling): rice fields, villages, palaces and festivals on an
+island, a third game on the library, protocol, referee and tournaments of Taj Mahal
+and Tikal.
 
-The rules (with their ids and every decision where the sources are silent) are in
-docs/java-rules.md.  The same shape as the other engines: an immutable
-:class:`State`, pure :func:`apply` / :func:`step`, :func:`legal_actions`,
-:func:`view` without secrets and :func:`determinize`; component data in
-``java/data`` (:mod:`tajmahal.java.components`).  The arena plays it through
+docs/java-rules.md has the rules with their ids and every decision the sources
+leave open.  A whole action (lay a tile, walk a figure, build a palace) is made of
+one to three small decisions (:mod:`tajmahal.java.actions`), the half-made action
+kept in the state.  As in the other games: :func:`apply` and :func:`step` are pure,
+:func:`view` keeps the secrets, :func:`determinize` guesses them; the components
+are data (:mod:`tajmahal.java.components`); the arena plays Java through
 :mod:`tajmahal.java.adapter` (``tajmahal match --game java ...``).
 
 >>> import random
->>> from tajmahal.java import Setup, new_game, legal_actions, apply, is_over, scores
+>>> from tajmahal.java import Setup, new_game, legal_actions, apply, is_over, ranks, scores
 >>> state = new_game(Setup.random(players=2, seed=3))
+>>> state.phase, state.turn.ap  # J18: six action points a turn
+('act', 6)
 >>> rng = random.Random(3)
 >>> while not is_over(state):
 ...     state = apply(state, rng.choice(legal_actions(state)))
->>> len(scores(state))
-2
+>>> sorted(ranks(scores(state)))[0]
+1
 """
 
 from __future__ import annotations

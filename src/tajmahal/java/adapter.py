@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from attrs import evolve
 
-from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from ..kit.svg import Kept
 from . import actions as act
 from . import events as ev
 from . import rules
 from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
-from .components import DEFAULT_COMPONENTS, Components
+from .components import DEFAULT_COMPONENTS, Board, Components
 from .events import CardTaken, Event
 from .legal import legal_actions
 from .rules import IllegalAction
@@ -35,6 +36,7 @@ from .views import JavaView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
@@ -43,14 +45,24 @@ __all__ = ["JAVA", "Java", "position_label"]
 def position_label(components: Components, position: int) -> str:
     """A position as people name it: row letter and column number on the grid
     (``A1`` top left); a rim cell gets its axial coordinates."""
-    board = components.board
-    q, r = board.coords[position]
-    if position >= board.grid_size:
-        return f"rim({q},{r})"
-    column = q + (r - (r & 1)) // 2
-    first = min(c[1] for c in board.coords[: board.grid_size])
-    left = min(c[0] + (c[1] - (c[1] & 1)) // 2 for c in board.coords[: board.grid_size])
-    return f"{chr(ord('A') + r - first)}{column - left + 1}"
+    return _LABELS.of(components.board)[position]
+
+
+def _position_labels(board: Board, _: int) -> tuple[str, ...]:
+    grid = board.coords[: board.grid_size]
+    first = min(r for _, r in grid)
+    left = min(q + (r - (r & 1)) // 2 for q, r in grid)
+    return tuple(
+        f"{chr(ord('A') + r - first)}{q + (r - (r & 1)) // 2 - left + 1}"
+        if p < board.grid_size
+        else f"rim({q},{r})"
+        for p, (q, r) in enumerate(board.coords)
+    )
+
+
+#: Each board's position labels, worked out once (a replay names a position at
+#: nearly every step).
+_LABELS: Final = Kept(_position_labels)
 
 
 def card_text(components: Components, card: int) -> str:
@@ -113,12 +125,8 @@ def action_text(state: State, action: Action) -> str:
     return f"{what} on {at(action.position)}"
 
 
-class JavaWords(Words):
+class JavaWords(ComponentsWords):
     """Java's names for things: positions by row and column, cards by symbols."""
-
-    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
-        super().__init__(state, names, events)
-        self.c = state.components
 
     def at(self, position: int) -> str:
         return position_label(self.c, position)
@@ -211,6 +219,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     words = JavaWords
     setup_type = Setup
     variants = VARIANTS
+    default_components = DEFAULT_COMPONENTS
     default_variant = START
 
     new_game = staticmethod(rules.new_game)
@@ -220,9 +229,8 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     view = staticmethod(view)
     components_data = staticmethod(components_data)
     event_for = staticmethod(event_for)
-
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        super().__init__(components)
+    scores = staticmethod(rules.scores)
+    describe_action = staticmethod(action_text)
 
     def is_public(self, event: Event) -> bool:
         """All but a card drawn from the pile."""
@@ -230,22 +238,13 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
     # -- results
 
-    def scores(self, state: State) -> list[int]:
-        return rules.scores(state)
-
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
             {"water": p.water, "palaces": p.palaces, "festivals": p.festivals, "final": p.final}
             for p in state.players
         ]
 
-    def ranks(self, state: State) -> list[int]:
-        return rules.ranks(rules.scores(state))
-
     # -- for people
-
-    def describe_action(self, state: State, action: Action) -> str:
-        return action_text(state, action)
 
     def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
         c = state.components
@@ -254,6 +253,13 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
             f"# Java ({state.setup.variant} action tokens); {who(0, names)} starts",
             f"display card: {shown}",
         ]
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.java.encoding`; needs the ``rl`` extra)."""
+        from .encoding import encoding
+
+        return encoding(self)
 
     def pictures(self) -> JavaPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import random
 
+# J85: the totals by seat, ranked (a tie is a shared win).
+from ..kit.scoring import ranks as ranks
+from ..kit.scoring import scores as scores
 from . import festival
 from .actions import (
     RICE_TILE,
@@ -132,15 +135,6 @@ def new_game(setup: Setup) -> State:
 
 def is_over(state: State) -> bool:
     return state.phase == OVER
-
-
-def scores(state: State) -> list[int]:
-    return [p.score for p in state.players]
-
-
-def ranks(totals: list[int]) -> list[int]:
-    """J85: 1 is best; equal totals share a rank (a shared win)."""
-    return [1 + sum(o > t for o in totals) for t in totals]
 
 
 # --------------------------------------------------------------------------- apply

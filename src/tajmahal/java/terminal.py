@@ -11,34 +11,24 @@ side up, J56); the palaces with their values; a row per seat (score and its
 parts, figures in supply, action tokens, own tiles, festival cards).  A state
 shows every hand; ``seat`` only that seat's (the others as a count).
 
->>> import io
->>> from rich.console import Console
 >>> from tajmahal.java import Setup, new_game
->>> console = Console(width=80, record=True, file=io.StringIO())
->>> console.print(position(new_game(Setup.random(2, seed=1)), ["ann", "bob"]))
->>> "ann (seat 0) to act: act" in console.export_text()
+>>> from tajmahal.kit.terminal import plain
+>>> "ann (seat 0) to act: act" in plain(position(new_game(Setup.random(2, seed=1)), ["ann", "bob"]))
 True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..kit.terminal import SEAT_STYLES, seat_name
 from .adapter import card_text, position_label
 from .components import PALACE_VALUES, Components
 from .state import NONE, RICE, VILLAGE, WATER, State
-
-#: Rich styles of the seats (the order of the SVG's seat colours).
-SEAT_STYLES: Final = ("bold red", "bold blue", "bold green", "bold magenta")
-
-
-def _name(labels: Sequence[str], seat: int) -> Text:
-    return Text(f"{labels[seat]} (seat {seat})", style=SEAT_STYLES[seat % 4])
 
 
 def _column(q: int, r: int) -> int:
@@ -102,7 +92,7 @@ def turn_text(state: State, labels: Sequence[str]) -> Text:
     if state.to_act is None:
         return Text("Game over", style="bold")
     head = Text(f"Java ({state.setup.variant}): ", style="bold")
-    head.append_text(_name(labels, state.to_act))
+    head.append_text(seat_name(labels, state.to_act))
     head.append(f" to act: {state.phase}")
     if state.festival is None:
         turn = state.turn

@@ -14,25 +14,22 @@ from hypothesis import strategies as st
 from ..kit import testing as kit
 from .actions import THREE, Action, EndTurn, PlaceLand
 from .adapter import JAVA
-from .components import DEFAULT_COMPONENTS, Components
-from .state import VARIANTS, Setup, State
+from .components import Components
+from .state import Setup, State
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
 
 
-@st.composite
-def setups(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    components: Components = DEFAULT_COMPONENTS,
-) -> Setup:
-    """A valid setup: the festival cards in any order (J13-J14)."""
-    n = draw(kit.pick(players))
-    variant = draw(kit.pick(variants))
+def _deal(draw: st.DrawFn, players: int, variant: str, components: Components) -> Setup:
+    """the festival cards in any order (J13-J14)."""
     deck = tuple(draw(st.permutations(range(len(components.cards)))))
     seed = draw(st.integers(0, 2**31 - 1))
-    return Setup(n, variant, deck, seed, components)
+    return Setup(players, variant, deck, seed, components)
+
+
+#: Valid setups: ``setups(players=(2, 3, 4), variants=VARIANTS,
+#: components=DEFAULT_COMPONENTS)``, the festival cards in any order.
+setups = kit.component_setups(JAVA, _deal)
 
 
 def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:

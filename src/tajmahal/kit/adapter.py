@@ -42,6 +42,7 @@ import orjson
 
 from ..arena.game import refusal
 from ..arena.player import Player
+from . import scoring
 from .jsontext import Texts, field_names
 from .tagged import TaggedConverter, type_tag
 
@@ -141,6 +142,15 @@ class Words:
         return "nobody" if seat is None else who(seat, self.names)
 
 
+class ComponentsWords(Words):
+    """Words of a game whose state carries its box of ``components``."""
+
+    @property
+    def c(self) -> Any:
+        """The game's components (board, tiles ...)."""
+        return self.state.components
+
+
 class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     """A game as the arena needs it (:class:`~tajmahal.arena.game.Game`), from its
     declaration (see the module docstring).
@@ -238,9 +248,9 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     def scores(self, state: StateT) -> list[int]:
         """Each seat's total, by seat."""
 
-    @abstractmethod
     def ranks(self, state: StateT) -> list[int]:
-        """1 is best; equal totals share a rank."""
+        """1 is best; equal totals share a rank (a tie is a shared win)."""
+        return scoring.ranks(self.scores(state))
 
     @abstractmethod
     def breakdown(self, state: StateT) -> list[dict[str, int]]:
@@ -368,8 +378,9 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         ``legal``), for a bot that kept ``setup`` (:meth:`read_setup`); the view's
         skipped fields named ``setup`` and ``legal`` are filled from them."""
         read = self.converter.from_data
-        actions: list[ActionT] = [read(a, self.action_type, f"legal[{i}]") for i, a in
-                                  enumerate(legal)]
+        actions: list[ActionT] = [
+            read(a, self.action_type, f"legal[{i}]") for i, a in enumerate(legal)
+        ]
         hints = typing.get_type_hints(self.view_type)
         fields: dict[str, Any] = {}
         for name in field_names(self.view_type):
@@ -394,8 +405,10 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
             by_hand = {"seat": "seat", **self.view_by_hand}  # the seat asked
             state = self.state_type
             missing = [
-                n for n in names
-                if n not in by_hand and state is not None
+                n
+                for n in names
+                if n not in by_hand
+                and state is not None
                 and not (hasattr(state, n) or n in attrs.fields_dict(state))
             ]
             if missing:  # the view changed shape: say so, rather than send wrong views
@@ -423,10 +436,11 @@ class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
     setup_type: ClassVar[Any]
     variants: ClassVar[tuple[str, ...]]
     default_variant: ClassVar[str]
+    default_components: ClassVar[Any]
 
-    def __init__(self, components: Any) -> None:
+    def __init__(self, components: Any = None) -> None:
         super().__init__()
-        self.components = components
+        self.components = self.default_components if components is None else components
 
     @abstractmethod
     def components_data(self, components: Any) -> Any:
@@ -464,4 +478,13 @@ def who(seat: int, names: Sequence[str]) -> str:
     return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
 
 
-__all__ = ["Adapter", "dict_function", "event_functions", "field_expressions", "who"]
+__all__ = [
+    "Adapter",
+    "ComponentsAdapter",
+    "ComponentsWords",
+    "Words",
+    "dict_function",
+    "event_functions",
+    "field_expressions",
+    "who",
+]

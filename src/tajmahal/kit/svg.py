@@ -9,6 +9,7 @@ library: a picture is a string the viewer stores and the browser shows).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from typing import Any, Final, Generic, TypeVar
@@ -41,8 +42,10 @@ def attrs(**values: object) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=8192)
 def text(x: float, y: float, content: str, size: float = 12, **extra: object) -> str:
-    """A line of text at ``(x, y)`` (its baseline)."""
+    """A line of text at ``(x, y)`` (its baseline).  A picture's lines come again
+    at every step of a game: each is written once."""
     return (
         f'<text x="{number(x)}" y="{number(y)}" font-size="{number(size)}"{attrs(**extra)}>'
         f"{escape(content)}</text>"

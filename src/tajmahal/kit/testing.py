@@ -9,11 +9,22 @@ play more often — and builds the rest here, over its adapter (any object with
 - :func:`states`: states reached by legal random play from a drawn setup;
 - :func:`games`: a setup and every action of one whole game played from it;
 - :func:`legal_actions_of`: one legal action of a state;
-- :func:`strategies`: the three for one game, taking its setups' options.
+- :func:`strategies`: the three for one game, taking its setups' options;
+- :func:`component_setups`: the ``setups`` of a game that comes in a box of
+  components (:class:`tajmahal.kit.adapter.ComponentsAdapter`), from its deal.
 
-The random play draws one generator per example (``st.randoms``), so an example
-is cheap to make and reproducible; ``prefer(state, legal)`` names actions to play
-half of the time (ending a turn, say), so that games reach their end in few steps.
+The random play of an example is driven by ONE draw (a seeded generator from
+``st.randoms``), not a draw per action: an example costs what the game's own
+``legal_actions`` and ``apply`` cost, and a failure shrinks to the shortest
+prefix of the same walk.  ``prefer(state, legal)`` names actions to play half of
+the time (ending a turn, say), so that games reach their end in few steps.
+
+Random play from a setup takes milliseconds per example, far more than
+hypothesis' defaults expect of data generation: on a busy machine its
+``HealthCheck.too_slow`` (one second for the first ten examples) can fire.
+Tests over these strategies say so in their settings::
+
+    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 """
 
 from __future__ import annotations
@@ -26,8 +37,11 @@ from hypothesis import strategies as st
 
 T = TypeVar("T")
 Prefer = Callable[[Any, Sequence[Any]], Sequence[Any]]
+#: ``deal(draw, players, variant, components)``: a game's setup, its hidden order
+#: drawn with ``draw``.
+Deal = Callable[[st.DrawFn, int, str, Any], Any]
 
-__all__ = ["games", "legal_actions_of", "pick", "states", "strategies"]
+__all__ = ["component_setups", "games", "legal_actions_of", "pick", "states", "strategies"]
 
 
 def pick(value: T | Sequence[T]) -> st.SearchStrategy[T]:
@@ -35,6 +49,25 @@ def pick(value: T | Sequence[T]) -> st.SearchStrategy[T]:
     if isinstance(value, int | str):
         return st.just(value)
     return st.sampled_from(list(value))  # type: ignore[arg-type]
+
+
+def component_setups(game: Any, deal: Deal) -> Callable[..., st.SearchStrategy[Any]]:
+    """``setups(players, variants, components)`` for ``game``, a
+    :class:`~tajmahal.kit.adapter.ComponentsAdapter`: a seat count from ``players``
+    (default: all the game allows), a variant from ``variants`` (default: all), then
+    ``deal(draw, players, variant, components)`` (default components: the game's)."""
+
+    @st.composite
+    def setups(
+        draw: st.DrawFn,
+        players: int | Sequence[int] = range(game.min_players, game.max_players + 1),
+        variants: str | Sequence[str] = game.variants,
+        components: Any = game.default_components,
+    ) -> Any:
+        return deal(draw, draw(pick(players)), draw(pick(variants)), components)
+
+    setups.__doc__ = f"A valid setup of {game.title}: {deal.__doc__}"
+    return setups
 
 
 def _choose(game: Any, state: Any, rng: random.Random, prefer: Prefer | None) -> Any:
@@ -58,7 +91,7 @@ def states(
     a setup drawn from ``setups`` (it may be the end of the game)."""
     state = game.new_game(draw(setups))
     steps = draw(st.integers(0, max_actions))
-    rng = draw(st.randoms(use_true_random=False))
+    rng = draw(st.randoms(use_true_random=True))
     for _ in range(steps):
         if game.to_act(state) is None:
             break
@@ -76,7 +109,7 @@ def games(
     """A setup drawn from ``setups`` and every action of one whole game of ``game``
     played at random from it."""
     setup = draw(setups)
-    rng = draw(st.randoms(use_true_random=False))
+    rng = draw(st.randoms(use_true_random=True))
     state = game.new_game(setup)
     actions = []
     while game.to_act(state) is not None:

@@ -21,7 +21,6 @@ from . import events as ev
 from . import rules
 from .actions import Action, IllegalAction, Withdraw, action_text
 from .cards import CARDS
-from .counting import ranks
 from .events import CardDrawn, Event, event_for
 from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
@@ -32,6 +31,7 @@ from .views import PlayerView, PublicSetup, SeatView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_from_data"]
@@ -72,8 +72,10 @@ def _won(prizes: Sequence[str]) -> str:
 
 
 _EVENT_TEXTS: Final[Mapping[type, Callable[[Any, TajMahalWords], str | None]]] = {
-    ev.Played: lambda e, w: f"{w.who(e.seat)} plays {CARDS[e.card]}"
-    + ("" if e.extra is None else f" with {CARDS[e.extra]}"),
+    ev.Played: lambda e, w: (
+        f"{w.who(e.seat)} plays {CARDS[e.card]}"
+        + ("" if e.extra is None else f" with {CARDS[e.extra]}")
+    ),
     ev.Withdrew: lambda e, w: f"{w.who(e.seat)} withdraws and wins {_won(e.prizes)}",
     ev.PalaceBuilt: lambda e, w: (
         f"{w.who(e.seat)} builds a {'mogul palace' if e.mogul else 'palace'} in {w.city(e.city)}"
@@ -171,9 +173,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [{s: getattr(score, s) for s in SCORE_SOURCES} for score in rules.breakdown(state)]
 
-    def ranks(self, state: State) -> list[int]:
-        return list(ranks(scores(state)))
-
     # -- for people
 
     def describe_action(self, state: State, action: Action) -> str:
@@ -187,6 +186,13 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
             f"display: {_cards(state.display)}",
         ]
 
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.tajmahal.encoding`; needs the ``rl`` extra)."""
+        from .encoding import ENCODING
+
+        return ENCODING
+
     def pictures(self) -> TajMahalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
         from .pictures import PICTURES
@@ -198,7 +204,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         from .terminal import position
 
         return position(state, names, seat)
-
 
 
 #: The game object the CLI and the tournament use.

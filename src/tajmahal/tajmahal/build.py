@@ -18,7 +18,10 @@ from .setups import Setup
 from .state import Dummy, Pending, PlayerState, Score, State
 from .tiles import BonusTile
 
-_TAKES: Final = (None, Pending(takes=1), Pending(takes=2))  # shared: Pending is immutable
+#: The pending take of W11 by the number of display cards still to take (shared:
+#: Pending is immutable).
+_TAKES: Final = (None, Pending(takes=1), Pending(takes=2))
+_ONE_TAKE: Final = _TAKES[1]
 
 
 # --------------------------------------------------------------------------- building states
@@ -103,6 +106,26 @@ def _player(
     return p
 
 
+def _holding(
+    p: Any, hand: tuple[int, ...], played: tuple[int, ...], color: str | None, withdrawn: bool
+) -> PlayerState:
+    """A seat with this ``hand`` and this visit's table (``played``, ``color``,
+    ``withdrawn``), and what it holds for good (palaces, influence, tiles, score,
+    revealed cards) from ``p``, a :class:`PlayerState` or what a view shows of one."""
+    return _player(
+        hand,
+        played,
+        color,
+        withdrawn,
+        p.palaces,
+        p.influence,
+        p.province_tiles,
+        p.bonus_tiles,
+        p.score,
+        p.revealed,
+    )
+
+
 def _state(
     setup: Setup,
     visit: int,
@@ -144,6 +167,37 @@ def _state(
     _STATE_SET[16](s, dummy)
     _STATE_SET[17](s, reshuffles)
     return s
+
+
+def _in_turn(
+    state: State,
+    to_act: int | None,
+    players: tuple[PlayerState, ...],
+    display: tuple[int, ...],
+    pending: Pending | None,
+) -> State:
+    """``state`` after a step that changes only who acts, the seats, the display and
+    the pending take (a play, the first of two display cards)."""
+    return _state(
+        state.setup,
+        state.visit,
+        state.province,
+        state.start_player,
+        to_act,
+        players,
+        state.deck,
+        state.discard,
+        display,
+        state.supply,
+        state.court,
+        state.reserve,
+        state.palaces,
+        state.moguls,
+        state.bonus,
+        pending,
+        state.dummy,
+        state.reshuffles,
+    )
 
 
 def _add_score(score: Score, source: str, points: int) -> Score:

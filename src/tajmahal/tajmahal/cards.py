@@ -37,6 +37,10 @@ MONK_CARD: Final = 98
 PRINCESS_CARD: Final = 99
 #: The 96 regular cards: shuffled into the deck at the start (S1).
 REGULAR_CARDS: Final = tuple(range(96))
+#: Card ids from here on are white or special (C3): the 84 before are coloured.
+FIRST_EXTRA: Final = 84
+#: Card ids from here on are the special cards.
+FIRST_SPECIAL: Final = 96
 
 
 @frozen

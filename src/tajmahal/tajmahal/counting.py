@@ -7,13 +7,14 @@ ranks (F2).  Pure functions, compiled with mypyc with the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .board import Board
 from .cards import (
     SYMBOL_COUNTS,
     SYMBOLS,
 )
-from .state import NOBODY, PlayerState, Score
+from .state import NOBODY, Dummy, PlayerState, Score
 from .tiles import PROVINCE_GOODS
 
 
@@ -65,6 +66,17 @@ def symbol_counts(cards: Sequence[int]) -> tuple[int, ...]:
         monk += k
         princess += p
     return (elephant, mogul, vizier, general, monk, princess)
+
+
+def rival_counts(players: Sequence[Any], dummy: Dummy | None, seat: int) -> list[tuple[int, ...]]:
+    """W1: the symbol counts ``seat`` must beat: those of every other seat still in
+    the visit (not withdrawn) and the dummy's while it bids (2 players)."""
+    rivals = [
+        symbol_counts(p.played) for s, p in enumerate(players) if s != seat and not p.withdrawn
+    ]
+    if dummy is not None and dummy.bidding:
+        rivals.append(symbol_counts(dummy.cards))
+    return rivals
 
 
 def majorities(

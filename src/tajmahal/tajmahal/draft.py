@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 from .actions import IllegalAction
-from .build import _add_score, _pending, _player, _state, _with
+from .build import _TAKES, _add_score, _holding, _pending, _player, _state, _with
 from .cards import (
     CARD_COLOR,
     CHARACTERS,
     COLORS,
+    FIRST_SPECIAL,
     SPECIAL_CARDS,
     SYMBOLS,
 )
@@ -29,6 +30,7 @@ from .counting import (
     connected_provinces,
     majorities,
     ranks,
+    rival_counts,
     symbol_counts,
 )
 from .events import (
@@ -52,12 +54,6 @@ from .events import (
 from .setups import VISITS, display_size
 from .state import NOBODY, Dummy, Pending, PlayerState, State
 from .tiles import BONUS_POINTS, PROVINCE_GOODS, BonusTile
-
-_FIRST_EXTRA: Final = 84  # card ids >= 84 are white or special (C3)
-_FIRST_SPECIAL: Final = 96  # card ids >= 96 are the special cards
-_TAKES: Final = (None, Pending(takes=1), Pending(takes=2))  # shared: Pending is immutable
-_ONE_TAKE: Final = _TAKES[1]
-_NO_SYMBOLS: Final = (0,) * len(SYMBOLS)
 
 
 class DraftSeat:
@@ -208,13 +204,7 @@ class Draft:
 
     def withdraw(self, seat: int) -> None:
         player = self.seat(seat)
-        rivals = [
-            symbol_counts(p.played)
-            for s, p in enumerate(self.players)
-            if s != seat and not p.withdrawn
-        ]
-        if self.dummy is not None and self.dummy.bidding:
-            rivals.append(symbol_counts(self.dummy.cards))
+        rivals = rival_counts(self.players, self.dummy, seat)
         won = majorities(symbol_counts(player.played), rivals, self.court)
         if won:
             court = self.mutable("court")
@@ -349,8 +339,8 @@ class Draft:
             others = connected_provinces(board, self.province, seat, self.palaces, self.moguls)
             self.score(seat, "palaces", 1 + others, f"palace joined to {others} other provinces")
         played = player.played
-        specials = tuple([c for c in played if c >= _FIRST_SPECIAL])
-        gone = tuple([c for c in played if c < _FIRST_SPECIAL])
+        specials = tuple([c for c in played if c >= FIRST_SPECIAL])
+        gone = tuple([c for c in played if c < FIRST_SPECIAL])
         if gone:
             self.mutable("discard").extend(gone)
         player.played = ()
@@ -446,18 +436,7 @@ class Draft:
             if isinstance(p, DraftSeat):
                 p.played, p.color, p.withdrawn = (), None, False
             else:  # W10 already emptied the table: only the visit's flags reset
-                self.players[seat] = _player(
-                    p.hand,
-                    (),
-                    None,
-                    False,
-                    p.palaces,
-                    p.influence,
-                    p.province_tiles,
-                    p.bonus_tiles,
-                    p.score,
-                    p.revealed,
-                )
+                self.players[seat] = _holding(p, p.hand, (), None, False)
         self.to_act = self.start_player
         self.emit(VisitBegan, self.visit, self.province, self.start_player, tuple(self.display))
 
@@ -496,7 +475,7 @@ class Draft:
         """F1: special and white cards score 1 each, and each card of the main colour."""
         for seat, player in enumerate(self.players):
             hand = player.hand
-            specials = sum(1 for c in hand if c >= _FIRST_SPECIAL)
+            specials = sum(1 for c in hand if c >= FIRST_SPECIAL)
             whites = sum(1 for c in hand if CARD_COLOR[c] == "white")
             most = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
             points = specials + whites + most

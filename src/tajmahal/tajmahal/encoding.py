@@ -31,8 +31,7 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 try:
@@ -43,23 +42,23 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         "tajmahal.tajmahal.encoding needs numpy: pip install 'tajmahal[rl]'"
     ) from error
 
-from attrs import frozen
-
-from .actions import (
-    BUILDS,
-    MOGUL_BUILDS,
-    PLAYS,
-    TAKES,
-    WITHDRAW,
-    Action,
-    action_text,
+from ..kit.encoding import (
+    ActionIndexError,
+    ActionSpace,
+    Block,
+    BlockSpec,
+    Encoding,
+    ObservationLayout,
+    Writer,
 )
+from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
+from .adapter import TAJMAHAL
 from .board import CITIES, PROVINCES
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
-from .rules import legal_actions, scores
-from .setups import VISITS
+from .chance import BONUS_KINDS, CHANCE
+from .raster import render_image
+from .setups import VISITS, display_size
 from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
-from .tiles import BonusTile
 from .views import PlayerView, view
 
 # --------------------------------------------------------------------------- actions
@@ -69,128 +68,42 @@ COLORED_CARDS: Final = tuple(c.id for c in CARDS if c.is_colored)
 EXTRA_CARDS: Final = tuple(c.id for c in CARDS if not c.is_colored)
 #: Per coloured card: no extra, then each extra card in id order.
 EXTRA_SLOTS: Final = 1 + len(EXTRA_CARDS)
-
-PLAY_BASE: Final = 0
-WITHDRAW_INDEX: Final = PLAY_BASE + len(COLORED_CARDS) * EXTRA_SLOTS
-BUILD_BASE: Final = WITHDRAW_INDEX + 1
-MOGUL_BASE: Final = BUILD_BASE + CITIES
-TAKE_BASE: Final = MOGUL_BASE + CITIES
-#: The size of the action space: every index in ``range(NUM_ACTIONS)`` is an action.
-NUM_ACTIONS: Final = TAKE_BASE + len(REGULAR_CARDS)
-
-_COLORED_POS: Final = {card: i for i, card in enumerate(COLORED_CARDS)}
-_EXTRA_SLOT: Final[dict[int | None, int]] = {
-    None: 0,
-    **{card: 1 + i for i, card in enumerate(EXTRA_CARDS)},
-}
 _EXTRA_OF_SLOT: Final[tuple[int | None, ...]] = (None, *EXTRA_CARDS)
 
-
-class ActionIndexError(ValueError):
-    """An index that is not an action, or not a legal one in the given state."""
-
-
-def _action_table() -> tuple[Action, ...]:
-    table: list[Action] = []
-    for card in COLORED_CARDS:
-        table.extend(PLAYS[card][extra] for extra in _EXTRA_OF_SLOT)
-    table.append(WITHDRAW)
-    table.extend(BUILDS)
-    table.extend(MOGUL_BUILDS)
-    table.extend(TAKES[card] for card in REGULAR_CARDS)
-    assert len(table) == NUM_ACTIONS
-    return tuple(table)
-
-
+#: The action space: each group in order (docs/research.md has the table).
+SPACE: Final = ActionSpace[Action](
+    [
+        ("play", [PLAYS[card][extra] for card in COLORED_CARDS for extra in _EXTRA_OF_SLOT]),
+        ("withdraw", [WITHDRAW]),
+        ("build", BUILDS),
+        ("build_mogul", MOGUL_BUILDS),
+        ("take", [TAKES[card] for card in REGULAR_CARDS]),
+    ]
+)
+PLAY_BASE: Final = SPACE.group("play").start
+WITHDRAW_INDEX: Final = SPACE.group("withdraw").start
+BUILD_BASE: Final = SPACE.group("build").start
+MOGUL_BASE: Final = SPACE.group("build_mogul").start
+TAKE_BASE: Final = SPACE.group("take").start
+#: The size of the action space: every index in ``range(NUM_ACTIONS)`` is an action.
+NUM_ACTIONS: Final = SPACE.size
 #: Every action, by index: ``ACTIONS[action_index(a)] == a``.
-ACTIONS: Final[tuple[Action, ...]] = _action_table()
-_INDEX: Final[dict[Action, int]] = {a: i for i, a in enumerate(ACTIONS)}
+ACTIONS: Final = SPACE.actions
 
 
-def action_index(action: Action) -> int:
-    """The index of ``action`` in the fixed action space (see the module docstring).
+def max_game_length(players: int) -> int:
+    """A bound on the number of decisions in a game.
 
-    Raises :class:`ActionIndexError` for a value that is no action of the game
-    (a play of a white card, a city or card id out of range)."""
-    index = _INDEX.get(action)
-    if index is None:
-        raise ActionIndexError(f"{action!r} is not an action of the game")
-    return index
-
-
-def action_from_index(index: int, state: State | None = None) -> Action:
-    """The action with ``index``; with a ``state``, also check that it is legal there.
-
-    Raises :class:`ActionIndexError` (a ValueError) naming the action if ``index``
-    is out of range, or not legal in ``state``.
+    Per visit: each of the 84 coloured cards is played at most once (a card drawn
+    in a visit goes to a seat that has withdrawn); each seat withdraws once; at
+    most two palaces stand on each of the at most 5 cities of a province; at most
+    the whole display is taken.
     """
-    i = int(index)
-    if not 0 <= i < NUM_ACTIONS:
-        raise ActionIndexError(f"action index {index} is outside 0..{NUM_ACTIONS - 1}")
-    action = ACTIONS[i]
-    if state is not None and action not in legal_actions(state):
-        who = "nobody" if state.to_act is None else f"seat {state.to_act}"
-        names = tuple(c.name for c in state.setup.board.cities)
-        raise ActionIndexError(
-            f"action {i} ({action_text(action, names)}) is not legal for {who} now"
-        )
-    return action
-
-
-def legal_indices(state: State) -> tuple[int, ...]:
-    """The indices of ``legal_actions(state)``, in the same order."""
-    index = _INDEX
-    return tuple(index[a] for a in legal_actions(state))
-
-
-def legal_mask(state: State) -> npt.NDArray[np.bool_]:
-    """A boolean vector of length :data:`NUM_ACTIONS`: True exactly at the legal
-    actions of the seat to act (all False once the game is over)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    mask[list(legal_indices(state))] = True
-    return mask
-
-
-def mask_of(actions: Sequence[Action]) -> npt.NDArray[np.bool_]:
-    """A boolean vector of length :data:`NUM_ACTIONS`, True at ``actions`` (a view's
-    ``legal``, say)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    mask[[_INDEX[a] for a in actions]] = True
-    return mask
-
-
-# --------------------------------------------------------------------------- outcomes
-
-
-def outcome(state: State) -> tuple[float, ...]:
-    """Each seat's result of a finished game, for learning programs: the winners
-    (rank 1, F2) share a prize of 1, and every seat gets ``n/(n-1) * (share - 1/n)``.
-
-    A lone winner gets +1 and every other seat ``-1/(n-1)``; the values sum to 0.
-    Raises ValueError while the game is still on.
-    """
-    if state.to_act is not None:
-        raise ValueError("the game is not over: no outcome yet")
-    totals = scores(state)
-    best = max(totals)
-    winners = sum(1 for t in totals if t == best)
-    n = len(totals)
-    return tuple(n / (n - 1) * ((1 / winners if t == best else 0.0) - 1 / n) for t in totals)
+    return VISITS * (84 + players + 2 * 5 + display_size(players))
 
 
 # --------------------------------------------------------------------------- observations
 
-#: Bonus tile kinds in the order of the ``bonus`` blocks: the Taj Mahal, +2, a
-#: card, then the good tiles by good (C5).
-BONUS_KINDS: Final = (
-    BonusTile("taj_mahal"),
-    BonusTile("points"),
-    BonusTile("card"),
-    BonusTile("good", "rice"),
-    BonusTile("good", "tea"),
-    BonusTile("good", "spice"),
-    BonusTile("good", "jewels"),
-)
 _BONUS_POS: Final = {tile: i for i, tile in enumerate(BONUS_KINDS)}
 PHASES: Final = (PLAY, PLACE, TAKE, "over")
 #: Divisors of the blocks that hold counts, so that values stay near 0..1.
@@ -199,77 +112,26 @@ SCORE_SCALE: Final = 10.0
 _SPECIALS: Final = tuple(SPECIAL_CARDS[c] for c in CHARACTERS)
 
 
-@frozen
-class Block:
-    """One named part of an observation: ``shape`` (rows first), where it starts in
-    the flat vector, the largest value it can hold, and what it means."""
-
-    name: str
-    shape: tuple[int, ...]
-    offset: int
-    high: float
-    meaning: str
-
-    @property
-    def size(self) -> int:
-        size = 1
-        for n in self.shape:
-            size *= n
-        return size
-
-    @property
-    def stop(self) -> int:
-        return self.offset + self.size
-
-
-@frozen
-class ObservationLayout:
-    """The blocks of an observation for ``players`` players, in order."""
-
-    players: int
-    blocks: tuple[Block, ...]
-
-    @property
-    def size(self) -> int:
-        return self.blocks[-1].stop
-
-    def block(self, name: str) -> Block:
-        for b in self.blocks:
-            if b.name == name:
-                return b
-        raise KeyError(name)
-
-    def part(self, obs: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float32]:
-        """The block ``name`` of ``obs``, in its shape (a view, not a copy)."""
-        b = self.block(name)
-        return obs[b.offset : b.stop].reshape(b.shape)
-
-    def high(self) -> npt.NDArray[np.float32]:
-        """The largest value of each element (the smallest is 0 everywhere)."""
-        out = np.zeros(self.size, dtype=np.float32)
-        for b in self.blocks:
-            out[b.offset : b.stop] = b.high
-        return out
-
-
-def _blocks(n: int) -> tuple[Block, ...]:
-    c, p, cards = CITIES, PROVINCES, len(CARDS)
-    spec: list[tuple[str, tuple[int, ...], float, str]] = [
+def blocks(players: int) -> Iterable[BlockSpec]:
+    """The blocks of an observation (docs/research.md); ``"n"`` is the number of
+    players, the same for every count."""
+    c, p, cards, kinds = CITIES, PROVINCES, len(CARDS), len(BONUS_KINDS)
+    return [
         ("visit", (VISITS,), 1, "one-hot: the visit, 1-12"),
-        ("phase", (len(PHASES),), 1, "one-hot: play, place, take, over"),
-        ("to_act", (n,), 1, "one-hot, relative seat to act (all 0 once the game is over)"),
-        ("start_player", (n,), 1, "one-hot, relative seat that started this visit"),
+        ("phase", (len(PHASES),), 1, "one-hot: " + ", ".join(PHASES)),
+        ("to_act", ("n",), 1, "one-hot, relative seat to act (all 0 once the game is over)"),
+        ("start_player", ("n",), 1, "one-hot, relative seat that started this visit"),
         ("province", (p,), 1, "one-hot: the province of this visit"),
-        ("visit_order", (p, VISITS), 1, "[province, k-1] = 1: province hosts visit k (S3)"),
+        ("visit_order", (p, VISITS), 1, "[province, k-1] = 1: the province hosts visit k (S3)"),
         ("court", (len(SYMBOLS),), 1, "prizes still at court: " + ", ".join(SYMBOLS)),
-        ("reserve", (len(CHARACTERS),), 6, "influence tiles in reserve, by character"),
+        ("reserve", (len(CHARACTERS),), 6, _by_character("influence tiles in reserve")),
         ("supply", (len(CHARACTERS),), 1, "special cards nobody owns, by character"),
-        ("deck_size", (1,), 1, "cards in the deck / 96"),
+        ("deck_size", (1,), 1, f"cards in the deck / {len(REGULAR_CARDS)}"),
         ("hand", (cards,), 1, "the observer's hand, by card id"),
         ("display", (cards,), 1, "the display, by card id"),
         ("discard", (cards,), 1, "the discard pile, by card id"),
-        ("dummy", (cards,), 1, "the dummy's cards this visit, by card id (2 players)"),
-        ("dummy_bidding", (1,), 1, "1 while the dummy still bids (2 players)"),
+        ("dummy", (cards,), 1, "the dummy's cards this visit, by card id (2 players; else 0)"),
+        ("dummy_bidding", (1,), 1, "1 while the dummy still bids"),
         (
             "pending",
             (5,),
@@ -277,51 +139,43 @@ def _blocks(n: int) -> tuple[Block, ...]:
             "after a withdrawal: palaces to place, mogul palace to place, built, "
             "province tile won, display cards to take",
         ),
-        ("palaces", (c, n), 1, "[city, seat] = 1: seat's normal palace stands there"),
-        ("moguls", (c, n), 1, "[city, seat] = 1: seat's mogul palace stands there"),
-        ("bonus", (c, len(BONUS_KINDS)), 1, "[city, kind]: bonus tile still on the city"),
-        ("hand_size", (n,), 10, f"cards in each seat's hand / {HAND_SCALE:g}"),
-        ("played", (n, cards), 1, "[seat, card]: on the seat's table this visit"),
-        ("color", (n, len(COLORS)), 1, "the seat's colour this visit: " + ", ".join(COLORS)),
-        ("withdrawn", (n,), 1, "1 if the seat has withdrawn from this visit"),
-        ("palaces_left", (n,), 1, "palaces not yet built / 20"),
-        ("influence", (n, len(CHARACTERS)), 6, "influence tiles held, by character"),
-        ("province_tiles", (n, VISITS), 1, "[seat, k-1] = 1: holds province tile k"),
-        ("bonus_tiles", (n, len(BONUS_KINDS)), 15, "bonus tiles held, by kind"),
+        ("palaces", (c, "n"), 1, "[city, seat] = 1: the seat's normal palace stands there"),
+        ("moguls", (c, "n"), 1, "[city, seat] = 1: the seat's mogul palace stands there"),
+        (
+            "bonus",
+            (c, kinds),
+            1,
+            "[city, kind] = 1: that bonus tile still lies on the city (Taj Mahal, +2, card, "
+            + ", ".join(str(t.good) for t in BONUS_KINDS[3:])
+            + ")",
+        ),
+        ("hand_size", ("n",), 10, f"cards in each seat's hand / {HAND_SCALE:g}"),
+        ("played", ("n", cards), 1, "[seat, card] = 1: on the seat's table this visit"),
+        ("color", ("n", len(COLORS)), 1, "the seat's colour this visit: " + ", ".join(COLORS)),
+        ("withdrawn", ("n",), 1, "1 if the seat has withdrawn from this visit"),
+        ("palaces_left", ("n",), 1, "palaces not yet built / 20"),
+        ("influence", ("n", len(CHARACTERS)), 6, "influence tiles held, by character"),
+        ("province_tiles", ("n", VISITS), 1, "[seat, k-1] = 1: holds province tile k"),
+        ("bonus_tiles", ("n", kinds), 15, "bonus tiles held, by kind"),
         (
             "score",
-            (n, len(SCORE_SOURCES)),
+            ("n", len(SCORE_SOURCES)),
             100,
             f"points by source / {SCORE_SCALE:g}: " + ", ".join(SCORE_SOURCES),
         ),
-        ("special", (n, len(CHARACTERS)), 1, "special cards held (hand or table)"),
-        ("revealed", (n, cards), 1, "[seat, card]: known to be in the seat's hand (W11)"),
+        ("special", ("n", len(CHARACTERS)), 1, "special cards held (in hand or on the table)"),
+        (
+            "revealed",
+            ("n", cards),
+            1,
+            "[seat, card] = 1: everybody saw the seat take the card from the display (W11) "
+            "and it is still in its hand",
+        ),
     ]
-    blocks = []
-    offset = 0
-    for name, shape, high, meaning in spec:
-        block = Block(name, shape, offset, float(high), meaning)
-        blocks.append(block)
-        offset = block.stop
-    return tuple(blocks)
 
 
-@cache
-def observation_layout(players: int) -> ObservationLayout:
-    """The layout of observations for ``players`` (2-5) players."""
-    if not 2 <= players <= 5:
-        raise ValueError(f"Taj Mahal is for 2-5 players, not {players}")
-    return ObservationLayout(players, _blocks(players))
-
-
-@cache
-def _offsets(players: int) -> dict[str, int]:
-    return {b.name: b.offset for b in observation_layout(players).blocks}
-
-
-def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
-    """The observation of ``state`` for ``seat``: :func:`observe` of its view."""
-    return observe(view(state, seat))
+def _by_character(what: str) -> str:
+    return f"{what}, by character ({', '.join(CHARACTERS)})"
 
 
 def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -329,21 +183,23 @@ def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     by :func:`observation_layout` (into ``out`` if given)."""
     if v.seat is None:
         raise ValueError("an observation needs a seat: a spectator's view has no hand")
+    writer = Writer(ENCODING.layout(v.setup.players), out)
+    _fill(v, writer)
+    return writer.finish()
+
+
+def _observe(state: State, seat: int, writer: Writer) -> None:
+    _fill(view(state, seat), writer)
+
+
+def _fill(v: PlayerView, w: Writer) -> None:
     n = v.setup.players
     me = v.seat
-    o = _offsets(n)
-    size = observation_layout(n).size
-    if out is None:
-        obs = np.zeros(size, dtype=np.float32)
-    else:
-        if out.shape != (size,):
-            raise ValueError(f"out must have shape ({size},), not {out.shape}")
-        obs = out
-        obs.fill(0.0)
+    assert me is not None
+    o = w.offset
     cards = len(CARDS)
-    ones: list[int] = []  # indices that hold 1
-    at: list[int] = []  # indices that hold other values, and those values
-    values: list[float] = []
+    ones = w.ones  # indices that hold 1
+    at, values = w.at, w.values  # indices that hold other values, and those values
 
     def rel(seat: int) -> int:
         return (seat - me) % n
@@ -419,10 +275,75 @@ def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
         ones += [base + i for i, card in enumerate(_SPECIALS) if card in specials]
         base = o["revealed"] + r * cards
         ones += [base + c for c in p.revealed]
-    obs[ones] = 1.0
-    if at:
-        obs[at] = values
-    return obs
+
+
+# --------------------------------------------------------------------------- the encoding
+
+#: Taj Mahal's encoding (:class:`tajmahal.kit.encoding.Encoding`).
+ENCODING: Final = Encoding[State, Action](
+    TAJMAHAL,
+    SPACE,
+    players=lambda state: state.setup.players,
+    blocks=blocks,
+    observe=_observe,
+    max_decisions=lambda players, variant: max_game_length(players),
+    chance=CHANCE,
+    images=render_image,
+)
+
+
+def observation_layout(players: int) -> ObservationLayout:
+    """The layout of observations for ``players`` (2-5) players."""
+    return ENCODING.layout(players)
+
+
+def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
+    """The observation of ``state`` for ``seat``: :func:`observe` of its view."""
+    return ENCODING.observation(state, seat)
+
+
+def action_index(action: Action) -> int:
+    """The index of ``action`` in the fixed action space (see the module docstring).
+
+    Raises :class:`ActionIndexError` for a value that is no action of the game
+    (a play of a white card, a city or card id out of range)."""
+    return SPACE.index(action)
+
+
+def action_from_index(index: int, state: State | None = None) -> Action:
+    """The action with ``index``; with a ``state``, also check that it is legal there.
+
+    Raises :class:`ActionIndexError` (a ValueError) naming the action if ``index``
+    is out of range, or not legal in ``state``.
+    """
+    return ENCODING.action(index, state)
+
+
+def legal_indices(state: State) -> tuple[int, ...]:
+    """The indices of ``legal_actions(state)``, in the same order."""
+    return ENCODING.legal_indices(state)
+
+
+def legal_mask(state: State) -> npt.NDArray[np.bool_]:
+    """A boolean vector of length :data:`NUM_ACTIONS`: True exactly at the legal
+    actions of the seat to act (all False once the game is over)."""
+    return ENCODING.legal_mask(state)
+
+
+def mask_of(actions: Sequence[Action]) -> npt.NDArray[np.bool_]:
+    """A boolean vector of length :data:`NUM_ACTIONS`, True at ``actions`` (a view's
+    ``legal``, say)."""
+    return SPACE.mask(actions)
+
+
+def outcome(state: State) -> tuple[float, ...]:
+    """Each seat's result of a finished game, for learning programs: the winners
+    (rank 1, F2) share a prize of 1, and every seat gets ``n/(n-1) * (share - 1/n)``.
+
+    A lone winner gets +1 and every other seat ``-1/(n-1)``; the values sum to 0.
+    Raises ValueError while the game is still on.
+    """
+    return ENCODING.outcome(state)
 
 
 __all__ = [
@@ -430,11 +351,13 @@ __all__ = [
     "BONUS_KINDS",
     "BUILD_BASE",
     "COLORED_CARDS",
+    "ENCODING",
     "EXTRA_CARDS",
     "EXTRA_SLOTS",
     "MOGUL_BASE",
     "NUM_ACTIONS",
     "PLAY_BASE",
+    "SPACE",
     "TAKE_BASE",
     "WITHDRAW_INDEX",
     "ActionIndexError",
@@ -442,9 +365,11 @@ __all__ = [
     "ObservationLayout",
     "action_from_index",
     "action_index",
+    "blocks",
     "legal_indices",
     "legal_mask",
     "mask_of",
+    "max_game_length",
     "observation",
     "observation_layout",
     "observe",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from .build import _player, _state
+from .build import _holding, _state
 from .cards import CARDS
 from .setups import Setup
 from .state import State
@@ -61,20 +61,7 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
             size = p.hand_size - len(known)
             dealt, hidden = hidden[:size], hidden[size:]
             hand = tuple(sorted((*known, *dealt)))
-        players.append(
-            _player(  # PlayerState(...), built faster
-                hand,
-                p.played,
-                p.color,
-                p.withdrawn,
-                p.palaces,
-                p.influence,
-                p.province_tiles,
-                p.bonus_tiles,
-                p.score,
-                p.revealed,
-            )
-        )
+        players.append(_holding(p, hand, p.played, p.color, p.withdrawn))
     if len(hidden) != view.deck_size:
         raise ValueError("the view's hand sizes and deck size do not match its cards")
     public = view.setup

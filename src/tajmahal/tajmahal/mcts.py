@@ -23,7 +23,7 @@ from typing import Final
 
 from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
-from .counting import majorities, symbol_counts
+from .counting import majorities, rival_counts, symbol_counts
 from .rules import apply, legal_actions
 from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile
@@ -106,13 +106,7 @@ def _card_cost(card: int) -> float:
 
 def _play_choice(state: State, seat: int, rng: random.Random, noise: float) -> Action:
     player = state.players[seat]
-    rivals = [
-        symbol_counts(p.played)
-        for s, p in enumerate(state.players)
-        if s != seat and not p.withdrawn
-    ]
-    if state.dummy is not None and state.dummy.bidding:
-        rivals.append(symbol_counts(state.dummy.cards))
+    rivals = rival_counts(state.players, state.dummy, seat)
     mine = symbol_counts(player.played)
     court = state.court
     now = _won(mine, rivals, court)

@@ -9,7 +9,6 @@ input state is never touched.  Rule ids (T4, W8, ...) refer to ``docs/rules.md``
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Final
 
 from .actions import (
     BUILDS,
@@ -25,11 +24,12 @@ from .actions import (
     TakeCard,
     Withdraw,
 )
-from .build import _add_score, _player, _state, _with
+from .build import _ONE_TAKE, _add_score, _in_turn, _player, _with
 from .cards import (
     CARD_COLOR,
     CARDS,
     CHARACTERS,
+    FIRST_EXTRA,
     IS_COLORED,
     MONK_CARD,
     PRINCESS_CARD,
@@ -46,15 +46,8 @@ from .events import (
     VisitBegan,
 )
 from .setups import HAND_SIZE, Setup, display_size, validate_setup
-from .state import NOBODY, Dummy, Pending, PlayerState, Score, State
+from .state import NOBODY, Dummy, PlayerState, Score, State
 from .tiles import BonusTile
-
-_FIRST_EXTRA: Final = 84  # card ids >= 84 are white or special (C3)
-_FIRST_SPECIAL: Final = 96  # card ids >= 96 are the special cards
-_TAKES: Final = (None, Pending(takes=1), Pending(takes=2))  # shared: Pending is immutable
-_ONE_TAKE: Final = _TAKES[1]
-_NO_SYMBOLS: Final = (0,) * len(SYMBOLS)
-
 
 # --------------------------------------------------------------------------- setup
 
@@ -100,6 +93,17 @@ class StateError(ValueError):
     """A hand-built :class:`~tajmahal.State` that the engine cannot have produced."""
 
 
+def cards_in_place(state: State) -> bool:
+    """C3: every card lies in exactly one place (deck, discard pile, display,
+    supply, a hand, a seat's or the dummy's table)."""
+    places = [*state.deck, *state.discard, *state.display, *state.supply]
+    for p in state.players:
+        places += [*p.hand, *p.played]
+    if state.dummy is not None:
+        places += state.dummy.cards
+    return sorted(places) == list(range(len(CARDS)))
+
+
 def check_state(state: State) -> None:
     """Whole-state checks for hand-built positions (puzzles, tests); raises :class:`StateError`.
 
@@ -109,12 +113,7 @@ def check_state(state: State) -> None:
     """
     n = state.setup.players
     problems = []
-    places = [*state.deck, *state.discard, *state.display, *state.supply]
-    for p in state.players:
-        places += [*p.hand, *p.played]
-    if state.dummy is not None:
-        places += state.dummy.cards
-    if sorted(places) != list(range(len(CARDS))):
+    if not cards_in_place(state):
         problems.append("C3: every card must be in exactly one place")
     for seat, p in enumerate(state.players):
         if list(p.hand) != sorted(p.hand):
@@ -156,7 +155,7 @@ def scores(state: State) -> tuple[int, ...]:
 def _plays(player: PlayerState) -> list[Action]:
     """T3/T4/T5: every play open to ``player``, by card id, then extra (none first)."""
     hand = player.hand
-    split = bisect_left(hand, _FIRST_EXTRA)
+    split = bisect_left(hand, FIRST_EXTRA)
     extras = hand[split:]
     color = player.color
     monk = MONK_CARD in extras
@@ -288,26 +287,7 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
         revealed,
     )
     players = (*state.players[:seat], new_player, *state.players[seat + 1 :])
-    new = _state(
-        state.setup,
-        state.visit,
-        state.province,
-        state.start_player,
-        _next_in(players, seat),
-        players,
-        state.deck,
-        state.discard,
-        state.display,
-        state.supply,
-        state.court,
-        state.reserve,
-        state.palaces,
-        state.moguls,
-        state.bonus,
-        None,
-        state.dummy,
-        state.reshuffles,
-    )
+    new = _in_turn(state, _next_in(players, seat), players, state.display, None)
     if log is not None:
         log.append(Played(seat, card, extra))
         if extra == PRINCESS_CARD:
@@ -336,26 +316,8 @@ def _take_first(state: State, seat: int, card: int, log: list[Event] | None) -> 
     )
     if log is not None:
         log.append(CardTaken(seat, card))
-    return _state(
-        state.setup,
-        state.visit,
-        state.province,
-        state.start_player,
-        seat,
-        (*state.players[:seat], new_player, *state.players[seat + 1 :]),
-        state.deck,
-        state.discard,
-        tuple(c for c in state.display if c != card),
-        state.supply,
-        state.court,
-        state.reserve,
-        state.palaces,
-        state.moguls,
-        state.bonus,
-        _ONE_TAKE,
-        state.dummy,
-        state.reshuffles,
-    )
+    players = (*state.players[:seat], new_player, *state.players[seat + 1 :])
+    return _in_turn(state, seat, players, tuple(c for c in state.display if c != card), _ONE_TAKE)
 
 
 def _check_play(player: PlayerState, card: int, extra: int | None) -> None:

@@ -129,13 +129,27 @@ class Setup:
         """The setup of a shuffled ``deck``, with the province tile ``numbers`` and
         the bonus tiles ``squares`` in the order they are placed (C4, C5); checked."""
         tiles, bonus = place_tiles(board, numbers, squares)
+        return cls._checked(players, seed, start_player, deck, tiles, bonus, board)
+
+    @classmethod
+    def _checked(
+        cls,
+        players: int,
+        seed: int,
+        start_player: int,
+        deck: Sequence[int],
+        province_tiles: tuple[int, ...],
+        bonus_tiles: tuple[tuple[int, BonusTile], ...],
+        board: Board,
+    ) -> Setup:
+        """The setup of these parts, in the variant for ``players``, validated."""
         setup = cls(
             players=players,
             seed=seed,
             start_player=start_player,
             deck=tuple(deck),
-            province_tiles=tiles,
-            bonus_tiles=bonus,
+            province_tiles=province_tiles,
+            bonus_tiles=bonus_tiles,
             board=board,
             variant=variant_for(players),
         )
@@ -185,18 +199,9 @@ class Setup:
         default_tiles, default_bonus = place_tiles(board, range(1, 12), DEFAULT_BONUS_TILES)
         province_tiles = default_tiles if province_tiles is None else province_tiles
         bonus_tiles = default_bonus if bonus_tiles is None else bonus_tiles
-        setup = cls(
-            players=players,
-            seed=seed,
-            start_player=start_player,
-            deck=tuple(order),
-            province_tiles=province_tiles,
-            bonus_tiles=bonus_tiles,
-            board=board,
-            variant=variant_for(players),
+        return cls._checked(
+            players, seed, start_player, order, province_tiles, bonus_tiles, board
         )
-        validate_setup(setup)
-        return setup
 
     def __repr__(self) -> str:
         """``Setup.random(4, seed=7)`` for a dealt setup; every field otherwise."""

@@ -8,10 +8,11 @@ bots, tools or analyses on many setups and reachable positions:
 
 .. code-block:: python
 
-    from hypothesis import given
+    from hypothesis import HealthCheck, given, settings
     from tajmahal import legal_actions
     from tajmahal.tajmahal.testing import states
 
+    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(states(players=4))
     def test_my_bot_always_answers_legally(state):
         if state.to_act is not None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import ComponentsAdapter, Words, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
+from ..kit.svg import Kept
 from . import actions as act
 from . import events as ev
 from . import rules
 from .actions import Action, EndTurn, Pass, figure
-from .components import DEFAULT_COMPONENTS, Components
+from .components import DEFAULT_COMPONENTS, Board, Components
 from .events import Event
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
@@ -31,6 +32,7 @@ from .views import SpaceView, TikalView, view
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ..kit.encoding import Encoding
     from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
@@ -39,11 +41,21 @@ __all__ = ["TIKAL", "Tikal", "space_label"]
 def space_label(components: Components, space: int) -> str:
     """A space as people name it: column letter and row number on the board
     (``A1`` top left), from its axial coordinates."""
-    q, r = components.board.coords[space]
-    row = r + (q - (q & 1)) // 2
-    columns = sorted({c[0] for c in components.board.coords})
-    rows = sorted({c[1] + (c[0] - (c[0] & 1)) // 2 for c in components.board.coords})
-    return f"{chr(ord('A') + columns.index(q))}{rows.index(row) + 1}"
+    return _LABELS.of(components.board)[space]
+
+
+def _space_labels(board: Board, _: int) -> tuple[str, ...]:
+    columns = sorted({q for q, _ in board.coords})
+    rows = sorted({r + (q - (q & 1)) // 2 for q, r in board.coords})
+    return tuple(
+        f"{chr(ord('A') + columns.index(q))}{rows.index(r + (q - (q & 1)) // 2) + 1}"
+        for q, r in board.coords
+    )
+
+
+#: Each board's space labels, worked out once (a replay names a space at nearly
+#: every step).
+_LABELS: Final = Kept(_space_labels)
 
 
 def tile_text(components: Components, tile: int) -> str:
@@ -52,12 +64,8 @@ def tile_text(components: Components, tile: int) -> str:
     return f"tile {tile} ({t.back}: {t.kind}{detail})"
 
 
-class TikalWords(Words):
+class TikalWords(ComponentsWords):
     """Tikal's names for things: spaces by column and row, tiles by id and kind."""
-
-    def __init__(self, state: State, names: Sequence[str], events: Sequence[Any] = ()) -> None:
-        super().__init__(state, names, events)
-        self.c = state.components
 
     def at(self, space: int) -> str:
         return space_label(self.c, space)
@@ -66,7 +74,7 @@ class TikalWords(Words):
         return tile_text(self.c, tile)
 
     def treasure(self, kind: int) -> str:
-        return self.c.treasure_types[kind]
+        return str(self.c.treasure_types[kind])
 
 
 _ACTION_TEXTS: Final[Mapping[type, Callable[[Any, TikalWords], str]]] = {
@@ -189,6 +197,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     words = TikalWords
     setup_type = Setup
     variants = VARIANTS
+    default_components = DEFAULT_COMPONENTS
     default_variant = BASIC
 
     new_game = staticmethod(rules.new_game)
@@ -197,14 +206,10 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
     components_data = staticmethod(components_data)
-
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
-        super().__init__(components)
+    scores = staticmethod(rules.scores)
+    describe_action = staticmethod(action_text)
 
     # -- results
-
-    def scores(self, state: State) -> list[int]:
-        return rules.scores(state)
 
     def breakdown(self, state: State) -> list[dict[str, int]]:
         return [
@@ -212,13 +217,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
             for p in state.players
         ]
 
-    def ranks(self, state: State) -> list[int]:
-        return rules.ranks(rules.scores(state))
-
     # -- for people
-
-    def describe_action(self, state: State, action: Action) -> str:
-        return action_text(state, action)
 
     def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
         lines = [f"# Tikal ({state.setup.variant}); {who(0, names)} starts"]
@@ -228,6 +227,13 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
             shown = ", ".join(tile_text(state.components, t) for t in state.auction.display)
             lines.append(f"revealed: {shown}")
         return lines
+
+    def encoding(self) -> Encoding[State, Action]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.tikal.encoding`; needs the ``rl`` extra)."""
+        from .encoding import encoding
+
+        return encoding(self)
 
     def pictures(self) -> TikalPictures:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""

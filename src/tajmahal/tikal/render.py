@@ -188,10 +188,16 @@ def tile_drawing(
 Figures = tuple[tuple[int, bool], ...]
 
 
-def _figures(v: TikalView, space: int) -> Figures:
-    return tuple(
-        (workers, v.players[seat].leader == space) for seat, workers in enumerate(v.workers[space])
-    )
+def _all_figures(v: TikalView) -> list[Figures]:
+    """Each space's figures (most spaces have none: one shared tuple for them)."""
+    leaders = tuple(p.leader for p in v.players)
+    nobody: Figures = tuple((0, False) for _ in leaders)
+    return [
+        tuple((n, leader == space) for n, leader in zip(workers, leaders, strict=True))
+        if space in leaders or any(workers)
+        else nobody
+        for space, workers in enumerate(v.workers)
+    ]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -428,20 +434,46 @@ def public_parts(v: TikalView, c: Components, names: Sequence[str] | None = None
     the panel, and each space's outline to click (with its tooltip)."""
     labels = tuple(_labels(names, len(v.players)))
     serial = _sheet(c).serial
-    figures = [_figures(v, space) for space in range(len(v.spaces))]
-    parts = ['<g class="public">']
-    parts += [
-        _space(serial, space, s, figures[space])
-        for space, s in enumerate(v.spaces)
-        if s is not None
-    ]
+    drawn, hits = _spaces(v, serial, labels)
+    parts = ['<g class="public">', *(d for d in drawn if d)]
     parts += _panel(v, c, labels)
     parts.append('</g><g class="spaces">')
-    parts += [
-        _hit(serial, space, v.spaces[space], figures[space], labels) for space in c.board.spaces
-    ]
+    parts += (hits[space] for space in c.board.spaces)
     parts.append("</g>")
     return parts
+
+
+#: The last picture's spaces, by sheet and names: what they were drawn from (each
+#: space's view and figures) and their fragments (see :func:`_spaces`).
+_LAST: dict[
+    tuple[int, tuple[str, ...]],
+    tuple[tuple[SpaceView | None, ...], list[Figures], list[str], list[str]],
+] = {}
+
+
+def _spaces(v: TikalView, serial: int, labels: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Each space drawn ("" for one unexplored) and its outline to click.  A step
+    changes few spaces: those equal to the last picture's are not looked up again."""
+    figures = _all_figures(v)
+    last = _LAST.get((serial, labels))
+    if last is None or len(last[0]) != len(v.spaces):
+        last = (
+            (None,) * len(v.spaces),
+            [()] * len(v.spaces),
+            [""] * len(v.spaces),
+            [""] * len(v.spaces),
+        )
+    old_spaces, old_figures, drawn, hits = last[0], last[1], list(last[2]), list(last[3])
+    for space, s in enumerate(v.spaces):
+        f = figures[space]
+        if s == old_spaces[space] and f == old_figures[space] and hits[space]:
+            continue
+        drawn[space] = _space(serial, space, s, f) if s is not None else ""
+        hits[space] = _hit(serial, space, s, f, labels)
+    if len(_LAST) > 16:
+        _LAST.clear()
+    _LAST[(serial, labels)] = (v.spaces, figures, drawn, hits)
+    return drawn, hits
 
 
 def public_layer(v: TikalView, c: Components, names: Sequence[str] | None = None) -> str:

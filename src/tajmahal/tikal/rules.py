@@ -23,6 +23,9 @@ from typing import Final, TypeVar
 
 from attrs import evolve
 
+# T45: the totals by seat, ranked (a tie is a shared win).
+from ..kit.scoring import ranks as ranks
+from ..kit.scoring import scores as scores
 from .actions import (
     COSTS,
     END_TURN,
@@ -834,12 +837,3 @@ def _choose(state: State, seat: int, action: Choose, events: list[Event]) -> Sta
 
 def is_over(state: State) -> bool:
     return state.phase == OVER
-
-
-def scores(state: State) -> list[int]:
-    return [p.score for p in state.players]
-
-
-def ranks(totals: list[int]) -> list[int]:
-    """1 is best; equal totals share a rank (T45: a tie is a shared win)."""
-    return [1 + sum(t > mine for t in totals) for mine in totals]

@@ -10,12 +10,10 @@ left, treasures held).  It draws a seat's view (:func:`~tajmahal.tikal.views.vie
 nothing of Tikal is private to one seat, and the face-down treasures and the
 stack's order, hidden from every seat, are only counted.
 
->>> import io
->>> from rich.console import Console
 >>> from tajmahal.tikal import Setup, new_game
->>> console = Console(width=80, record=True, file=io.StringIO())
->>> console.print(position(new_game(Setup.random(2, seed=1)), ["ann", "bob"]))
->>> "ann (seat 0) to act: place" in console.export_text()
+>>> from tajmahal.kit.terminal import plain
+>>> start = position(new_game(Setup.random(2, seed=1)), ["ann", "bob"])
+>>> "ann (seat 0) to act: place" in plain(start)
 True
 """
 
@@ -29,17 +27,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..kit.terminal import SEAT_STYLES, seat_name
 from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, State
 from .views import TikalView, view
-
-#: Rich styles of the seats (the order of the SVG's seat colours).
-SEAT_STYLES: Final = ("bold red", "bold blue", "bold green", "bold magenta")
-
-
-def _name(labels: Sequence[str], seat: int) -> Text:
-    return Text(f"{labels[seat]} (seat {seat})", style=SEAT_STYLES[seat % 4])
 
 
 def figures_text(workers: int, leader: bool) -> str:
@@ -72,7 +64,7 @@ def turn_text(v: TikalView, c: Components, labels: Sequence[str]) -> Text:
     if v.to_act is None:
         return Text("Game over", style="bold")
     head = Text(f"Tikal ({v.variant}): ", style="bold")
-    head.append_text(_name(labels, v.to_act))
+    head.append_text(seat_name(labels, v.to_act))
     head.append(f" to act: {v.phase}")
     if v.phase == "act":
         head.append(f", {v.ap} AP left" + (" (scoring turn)" if v.turn == "scoring" else ""))
@@ -196,7 +188,7 @@ def position(
         for i, k in enumerate(v.round.order):
             if i:
                 order.append(", ")
-            order.append_text(_name(labels, k))
+            order.append_text(seat_name(labels, k))
         parts.append(order)
     if v.auction is not None:
         a = v.auction

@@ -15,29 +15,26 @@ from hypothesis import strategies as st
 from ..kit import testing as kit
 from .actions import Action
 from .adapter import TIKAL
-from .components import DEFAULT_COMPONENTS, Components
-from .state import ACT, VARIANTS, Setup, State, all_treasures
+from .components import Components
+from .state import ACT, Setup, State, all_treasures
 
 __all__ = ["games", "legal_actions_of", "setups", "states"]
 
 
-@st.composite
-def setups(
-    draw: st.DrawFn,
-    players: int | Sequence[int] = (2, 3, 4),
-    variants: str | Sequence[str] = VARIANTS,
-    components: Components = DEFAULT_COMPONENTS,
-) -> Setup:
-    """A valid setup: the tiles shuffled within each back letter (T11), the treasure
-    tokens in any order (T14)."""
-    n = draw(kit.pick(players))
-    variant = draw(kit.pick(variants))
+def _deal(draw: st.DrawFn, players: int, variant: str, components: Components) -> Setup:
+    """the tiles shuffled within each back letter (T11), the treasure tokens in any
+    order (T14)."""
     stack: list[int] = []
     for back in sorted({t.back for t in components.tiles}):
         group = [t.id for t in components.tiles if t.back == back]
         stack.extend(draw(st.permutations(group)))
     treasures = tuple(draw(st.permutations(all_treasures(components))))
-    return Setup(n, variant, tuple(stack), treasures, components)
+    return Setup(players, variant, tuple(stack), treasures, components)
+
+
+#: Valid setups: ``setups(players=(2, 3, 4), variants=VARIANTS,
+#: components=DEFAULT_COMPONENTS)``, the tiles and treasures in any order.
+setups = kit.component_setups(TIKAL, _deal)
 
 
 def _prefer(state: State, legal: Sequence[Action]) -> Sequence[Action]:

@@ -7,10 +7,12 @@ worker over.  A game that could not be finished (its worker died, was stopped,
 wrote something that is not its outcome, or its result did not match its
 record) is *lost*: it is charged, as a fault of kind :data:`LOST` and a loss, to
 every seat that could have caused it (:func:`suspects`: the seats played by a
-separate program; a built-in bot runs inside the referee and cannot).  The
-other seats share the win.  A lost game is journaled like any other, so it is
-never played again: a bot that spoils its game whenever it is losing cannot draw
-again, and it is listed under :func:`lost_games` in the standings.
+separate program outside the sandbox; a built-in bot runs inside the referee,
+and a sandboxed one sees no process but its own: neither can).  The other seats
+share the win.  A lost game is journaled like any other, so it is never played
+again: a bot that spoils its game whenever it is losing cannot draw again, and
+it is listed under :func:`lost_games` in the standings.  A game that no bot can
+have spoiled is played again instead.
 """
 
 from __future__ import annotations
@@ -35,9 +37,13 @@ REJECTED_SUFFIX: Final = ".rejected"
 
 
 def suspects(plan: Plan, slot: Slot, builtins: Collection[str]) -> tuple[int, ...]:
-    """The seats of ``slot`` whose bot is a separate program (not one of the
-    game's ``builtins``, which run inside the referee): the ones that could have
-    killed, stopped or spoiled the game's worker."""
+    """The seats of ``slot`` whose bot could have killed, stopped or spoiled the
+    game's worker: those played by a separate program (not one of the game's
+    ``builtins``, which run inside the referee), unless the plan sandboxes them
+    (a sandboxed bot sees no process but its own: the game is then played again,
+    as when no bot is suspect)."""
+    if plan.sandbox:
+        return ()
     return tuple(
         seat
         for seat, entrant in enumerate(slot.seating)
@@ -95,6 +101,27 @@ def lost_games(games: Sequence[Finished], names: Sequence[str]) -> list[dict[str
                 }
             )
     return listed
+
+
+def audit(game: AnyGame, store: TournamentDir) -> dict[int, str]:
+    """Settle the journal's unsealed lines (see :mod:`.journal`): each game played
+    to its end whose record replays to its line is counted (and sealed again);
+    the others, and every unsealed lost game (it has no record to replay), are
+    taken out of the journal, to be played again.  Returns those (number: why)."""
+    if not store.unsealed:
+        return {}
+    doubted = {}
+    for entry in list(store.unsealed):
+        if entry.result.get("lost"):
+            doubted[entry.number] = "a lost game whose line is not sealed"
+            continue
+        problem = check_result(game, store, entry.slot, entry.result)
+        if problem is None:
+            store.vouch(entry)
+        else:
+            doubted[entry.number] = problem
+    store.settle(doubted)
+    return doubted
 
 
 def check_result(

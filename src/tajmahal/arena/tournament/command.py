@@ -21,12 +21,15 @@ from ..commands import (
     SEED,
     check_bots_start,
     check_sandbox,
+    default_sandbox,
     game_option,
     load_game_option,
     parse_bots,
     parse_seat_time,
     preflight_option,
     referee_options,
+    sandbox_given,
+    say_sandbox,
 )
 from ..game import AnyGame
 from ..referee import MatchConfig, TimeControl
@@ -34,6 +37,7 @@ from ..registry import GameRegistry, UnknownGame, registry_of
 from ..report import console
 from ..signals import terminate_as_interrupt
 from . import gauntlet
+from .charges import audit
 from .display import (
     LiveDisplay,
     PlainDisplay,
@@ -336,6 +340,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         options["preflight"] = preflight
         is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
         game = _tournament_game(registry, game_name, out, is_gauntlet_run)
+        options["sandbox"] = default_sandbox(options["sandbox"], _programs(game, bots))
         if executor != "ray" and (address is not None or ray_working_dir is not None):
             raise click.UsageError("--address and --ray-working-dir are for --executor ray")
         players = _Executors(game, executor, jobs, address, ray_working_dir)
@@ -346,6 +351,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
                 lineup = _lineup(bots, options) if bots else None
                 plan = _plan(game, out, lineup, games, seed, options)
                 _check_entrants(game, plan.entrants, options, plan)
+                if _programs(game, tuple(e.bot for e in plan.entrants)):
+                    say_sandbox(plan.sandbox, sandbox_given(), quiet)
                 status = _play(game, out, plan, games, players, as_json, quiet)
         finally:
             players.close()
@@ -426,6 +433,8 @@ def _gauntlet(
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     _check_entrants(game, entrants, options)
+    if _programs(game, tuple(e.bot for e in entrants)):
+        say_sandbox(options["sandbox"], sandbox_given(), quiet)
     candidate = entrants[0]
     if seed is None and bots:  # one seed for every match-up: the same deals for each
         stored_seed = _stored_seed(gauntlet.matchup_dir(out, 1))
@@ -462,6 +471,15 @@ def _gauntlet(
             screen.print(table)
         screen.print(f"results: {path}")
     return status
+
+
+def _programs(game: AnyGame, bots: Sequence[str]) -> bool:
+    """Whether any of ``bots`` (BOT or NAME=BOT) is a program (none given: maybe)."""
+    try:
+        entrants = parse_entrants(bots)
+    except ValueError:
+        return True
+    return not bots or any(e.bot not in game.builtin_players() for e in entrants)
 
 
 def _check_entrants(
@@ -525,6 +543,7 @@ class _Executors:
 
     def get(self, store: TournamentDir) -> Executor:
         if self.ray is not None:
+            self.ray.log = self.ray.log or store.root / "workers.log"  # the driver's messages
             return self.ray
         jobs = self.jobs or default_jobs()
         return LocalExecutor(self.reference, jobs, store.root / "workers.log")
@@ -552,6 +571,13 @@ def _run(
         if plan.sprt is not None:
             test = plan.sprt.text().replace(",", ", ")  # wraps between parameters
             screen.print(f"SPRT {test}: stops when H0 or H1 is accepted")
+        doubted = audit(game, store)
+        if doubted:
+            click.echo(
+                f"{count(len(doubted), 'journaled game')} not believed (its journal line or "
+                f"record was changed; see {store.root / ERRORS}): played again",
+                err=True,
+            )
         if store.finished:
             screen.print(f"resuming: {len(store.finished)} of {plan.games} games already finished")
     executor = players.get(store)
@@ -598,6 +624,13 @@ def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = Tr
         )
         files = ", ".join(p.name for p in report.files)
         out.print(f"results in {store.root}: {files}, {GAMES}/")
+    if report.lost is not None:
+        click.echo(
+            f"stopped: {report.lost}; {report.finished} of {plan.games} games are saved in "
+            f"{store.root}: run the same command to resume",
+            err=True,
+        )
+        return 1
     if report.interrupted:
         click.echo(
             f"interrupted: the games under way were stopped and their bots killed; "

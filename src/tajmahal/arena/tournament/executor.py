@@ -22,7 +22,8 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from ..game import AnyGame
-from ..referee import BotSpec, MatchConfig, TimeControl, run_match
+from ..referee import BotSpec, MatchConfig, StepHook, TimeControl, run_match
+from .journal import GAMES
 
 
 @frozen
@@ -116,6 +117,11 @@ class GameOutcome:
         return cls(int(data["number"]), result, error, bool(data.get("transient", False)))
 
 
+class ExecutorLost(Exception):
+    """The executor can play no more games (a Ray cluster lost): the tournament
+    stops, its standings written, to be resumed."""
+
+
 class Executor(Protocol):
     """Plays games.  :meth:`run` takes tasks lazily from ``tasks`` (as it has room
     for them) and yields each outcome as soon as its game is over, one per task.
@@ -123,7 +129,8 @@ class Executor(Protocol):
     The caller closes the iterator (``contextlib.closing``) when it stops early,
     for example on Ctrl-C: the executor must then stop every game it started, kill
     their bots and return, leaving no process behind.  A game that is stopped
-    yields no outcome and leaves no record (it is played again on resume)."""
+    yields no outcome and leaves no record (it is played again on resume).  An
+    executor that can play no more raises :class:`ExecutorLost`."""
 
     def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
         """The outcome of each task in ``tasks``, in the order the games finish."""
@@ -154,9 +161,10 @@ def game_reference(game: AnyGame) -> str:
     )
 
 
-def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
-    """Play ``task`` with the referee.  Never raises but for KeyboardInterrupt (the
-    referee then stops the bots and discards the half-written record)."""
+def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) -> GameOutcome:
+    """Play ``task`` with the referee (``on_step``: see :class:`MatchConfig`).  Never
+    raises but for KeyboardInterrupt (the referee then stops the bots and
+    discards the half-written record)."""
     try:
         builtins = list(game.builtin_players())
         specs = [BotSpec.parse(bot, builtins) for bot in task.bots]
@@ -174,6 +182,8 @@ def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
             watch=False,  # the games in parallel keep the CPUs busy
             sandbox=task.sandbox,
             memory=task.memory,
+            hide=_tournament_dir(record),
+            on_step=on_step,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         _sync_directory(record.parent)  # the record's rename is on disk before it counts
@@ -182,6 +192,12 @@ def play_task(game: AnyGame, task: GameTask) -> GameOutcome:
         return GameOutcome(task.number, result=data)
     except Exception:
         return GameOutcome(task.number, error=traceback.format_exc().rstrip())
+
+
+def _tournament_dir(record: Path) -> tuple[Path, ...]:
+    """The tournament's directory, to hide from sandboxed bots, for a record at
+    ``DIR/games/N.jsonl`` (a Ray task's record is elsewhere: in a temporary one)."""
+    return (record.parent.parent,) if record.parent.name == GAMES else ()
 
 
 def _sync_directory(path: Path) -> None:

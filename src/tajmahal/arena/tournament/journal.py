@@ -7,12 +7,20 @@
     DIR/games/NNNNNN.jsonl each finished game's record
     DIR/logs/NNNNNN.seatS.log  the bots' stderr (empty logs are removed)
     DIR/errors.log         games that could not be played (they are retried on resume)
+    DIR/.key               the secret that seals the journal's lines (readable by you only)
 
 A game counts as finished exactly when its journal line is on disk.  The record
 is renamed into place (and the directory synced) before that line is written, so
 a journaled game always has its record; a game that was under way when the
 tournament stopped has no journal line and is simply played again.  A line cut
 short by a crash ends the journal; it is dropped on the next start.
+
+Each line is *sealed*: it holds the SHA-256 of its game's record and an HMAC of
+the whole line under the directory's key, which only the tournament process
+writes (sandboxed bots do not see the directory at all).  On resume a line whose
+seal or record does not match is not believed as it stands (:attr:`TournamentDir.
+unsealed`): the runner replays its record (:func:`~.charges.audit`), and a game
+that does not replay to its line is taken out of the journal and played again.
 """
 
 from __future__ import annotations
@@ -20,12 +28,15 @@ from __future__ import annotations
 import contextlib
 import datetime
 import fcntl
+import hashlib
+import hmac
 import os
+import secrets
 from pathlib import Path
 from typing import Any, Final
 
 import orjson
-from attrs import frozen
+from attrs import field, frozen
 
 from .plan import Plan
 from .schedule import Slot
@@ -37,6 +48,7 @@ JOURNAL: Final = "journal.jsonl"
 GAMES: Final = "games"
 LOGS: Final = "logs"
 ERRORS: Final = "errors.log"
+KEY: Final = ".key"
 _LOCK: Final = ".lock"
 
 
@@ -56,6 +68,9 @@ class Finished:
     seating: tuple[int, ...]
     record: str
     result: dict[str, Any]
+    #: The line's seal and the record's SHA-256 it vouches for, as read back.
+    seal: str | None = field(default=None, eq=False, repr=False)
+    sealed_digest: str | None = field(default=None, eq=False, repr=False)
 
     @property
     def slot(self) -> Slot:
@@ -82,6 +97,10 @@ class Finished:
             seating=tuple(int(e) for e in data["seating"]),
             record=str(data["record"]),
             result=dict(data["result"]),
+            seal=data.get("seal") if isinstance(data.get("seal"), str) else None,
+            sealed_digest=(
+                data.get("record_sha256") if isinstance(data.get("record_sha256"), str) else None
+            ),
         )
 
 
@@ -132,11 +151,17 @@ class TournamentDir:
     Use :meth:`open`; then :attr:`plan` is the plan in force (the stored one, with
     the deals given if they grew) and :attr:`finished` the games in the journal."""
 
-    def __init__(self, root: Path, plan: Plan, finished: list[Finished], lock: int) -> None:
+    def __init__(
+        self, root: Path, plan: Plan, finished: list[Finished], lock: int, key: bytes
+    ) -> None:
         self.root = root
         self.plan = plan
         self.finished = finished
         self._lock = lock
+        self._key = key
+        #: Journaled games whose line's seal or record does not match (see the module's
+        #: text): counted only once :func:`~.charges.audit` has replayed their records.
+        self.unsealed: list[Finished] = []
         self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
 
     @property
@@ -177,10 +202,14 @@ class TournamentDir:
                 plan = _reconcile(root, stored, plan)
                 finished = read_journal(root / JOURNAL, plan, repair=True)
                 remove_partial_records(root / GAMES)
+            key = _key(root)
         except BaseException:
             os.close(lock)
             raise
-        return cls(root, plan, finished, lock)
+        store = cls(root, plan, finished, lock, key)
+        store.unsealed = [e for e in finished if not store.sealed(e)]
+        store.finished = [e for e in finished if e not in store.unsealed]
+        return store
 
     def append(self, slot: Slot, result: dict[str, Any]) -> Finished:
         """Journal ``slot`` as finished with ``result``; on disk when this returns."""
@@ -197,13 +226,46 @@ class TournamentDir:
             record="" if result.get("lost") else f"{GAMES}/{record_name(slot.number)}",
             result=result,
         )
-        line = memoryview(orjson.dumps(entry.to_data()) + b"\n")
+        line = memoryview(orjson.dumps(self._sealed_data(entry)) + b"\n")
         while line:
             written = os.write(self._journal, line)
             line = line[written:]
         os.fsync(self._journal)
         self.finished.append(entry)
         return entry
+
+    def _sealed_data(self, entry: Finished) -> dict[str, Any]:
+        data = entry.to_data()
+        data["record_sha256"] = _digest(self.root / entry.record) if entry.record else None
+        data["seal"] = _seal(self._key, data)
+        return data
+
+    def sealed(self, entry: Finished) -> bool:
+        """Whether ``entry`` is as this tournament journaled it, with its record
+        as it was then."""
+        data = entry.to_data()
+        data["record_sha256"] = entry.sealed_digest
+        if entry.seal is None or not hmac.compare_digest(entry.seal, _seal(self._key, data)):
+            return False
+        now = _digest(self.root / entry.record) if entry.record else None
+        return now == entry.sealed_digest
+
+    def vouch(self, entry: Finished) -> None:
+        """Count an unsealed entry after all (its record replayed to it)."""
+        self.unsealed.remove(entry)
+        self.finished.append(entry)
+
+    def settle(self, doubted: dict[int, str]) -> None:
+        """Take the unsealed entries of ``doubted`` (number: why) out of the journal,
+        to be played again (each is noted in errors.log), and seal the others."""
+        for number, why in sorted(doubted.items()):
+            self.log_error(number, f"its journal line is not believed: {why}; played again")
+        self.unsealed = [e for e in self.unsealed if e.number not in doubted]
+        kept = [orjson.dumps(self._sealed_data(e)) + b"\n" for e in self.finished]
+        kept += [orjson.dumps(e.to_data()) + b"\n" for e in self.unsealed]
+        os.close(self._journal)
+        write_atomically(self.root / JOURNAL, b"".join(kept))
+        self._journal = os.open(self.root / JOURNAL, os.O_WRONLY | os.O_APPEND)
 
     def log_error(self, number: int, text: str) -> None:
         """Note in errors.log that game ``number`` could not be played."""
@@ -232,6 +294,35 @@ class TournamentDir:
             return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return path
+
+
+def _seal(key: bytes, data: dict[str, Any]) -> str:
+    """The HMAC-SHA256 of a journal line's ``data`` (without its seal)."""
+    body = {k: v for k, v in data.items() if k != "seal"}
+    return hmac.new(key, orjson.dumps(body, option=orjson.OPT_SORT_KEYS), "sha256").hexdigest()
+
+
+def _digest(path: Path) -> str | None:
+    """The SHA-256 of the file at ``path`` (None: there is none)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _key(root: Path) -> bytes:
+    """The directory's sealing key, made on first use (readable by its owner only)."""
+    path = root / KEY
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_bytes()
+    try:
+        os.write(fd, secrets.token_bytes(32))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return path.read_bytes()
 
 
 def _lock(root: Path) -> int:

@@ -36,6 +36,15 @@ _WATCH = 1.0
 _CHUNK = 1 << 16
 
 
+def wait_or_kill(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """The exit status of ``proc``, killed if it has not exited within ``timeout`` s."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
 def default_jobs() -> int:
     """The number of CPUs this process may use."""
     if hasattr(os, "sched_getaffinity"):
@@ -142,11 +151,7 @@ class _Worker:
 
     def death(self) -> str:
         """Why the worker ended (it has closed its output)."""
-        try:
-            status = self.proc.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            status = self.proc.wait()
+        status = wait_or_kill(self.proc, STOP_TIMEOUT)
         return f"the worker process ended ({describe_status(status)}) during the game"
 
     def stop(self, busy: bool) -> None:
@@ -159,11 +164,7 @@ class _Worker:
                 self.proc.send_signal(signal.SIGTERM)
 
     def reap(self, deadline: float) -> None:
-        try:
-            self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        wait_or_kill(self.proc, max(0.0, deadline - time.monotonic()))
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 

@@ -19,8 +19,9 @@ import orjson
 from attrs import frozen
 
 from ..game import AnyGame
-from .charges import check_result, lost_games, lost_result, suspects
-from .executor import Executor, GameOutcome, GameTask
+from ..signals import STOPPING
+from .charges import audit, check_result, lost_games, lost_result, suspects
+from .executor import Executor, ExecutorLost, GameOutcome, GameTask
 from .journal import Finished, TournamentDir
 from .plan import Plan
 from .schedule import Slot
@@ -54,8 +55,9 @@ class Listener(Protocol):
 class Report:
     """How a run went: games ``played`` in this run out of the plan's, those that
     ``failed`` (number, error), whether it was ``interrupted``, the seconds it took,
-    the final standings, the summary files written, and where the plan's
-    sequential test stands (``sprt``, None without one)."""
+    the final standings, the summary files written, where the plan's
+    sequential test stands (``sprt``, None without one), and why the executor
+    could play no more (``lost``: the run stopped there, to be resumed)."""
 
     plan: Plan
     finished: int
@@ -66,6 +68,7 @@ class Report:
     standings: Standings
     files: tuple[Path, ...]
     sprt: SprtStatus | None = None
+    lost: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -104,7 +107,9 @@ def run_tournament(
     """Play the games of ``store.plan`` that are not in its journal yet (or, when
     the plan has a sequential test, until the test is decided).
 
-    With the ``game``, a result counts only if the game's record replays to it
+    With the ``game``, a journaled game whose line is not sealed counts only if
+    its record replays to it (:func:`~.charges.audit`; else it is played again), a
+    result counts only if the game's record replays to it
     (:func:`~.charges.check_result`), and a game that could not be finished is
     *lost*: charged to the seats played by separate programs, which could have
     caused it (:mod:`.charges`), at once, or, if the executor says the loss was
@@ -113,6 +118,8 @@ def run_tournament(
     given) is played again, after the others, up to ``retries`` more times in
     this run; then it is reported as failed (and tried again on the next run)."""
     plan = store.plan
+    if game is not None:
+        audit(game, store)  # journaled games count only as the tournament wrote them
     builtins = set(game.builtin_players()) if game is not None else None
     tries: dict[int, int] = {}
     standings = Standings(plan.entrants)
@@ -135,6 +142,7 @@ def run_tournament(
 
     played = 0
     interrupted = False
+    lost: str | None = None
     start = time.monotonic()
     todo: Iterable[int] = (s.number for s in plan.slots())
     try:
@@ -182,6 +190,10 @@ def run_tournament(
             todo = sorted(errors)  # played again, in order
     except KeyboardInterrupt:
         interrupted = True
+    except ExecutorLost as e:  # the games under way are played again on resume
+        interrupted, lost = True, str(e)
+        for number in sorted(under_way):
+            store.log_error(number, f"the executor was lost during the game: {lost}")
     failed = [(n, e) for n, e in sorted(errors.items()) if n not in done]
     seconds = time.monotonic() - start
     store.remove_partial_records()  # left by workers that were killed
@@ -201,6 +213,7 @@ def run_tournament(
         standings=standings,
         files=files,
         sprt=sprt,
+        lost=lost,
     )
 
 
@@ -261,8 +274,9 @@ def write_summary(
 
 @contextlib.contextmanager
 def _interrupts_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM during the block, then raise KeyboardInterrupt if one
-    came (main thread only; elsewhere the block runs as is)."""
+    """Hold SIGINT, SIGTERM and SIGHUP during the block, then raise
+    KeyboardInterrupt if one came (main thread only; elsewhere the block runs as
+    is)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -271,7 +285,7 @@ def _interrupts_deferred() -> Iterator[None]:
     def hold(signum: int, frame: Any) -> None:
         caught.append(signum)
 
-    previous = {s: signal.signal(s, hold) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, hold) for s in STOPPING}
     try:
         yield
     finally:

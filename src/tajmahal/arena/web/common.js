@@ -18,6 +18,7 @@ function logItems(entry, names) {
   const item = document.createElement("li");
   item.value = entry.decision;
   item.className = "action";
+  if (entry.part) item.classList.add("part");  // an action's first decision: told in full at its last
   const who = entry.seat === null || entry.seat === undefined ? "" : `${names[entry.seat]}: `;
   item.append(text("span", who + entry.text + (entry.by === "fallback" ? " [fallback]" : ""), "what"));
   if (entry.fault) {

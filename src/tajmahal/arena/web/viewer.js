@@ -35,14 +35,25 @@ async function unpack(i) {
   return cache[i];
 }
 
+// The view chosen: "all" (every hand, the whole game), "none" (a spectator) or a
+// seat's number.  A seat or a spectator sees what it was told, up to the step shown.
+const seatView = () => el("view").value !== "all";
+
+// A step's log lines in the view chosen (a seat's own draws, not the others').
+function linesFor(s, g) {
+  const v = el("view").value;
+  if (!s.views || v === "all") return s.lines;
+  return s.views[v === "none" ? g.names.length : Number(v)];
+}
+
 function buildLog(g) {
   const log = el("log");
   log.replaceChildren();
   g.steps.forEach((s, i) => {
-    const [item, ...heads] = logItems(s, g.names);
-    item.dataset.step = i;
-    item.addEventListener("click", () => show(i));
-    log.append(item, ...heads);
+    const items = logItems({...s, lines: linesFor(s, g)}, g.names);
+    for (const item of items) item.dataset.step = i;
+    items[0].addEventListener("click", () => show(i));
+    log.append(...items);
   });
   const marks = el("faultmarks");
   marks.replaceChildren();
@@ -87,6 +98,9 @@ function show(i) {
   const who = s.seat === null ? "" : `seat ${s.seat} (${game.names[s.seat]}): `;
   now.textContent = `${who}${s.text} — scores ${s.scores.join(", ")}`;
   now.className = s.fault ? "fault" : "";
+  const limited = seatView(), last = step === game.steps.length - 1;
+  for (const li of el("log").children) li.hidden = limited && Number(li.dataset.step) > step;
+  el("faultmarks").hidden = el("final").hidden = limited && !last;  // no future in a seat's view
   for (const li of el("log").querySelectorAll("li.current")) li.classList.remove("current");
   const item = el("log").querySelector(`li[data-step="${step}"]`);
   if (item) {
@@ -128,7 +142,7 @@ DATA.index.forEach((g, i) => picker.append(new Option(`${i + 1}: ${g.record} —
 if (DATA.index.length < 2) el("game-choice").hidden = true;
 picker.addEventListener("change", () => choose(Number(picker.value)));
 el("slider").addEventListener("input", (e) => show(Number(e.target.value)));
-el("view").addEventListener("change", () => show(step));
+el("view").addEventListener("change", () => { buildLog(game); show(step); });
 el("play").addEventListener("click", play);
 el("prev").addEventListener("click", () => show(step - 1));
 el("next").addEventListener("click", () => show(step + 1));

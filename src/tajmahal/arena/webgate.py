@@ -1,0 +1,217 @@
+"""Who may use the browser game's server, and how much of it.
+
+The game's page shows a person's hand and takes their moves: only the browser of
+the person who started ``tajmahal play`` may read it or play.  :class:`Gate`
+wraps the web application and checks every request before it is routed:
+
+- the *token*: a random secret in the address the command prints (as Jupyter
+  does), ``?token=...``; the page's first load turns it into a cookie
+  (``HttpOnly``, ``SameSite=Strict``) that the page's own requests carry.  A
+  request with neither is refused (403): another web page, another user of the
+  machine, or a bot cannot read the game or play;
+- the *Host* header, when serving on a loopback address: only ``localhost``,
+  ``127.0.0.1`` or ``[::1]`` with the port (a DNS-rebinding page comes with its
+  own name, and is refused);
+- the *Origin* (and ``Sec-Fetch-Site``) when a browser sends one: only the page's
+  own (a cross-site form or ``fetch``, CSRF, is refused);
+- a move is JSON (``Content-Type: application/json``, else 415) of at most
+  :data:`MAX_BODY` bytes (else 413, without reading the rest).
+
+:class:`LimitedH11` is the server's HTTP protocol: at most ``max_connections``
+connections at once (the oldest idle one is closed for a new one: idle
+connections cannot lock the person out, nor run the process out of file
+descriptors), and a connection that has not completed a request within
+:data:`REQUEST_TIME` seconds is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import resource
+import secrets
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any, Final
+from urllib.parse import parse_qs
+
+#: The largest request body taken (a move is a few dozen bytes).
+MAX_BODY: Final = 4096
+#: Seconds a connection has to send a whole request (headers and body).
+REQUEST_TIME: Final = 10.0
+#: Connections served at once, at most (fewer when file descriptors are scarce).
+MAX_CONNECTIONS: Final = 256
+LOOPBACK_NAMES: Final = ("localhost", "127.0.0.1", "[::1]")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def is_loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
+
+
+def connection_limit(wanted: int = MAX_CONNECTIONS) -> int:
+    """How many connections to serve at once: ``wanted``, or a quarter of this
+    process's file descriptors if that is fewer (the referee, its bots' pipes
+    and the logs need the rest)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(4, min(wanted, soft // 4))
+
+
+class Gate:
+    """The checks above, around the ASGI application ``app``, for a server on
+    ``host:port`` with ``token``."""
+
+    def __init__(self, app: App, token: str, host: str, port: int) -> None:
+        self.app = app
+        self.token = token
+        self.cookie = f"tajmahal-play-{port}"
+        self.hosts: frozenset[str] | None = None  # any Host (served to the network)
+        if is_loopback(host):
+            self.hosts = frozenset(f"{name}:{port}" for name in LOOPBACK_NAMES)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        refusal = self.refusal(scope, headers)
+        if refusal is not None:
+            await _respond(send, *refusal)
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if self.token in query.get("token", ()) and scope["path"] == "/":
+            send = self._setting_cookie(send)
+        await self.app(scope, _limited(receive), send)
+
+    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        """Why the request is refused (status, text); None if it is let in."""
+        host = headers.get("host", "")
+        if self.hosts is not None and host not in self.hosts:
+            return 403, f"this game answers to {sorted(self.hosts)[0]} only, not {host!r}"
+        origin = headers.get("origin")
+        if origin is not None and origin != f"http://{host}":
+            return 403, "requests from other web pages are refused"
+        if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+            return 403, "requests from other web pages are refused"
+        if not self.authorized(scope, headers):
+            return 403, (
+                "open the address `tajmahal play` printed, with its token: "
+                "this game is only for the person who started it"
+            )
+        if scope["method"] not in ("GET", "HEAD"):
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                return 415, "a move is sent as application/json"
+            length = headers.get("content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+                return 413, f"a request body is at most {MAX_BODY} bytes"
+        return None
+
+    def authorized(self, scope: Scope, headers: dict[str, str]) -> bool:
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        given = list(query.get("token", ()))
+        cookies: SimpleCookie = SimpleCookie()
+        with contextlib.suppress(Exception):
+            cookies.load(headers.get("cookie", ""))
+        if self.cookie in cookies:
+            given.append(cookies[self.cookie].value)
+        return any(secrets.compare_digest(t.encode(), self.token.encode()) for t in given)
+
+    def _setting_cookie(self, send: Send) -> Send:
+        cookie = f"{self.cookie}={self.token}; HttpOnly; SameSite=Strict; Path=/"
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = [*message.get("headers", []),
+                                      (b"set-cookie", cookie.encode("latin-1"))]
+            await send(message)
+
+        return sending
+
+
+class BodyTooLarge(Exception):
+    """A request body longer than :data:`MAX_BODY` (sent without a length)."""
+
+
+def _limited(receive: Receive) -> Receive:
+    """``receive`` that raises :class:`BodyTooLarge` past :data:`MAX_BODY` bytes."""
+    taken = 0
+
+    async def receiving() -> Message:
+        nonlocal taken
+        message = await receive()
+        if message["type"] == "http.request":
+            taken += len(message.get("body", b""))
+            if taken > MAX_BODY:
+                raise BodyTooLarge(f"a request body is at most {MAX_BODY} bytes")
+        return message
+
+    return receiving
+
+
+async def _respond(send: Send, status: int, text: str) -> None:
+    await send({
+        "type": "http.response.start",
+        "status": status,
+        "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                    (b"cache-control", b"no-store"), (b"connection", b"close")],
+    })
+    await send({"type": "http.response.body", "body": text.encode() + b"\n"})
+
+
+def limited_protocol(max_connections: int) -> type:
+    """uvicorn's h11 protocol, with the connection limits of :class:`LimitedH11`."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class LimitedH11(H11Protocol):
+        limit = max_connections
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.made_at = time.monotonic()
+            self.expiry = self.loop.call_later(REQUEST_TIME, self.expire)
+            open_ = [c for c in self.connections if isinstance(c, LimitedH11)
+                     and c is not self and not c.transport.is_closing()]
+            if len(open_) >= self.limit:
+                idle = [c for c in open_ if c.idle()]
+                victim = min(idle, key=lambda c: c.made_at) if idle else self
+                victim.transport.close()
+
+        def idle(self) -> bool:
+            """No request under way."""
+            return self.cycle is None or bool(self.cycle.response_complete)
+
+        def expire(self) -> None:
+            """Close the connection if it is still waiting for a request to come
+            whole (a request being answered has a new period)."""
+            if self.transport.is_closing():
+                return
+            if self.idle() or self.conn.their_state is h11.SEND_BODY:
+                self.transport.close()
+            else:
+                self.expiry = self.loop.call_later(REQUEST_TIME, self.expire)
+
+        def on_response_complete(self) -> None:
+            self.expiry.cancel()
+            self.expiry = self.loop.call_later(REQUEST_TIME, self.expire)
+            super().on_response_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self.expiry.cancel()
+            super().connection_lost(exc)
+
+    return LimitedH11

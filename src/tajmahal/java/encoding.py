@@ -1,0 +1,226 @@
+"""Java for learning programs: a fixed action space and observation tensors
+(:mod:`tajmahal.kit.encoding` builds them from what this module declares).
+
+Java's action is factored (:mod:`tajmahal.java.actions`): what, then where, then
+how; each decision is one index.  The action space depends on the components
+(the board's positions and tile shapes, the palace values, the cards), so
+:func:`encoding` builds one per component set:
+
+>>> from tajmahal.java.adapter import JAVA
+>>> from tajmahal.java.actions import EndTurn, Select, PlaceLand
+>>> enc = JAVA.encoding()
+>>> enc.index(PlaceLand("three")), enc.index(EndTurn()), enc.index(Select(0))
+(0, 14, 15)
+>>> [(g.name, g.stop - g.start) for g in enc.actions.groups]
+[('act', 15), ('select', 202), ('shape', 849), ('value', 5), ('lay', 30), ('done', 1), ('pass', 1)]
+
+An observation is one seat's view (:func:`tajmahal.java.views.view`: everything
+but the other hands and the draw pile's order) as a flat ``float32`` vector;
+per-seat blocks are relative to the observer.
+
+Needs numpy (``pip install 'tajmahal[rl]'``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import TYPE_CHECKING, Final
+
+import numpy as np
+
+from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
+from . import actions as act
+from .actions import Action
+from .chance import JavaChance
+from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
+from .state import NONE, PHASES, TERRAINS, VARIANTS, State
+from .views import JavaView, view
+
+if TYPE_CHECKING:
+    from .adapter import Java
+
+__all__ = ["ACT_ACTIONS", "encoding", "max_decisions", "max_turns"]
+
+#: The choices of the phase ``act`` (J19), in the order of the ``act`` group.
+ACT_ACTIONS: Final[tuple[Action, ...]] = (
+    *(act.PlaceLand(t) for t in act.TILES),
+    act.PlaceWater(),
+    act.Deploy(),
+    act.Withdraw(),
+    act.Move(),
+    act.BuildPalace(),
+    act.ExtendPalace(),
+    act.TakeCard(True),
+    act.TakeCard(False),
+    act.UseToken(),
+    act.HoldFestival(),
+    act.EndTurn(),
+)
+#: Divisors of the blocks that hold counts or points, so that values stay near 0..1.
+POINT_SCALE: Final = 100.0
+HEIGHT_SCALE: Final = 10.0
+
+
+def max_turns(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
+    """A bound on the turns of a game: every turn lays a land tile (J20) until the
+    last three-space tile lies or none fits (J78), then a last turn each (J79)."""
+    own = c.own_twos + c.own_rice + c.own_villages
+    return c.three_tiles + players * own + players
+
+
+def max_decisions(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
+    """A bound on the decisions of a game: per turn, at most one action per action
+    point (the turn's and every token), each of up to 3 decisions, with each figure
+    walking at most once between two of them (a walk may cost nothing, J48); two
+    cards; one festival, whose bids lay every card and end or pass; the end."""
+    actions = (c.action_points + c.action_tokens + 1) * (c.figures + 1)
+    festival = 2 * len(c.cards) + 2 * players
+    return max_turns(players, c) * (3 * actions + 2 + festival + 1)
+
+
+def _actions(c: Components) -> Iterator[tuple[str, list[Action]]]:
+    board = c.board
+    yield "act", list(ACT_ACTIONS)
+    yield "select", [act.Select(q) for q in range(len(board.coords))]
+    yield "shape", [act.Shape(cells) for cells in (*board.pairs, *board.triangles)]
+    yield "value", [act.Value(v) for v in PALACE_VALUES]
+    yield "lay", [act.Lay(card) for card in range(len(c.cards))]
+    yield "done", [act.Done()]
+    yield "pass", [act.Pass()]
+
+
+def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
+    p, k, s = len(c.board.coords), len(c.cards), len(c.symbols)
+    points = "points / 100"
+    return [
+        ("phase", (len(PHASES),), 1, "one-hot: " + ", ".join(PHASES)),
+        ("to_act", ("n",), 1, "one-hot, relative seat to act (all 0 once the game is over)"),
+        ("ap", (1,), 1, f"action points left / {c.action_points + c.action_tokens}"),
+        ("turn", (5,), 2, "the land tile lies, cards taken, a token used, acted, a last turn"),
+        ("pending", (len(ACT_ACTIONS),), 1, "one-hot: the half-made action (J19)"),
+        ("pending_at", (p,), 1, "one-hot: the position chosen for it"),
+        ("height", (p,), 1, f"land tiles on the position / {HEIGHT_SCALE:g} (J22)"),
+        ("terrain", (p, len(TERRAINS)), 1, "one-hot: " + ", ".join(TERRAINS)),
+        ("tile", (p, 3), 1, "one-hot: the size of the top land tile there"),
+        ("figure", (p, "n"), 1, "[position, seat]: the seat's figure stands there"),
+        ("palace", (p,), 1, "the palace's value there / 10"),
+        ("red", (p,), 1, "1: the palace there is red side up (J56)"),
+        ("scored_water", (p,), 1, "1: the water area there has scored (J43)"),
+        ("built", (p,), 1, "1: a palace built or extended there this turn (J55)"),
+        ("walked", (p,), 1, "1: a figure walked there since the last other action"),
+        ("supply", (3,), 1, "three-space tiles, water tiles left / their number; ended (J78)"),
+        ("palaces_left", (len(PALACE_VALUES),), 1, "palace tiles left by value / their number"),
+        ("pile", (1,), 1, f"cards in the draw pile / {k}"),
+        ("display", (k,), 1, "one-hot: the display card"),
+        ("discard", (k,), 1, "the discards, by card"),
+        ("hand", (k,), 1, "the observer's hand, by card"),
+        ("hands", ("n",), 1, f"cards in each seat's hand / {k}"),
+        ("figures", ("n",), 1, f"figures in the seat's supply / {c.figures}"),
+        ("tokens", ("n",), 1, f"action tokens left / {c.action_tokens}"),
+        ("tiles", ("n", 3), 1, "own two-space, rice and village tiles left / their number"),
+        ("score", ("n", 4), 10, f"{points} by source: water, palaces, festivals, final"),
+        ("last_turn", ("n",), 1, "1: the seat still takes its last turn (J79)"),
+        ("festival_at", (p,), 1, "one-hot: the palace of the festival under way"),
+        ("required", (s,), 1, "the symbols the festival requires (J63)"),
+        ("bidder", ("n",), 1, "the seat bids in the festival"),
+        ("laid", ("n", k), 1, "[seat, card]: laid in the festival (J67)"),
+        ("passed", ("n",), 1, "1: the seat passed in the festival"),
+        ("bidding", ("n",), 1, "one-hot: the seat whose bid is under way"),
+        ("bid", (k,), 1, "the cards of the bid under way"),
+    ]
+
+
+def _fill(c: Components, v: JavaView, w: Writer) -> None:
+    n = len(v.players)
+    me = v.seat
+    k = len(c.cards)
+
+    def rel(seat: int) -> int:
+        return (seat - me) % n
+
+    w.one("phase", PHASES.index(v.phase))
+    if v.to_act is not None:
+        w.one("to_act", rel(v.to_act))
+    t = v.turn
+    w.put("ap", 0, t.ap / (c.action_points + c.action_tokens))
+    for i, value in enumerate((t.land, t.cards, t.token, t.acted, t.last)):
+        w.put("turn", i, float(value))
+    if v.pending is not None:
+        w.one("pending", ACT_ACTIONS.index(v.pending.action))
+        if v.pending.position is not None:
+            w.one("pending_at", v.pending.position)
+    w.part("height")[:] = np.array(v.height, dtype=np.float32) / HEIGHT_SCALE
+    w.part("terrain")[np.arange(len(v.height)), v.terrain] = 1.0
+    w.part("palace")[:] = np.array(v.palace, dtype=np.float32) / PALACE_VALUES[-1]
+    top = np.array(v.top)
+    laid = np.flatnonzero(top != NONE)
+    w.part("tile")[laid, np.array(v.sizes, dtype=np.intp)[top[laid]] - 1] = 1.0
+    figures = np.array(v.figures)
+    standing = np.flatnonzero(figures != NONE)
+    w.part("figure")[standing, (figures[standing] - me) % n] = 1.0
+    for name, marked in (
+        ("red", v.red),
+        ("scored_water", v.scored_water),
+        ("built", t.palaces),
+        ("walked", t.walked),
+    ):
+        w.part(name)[list(marked)] = 1.0
+    w.put("supply", 0, v.threes / c.three_tiles)
+    w.put("supply", 1, v.water_left / c.water_tiles)
+    w.put("supply", 2, float(v.ended))
+    for i, (left, start) in enumerate(zip(v.palaces_left, c.palaces, strict=True)):
+        w.put("palaces_left", i, left / start if start else 0.0)
+    w.put("pile", 0, v.pile / k)
+    if v.display is not None:
+        w.one("display", v.display)
+    for card in v.discard:
+        w.one("discard", card)
+    for card in v.hand:
+        w.one("hand", card)
+    own = (c.own_twos, c.own_rice, c.own_villages)
+    for seat, p in enumerate(v.players):
+        r = rel(seat)
+        w.put("hands", r, v.hands[seat] / k)
+        w.put("figures", r, p.supply / c.figures)
+        w.put("tokens", r, p.tokens / c.action_tokens if c.action_tokens else 0.0)
+        for i, (left, start) in enumerate(zip((p.twos, p.rice, p.villages), own, strict=True)):
+            w.put("tiles", r * 3 + i, left / start if start else 0.0)
+        for i, part in enumerate((p.water, p.palaces, p.festivals, p.final)):
+            w.put("score", r * 4 + i, part / POINT_SCALE)
+    for seat in v.last_turns:
+        w.one("last_turn", rel(seat))
+    f = v.festival
+    if f is not None:
+        w.one("festival_at", f.palace)
+        for symbol in f.required:
+            w.one("required", symbol)
+        for i, seat in enumerate(f.bidders):
+            r = rel(seat)
+            w.one("bidder", r)
+            for card in f.laid[i]:
+                w.one("laid", r * k + card)
+            w.put("passed", r, float(f.passed[i]))
+        w.one("bidding", rel(f.bidders[f.turn]))
+        for card in f.bid:
+            w.one("bid", card)
+
+
+@cache
+def encoding(game: Java) -> Encoding[State, Action]:
+    """The encoding of ``game`` (its components), built once."""
+    c = game.components
+
+    def observe(state: State, seat: int, writer: Writer) -> None:
+        _fill(c, view(state, seat), writer)
+
+    return Encoding[State, Action](
+        game,
+        ActionSpace(_actions(c)),
+        players=lambda state: state.setup.players,
+        blocks=lambda players: _blocks(c, players),
+        observe=observe,
+        max_decisions=lambda players, variant: max_decisions(players, c),
+        chance=JavaChance(c),
+        variants=VARIANTS,
+    )

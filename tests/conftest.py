@@ -1,0 +1,39 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory every user may write (for a referee run as another user)."""
+    path = Path(tempfile.mkdtemp(prefix="tajmahal-trust-"))
+    path.chmod(0o777)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def no_bot_left_from_an_earlier_test() -> None:
+    """Kill the test bots an earlier test left running (that test failed for it):
+    a leftover must not fail every later test that looks for processes."""
+    from referee_support import FAULTY, HOSTILE, pids_with
+
+    for _ in range(50):  # rounds: a leftover may still be forking
+        left = pids_with(str(FAULTY)) + pids_with(str(HOSTILE))
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
