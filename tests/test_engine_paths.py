@@ -20,7 +20,9 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,23 +63,38 @@ def _position(state: State) -> str:
     )
 
 
+def random_game_digest(
+    state: Any,
+    rng: random.Random,
+    legal_actions: Callable[[Any], list[Any]],
+    step: Callable[[Any, Any], tuple[Any, Sequence[Any]]],
+    detailed: bool,
+    position: Callable[[Any], str] = repr,
+) -> str:
+    """The SHA-256 of a game played from ``state`` by uniformly random choices: each
+    legal list's length and choice, the final ``position``, and with ``detailed``
+    every position and event on the way."""
+    digest = hashlib.sha256()
+    while state.to_act is not None:
+        legal = legal_actions(state)
+        action = rng.choice(legal)
+        state, events = step(state, action)
+        digest.update(f"{len(legal)} {legal.index(action)};".encode())
+        if detailed:
+            digest.update(position(state).encode() + repr(events).encode())
+    digest.update(position(state).encode())
+    return digest.hexdigest()
+
+
 def game_digests(games: int, searches: int) -> list[str]:
     """One SHA-256 a game: 2-5 players, seeded deals, uniformly random choices."""
     out = []
     for g in range(games):
-        digest = hashlib.sha256()
         state = new_game(Setup.random(2 + g % 4, seed=g))
-        rng = random.Random(g)
-        detailed = g % 8 == 0
-        while state.to_act is not None:
-            legal = legal_actions(state)
-            action = rng.choice(legal)
-            state, events = step(state, action)
-            digest.update(f"{len(legal)} {legal.index(action)};".encode())
-            if detailed:
-                digest.update(_position(state).encode() + repr(events).encode())
-        digest.update(_position(state).encode())
-        out.append(digest.hexdigest())
+        digest = random_game_digest(
+            state, random.Random(g), legal_actions, step, g % 8 == 0, _position
+        )
+        out.append(digest)
     for g in range(searches):  # the search bot, from a few positions of random games
         state = new_game(Setup.random(2 + g % 4, seed=10_000 + g))
         rng = random.Random(g)

@@ -10,15 +10,14 @@ those computed afresh.
 
 from __future__ import annotations
 
-import hashlib
 import random
 
 import pytest
 from attrs import evolve
-from test_engine_paths import _compiled_installed, on_both_engines
+from test_engine_paths import _compiled_installed, on_both_engines, random_game_digest
 
 import tajmahal
-from tajmahal.java import Setup, legal_actions, new_game, step
+from tajmahal.java import Setup, State, legal_actions, new_game, step
 from tajmahal.java import rules as rules_module
 from tajmahal.java.heuristic import evaluate, ordered
 from tajmahal.java.land import fits
@@ -26,29 +25,21 @@ from tajmahal.java.land import fits
 GAMES = 80
 
 
+def _judged(state: State) -> str:
+    """The state, with the bots' judgement of it (java.heuristic is compiled too)."""
+    legal = legal_actions(state) if state.to_act is not None else []
+    return repr(state) + repr((evaluate(state), ordered(state, legal) if legal else []))
+
+
 def game_digests(games: int) -> list[str]:
     """One SHA-256 a game: 2-4 players, both token variants, uniformly random choices."""
     out = []
     for g in range(games):
-        digest = hashlib.sha256()
         variant = ("official", "anytime")[g % 2]
         state = new_game(Setup.random(2 + g % 3, seed=g, variant=variant))
-        rng = random.Random(g)
-        detailed = g % 8 == 0
-        while state.to_act is not None:
-            legal = legal_actions(state)
-            action = rng.choice(legal)
-            state, events = step(state, action)
-            digest.update(f"{len(legal)} {legal.index(action)};".encode())
-            if detailed:
-                digest.update(repr(state).encode() + repr(events).encode())
-                judged = (
-                    evaluate(state),
-                    ordered(state, legal_actions(state)) if state.to_act is not None else [],
-                )
-                digest.update(repr(judged).encode())
-        digest.update(repr(state).encode())
-        out.append(digest.hexdigest())
+        out.append(
+            random_game_digest(state, random.Random(g), legal_actions, step, g % 8 == 0, _judged)
+        )
     return out
 
 
