@@ -102,14 +102,7 @@ def play(
             f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}",
             err=True,
         )
-    try:
-        store = TournamentDir.open(out, plan)
-    except TournamentError as e:
-        raise click.UsageError(str(e)) from None
-    try:
-        report = _run(game, store, players, as_json, quiet)
-    finally:
-        store.close()
+    store, report = _played(game, out, plan, players, as_json, quiet)
     return _finish(store, report, as_json)
 
 
@@ -156,14 +149,7 @@ def play_gauntlet(
             pair = (candidate, Entrant(1, opponent.name, opponent.bot))
             lineup = (pair, (times[0], times[opponent.index]))
         plan = plan_for(game, where, lineup, games, seed, options)
-        try:
-            store = TournamentDir.open(where, plan)
-        except TournamentError as e:
-            raise click.UsageError(str(e)) from None
-        try:
-            report = _run(game, store, players, as_json, quiet)
-        finally:
-            store.close()
+        store, report = _played(game, where, plan, players, as_json, quiet)
         status = max(status, _finish(store, report, as_json, show=not (as_json or quiet)))
         rows.append(gauntlet.matchup_result(opponent, where.name, report))
         if report.interrupted:
@@ -179,6 +165,20 @@ def play_gauntlet(
             screen.print(table)
         screen.print(f"results: {path}")
     return status
+
+
+def _played(
+    game: AnyGame, out: Path, plan: Plan, players: Executors, as_json: bool, quiet: bool
+) -> tuple[TournamentDir, Report]:
+    """The tournament of ``plan`` in ``out`` opened (or resumed) and played."""
+    try:
+        store = TournamentDir.open(out, plan)
+    except TournamentError as e:
+        raise click.UsageError(str(e)) from None
+    try:
+        return store, _run(game, store, players, as_json, quiet)
+    finally:
+        store.close()
 
 
 def _run(
