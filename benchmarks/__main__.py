@@ -1,4 +1,10 @@
-"""``python -m benchmarks [--quick] [--json FILE]``: print the benchmark table."""
+"""``python -m benchmarks [--quick] [--game NAME]... [--markdown] [--json FILE]``:
+print the benchmark table.
+
+``--game`` measures only the games named (their engines, their built-in bots, and
+their engines side by side with python-chess), none of the game-independent parts
+(the referee, start-up, the sandbox, the viewer); ``--markdown`` prints the table as Markdown
+(docs/performance.md quotes it)."""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import bots, compare, engine, referee, sandbox, startup, viewer
+from . import bots, compare, engine, games, referee, sandbox, startup, viewer
 from .measure import Result
 
 
@@ -20,10 +26,7 @@ def table(results: list[Result]) -> Table:
     for column in ("benchmark", "median", "unit", "target", "", "note"):
         out.add_column(column, justify="right" if column in ("median", "target") else "left")
     for r in results:
-        if r.value < 1:
-            figure = f"{r.value:.3f}"
-        else:
-            figure = f"{r.value:,.1f}" if r.value < 100 else f"{r.value:,.0f}"
+        figure = _figure(r.value)
         if r.target is None:
             target, mark = "", ""
         else:
@@ -34,26 +37,56 @@ def table(results: list[Result]) -> Table:
     return out
 
 
-def print_table(results: list[Result]) -> None:
+def print_table(results: list[Result], markdown: bool = False) -> None:
+    if markdown:
+        print(markdown_table(results))
+        return
     console = Console() if sys.stdout.isatty() else Console(width=130)
     console.print(table(results))
+
+
+def markdown_table(results: list[Result]) -> str:
+    """The table as Markdown: one row a result, the figures of :func:`table`."""
+    lines = ["| benchmark | median | unit | target | | note |", "|---|---:|---|---:|---|---|"]
+    for r in results:
+        target = "" if r.target is None else f"{'≥' if r.higher_is_better else '≤'} {r.target:,g}"
+        mark = {None: "", True: "reached", False: "**missed**"}[r.reached]
+        lines.append(f"| {r.name} | {_figure(r.value)} | {r.unit} | {target} | {mark} | {r.note} |")
+    return "\n".join(lines)
+
+
+def _figure(value: float) -> str:
+    if value < 1:
+        return f"{value:.3f}"
+    return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few seconds, for smoke tests")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    args = parser.parse_args(argv)
-    results = (
-        engine.run_all(args.quick)
-        + bots.run_all(args.quick)
-        + compare.run_all(args.quick)
-        + referee.run_all(args.quick)
-        + startup.run_all(args.quick)
-        + sandbox.run_all(args.quick)
-        + viewer.run_all(args.quick)
+    parser.add_argument(
+        "--game",
+        action="append",
+        metavar="NAME",
+        help="only this game's figures (repeatable); default: every game and the rest",
     )
-    print_table(results)
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = parser.parse_args(argv)
+    engines = games.selected(args.game)
+    results = (
+        engine.run_all(args.quick, engines)
+        + bots.run_all(args.quick, engines)
+        + compare.run_all(args.quick, games=args.game)
+    )
+    if not args.game:
+        results += (
+            referee.run_all(args.quick)
+            + startup.run_all(args.quick)
+            + sandbox.run_all(args.quick)
+            + viewer.run_all(args.quick)
+        )
+    print_table(results, args.markdown)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)

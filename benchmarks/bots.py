@@ -11,11 +11,12 @@ within its own time cap.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from typing import Any
 
 from tajmahal.arena import protocol
 
-from .games import ENGINES, Loaded, load, positions
+from .games import ENGINES, Engine, Loaded, load, positions
 from .measure import Result, cpu_clock
 
 BOTS = ("greedy", "mcts")
@@ -80,5 +81,5 @@ def run_game(g: Loaded, quick: bool) -> list[Result]:
     return out
 
 
-def run_all(quick: bool) -> list[Result]:
-    return [r for engine in ENGINES for r in run_game(load(engine), quick)]
+def run_all(quick: bool, engines: Sequence[Engine] = ENGINES) -> list[Result]:
+    return [r for engine in engines for r in run_game(load(engine), quick)]

@@ -6,7 +6,7 @@ python-chess and OpenSpiel (issues 15 and 25).
 in an order rotated from round to round, and each worker times a fixed workload
 on its own CPU clock after a warm-up:
 
-- ``<game>`` for each game of :data:`~benchmarks.games.ENGINES` (``taj-mahal``,
+- ``<game>`` for each game of :data:`~benchmarks.games.ENGINES` (``tajmahal``,
   ``tikal``, ``java``): random 4-player playouts (``legal_actions`` + ``apply``, a
   ``random.Random`` choosing), with whichever engine the install runs (compiled);
   the warm-up also fixes the workload: the seeds of the games that took half a
@@ -19,8 +19,12 @@ on its own CPU clock after a warm-up:
   (``pip install -e '.[rl]'``); decisions only are counted, as for the others;
 - ``hearts-native``: whole hearts games played inside OpenSpiel by its C++
   uniform random bots (``pyspiel.evaluate_bots``), decisions per second;
-- ``mcts`` and ``mcts-pure``: iterations per second of Taj Mahal's search bot
-  (``mcts_choice``, fixed positions and iterations) on each engine.
+- ``<game>-mcts`` and ``<game>-mcts-pure``: iterations per second of a game's
+  built-in search (the kit's, with the game's ``bots.BOTS``; fixed positions and
+  iterations) on each engine, for the games whose bots are on the kit's frames.
+
+``--game NAME`` (repeatable) runs only the contestants of the games named, and
+python-chess; the OpenSpiel contestants run in the comparison of every game.
 
 The ratios are taken within each round (workers of one round run back to back,
 so a slow minute slows them all) and their medians reported: each game against
@@ -31,21 +35,22 @@ own pure engine.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import random
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .games import ENGINES, PLAYERS, engine_named, load, play_random
+from .games import ENGINES, PLAYERS, Engine, engine_named, load, play_random, selected
 from .measure import Result, spread
 
 ROOT = Path(__file__).resolve().parent.parent
-MCTS_TARGET = 2.0  # compiled / pure MCTS iterations per second
 PURE = "-pure"
+SEARCH = "-mcts"
 
 
 # --------------------------------------------------------------------------- workloads
@@ -73,29 +78,56 @@ def _label(compiled: bool) -> str:
     return "compiled" if compiled else "pure Python"
 
 
-def _mcts(scale: int) -> tuple[Callable[[], int], str]:
+def _search(name: str, scale: int) -> tuple[Callable[[], int], str]:
+    """A game's built-in search (the kit's, with the game's ``bots.BOTS``) from four
+    positions of random 4-player games, each read from its ``act`` message as the
+    built-in player reads it: iterations per second."""
     import tajmahal
-    from tajmahal import Setup, apply, legal_actions, new_game, view
-    from tajmahal.kit.search import SearchConfig
-    from tajmahal.tajmahal.bots import mcts_choice
+    from tajmahal.kit.search import SearchConfig, search_choice
 
-    views = []  # four seats' views of positions of random games (outside the clock)
+    g = load(engine_named(name))
+    bots = importlib.import_module(g.engine.module + ".bots").BOTS
+    game = g.game
+    searches = []  # (view, legal) of four seats (outside the clock)
     for seed in range(4):
-        state = new_game(Setup.random(4, seed))
+        setup = game.random_setup(PLAYERS, seed)
+        known = bots.read_setup(game.public_setup(setup))
+        state = g.new_game(setup)
         rng = random.Random(seed)
-        for _ in range(15 + 20 * seed):
-            state = apply(state, rng.choice(legal_actions(state)))
-        assert state.to_act is not None
-        views.append(view(state, state.to_act))
+        steps = 0
+        while True:
+            seat = game.to_act(state)
+            assert seat is not None
+            legal = g.legal_actions(state)
+            view, read = bots.read_view(
+                known, game.view_data(state, seat), [game.action_to_data(a) for a in legal]
+            )
+            if steps >= 15 + 20 * seed and len(legal) > 1 and bots.searches(view):
+                searches.append((view, read))
+                break
+            state = g.apply(state, rng.choice(legal))
+            steps += 1
     iterations = 25 * scale
     config = SearchConfig(iterations=iterations)
 
     def run() -> int:
-        for i, seen in enumerate(views):
-            mcts_choice(seen, random.Random(i), config)
-        return iterations * len(views)
+        for i, (view, legal) in enumerate(searches):
+            search_choice(bots, view, legal, random.Random(i), config)
+        return iterations * len(searches)
 
     return run, _label(tajmahal.COMPILED)
+
+
+def searched(engines: Sequence[Engine] = ENGINES) -> list[str]:
+    """The games whose engine package has built-in bots on the kit's frames."""
+    return [e.name for e in engines if hasattr(_bots_module(e.module), "BOTS")]
+
+
+def _bots_module(module: str) -> object:
+    try:
+        return importlib.import_module(module + ".bots")
+    except ImportError:
+        return None
 
 
 def _chess(scale: int) -> tuple[Callable[[], int], str]:
@@ -173,14 +205,16 @@ WORKLOADS: dict[str, Callable[[int], tuple[Callable[[], int], str]]] = {
     "chess": _chess,
     "hearts-python": _hearts_python,
     "hearts-native": _hearts_native,
-    "mcts": _mcts,
-    "mcts-pure": _mcts,
 }
 
 
 def _workload(name: str, scale: int) -> tuple[Callable[[], int], str]:
     """The workload of contestant ``name``, warmed up."""
     game = name.removesuffix(PURE)
+    if game.endswith(SEARCH):
+        run, what = _search(game.removesuffix(SEARCH), scale)
+        run()  # warm-up
+        return run, what
     if any(e.name == game for e in ENGINES):
         return _playouts(game, scale)
     run, what = WORKLOADS[name](scale)
@@ -200,10 +234,13 @@ def worker(name: str, scale: int) -> None:
 # --------------------------------------------------------------------------- the run
 
 
-def available() -> list[str]:
-    """The contestants whose libraries are installed."""
-    names = [n for e in ENGINES for n in (e.name, e.name + PURE)] + ["mcts", "mcts-pure"]
-    for name, module in (("chess", "chess"), ("hearts-python", "pyspiel")):
+def available(engines: Sequence[Engine] = ENGINES) -> list[str]:
+    """The contestants of ``engines`` (and the others of a comparison of every game)
+    whose libraries are installed."""
+    names = [n for e in engines for n in (e.name, e.name + PURE)]
+    names += [n for game in searched(engines) for n in (game + SEARCH, game + SEARCH + PURE)]
+    others = (("chess", "chess"), ("hearts-python", "pyspiel"))
+    for name, module in others if engines == ENGINES else others[:1]:
         try:
             __import__(module)
         except ImportError:
@@ -231,8 +268,12 @@ def _measure(name: str, scale: int) -> tuple[float, str]:
     return float(rate), what
 
 
-def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
-    names = available()
+def run_all(
+    quick: bool, rounds: int | None = None, games: Sequence[str] | None = None
+) -> list[Result]:
+    """The comparison's rows: of every game, or of the games named (and python-chess)."""
+    engines = selected(games)
+    names = available(engines)
     rounds = rounds or (1 if quick else 7)
     scale = 1 if quick else 5
     rates: dict[str, list[float]] = {name: [] for name in names}
@@ -248,7 +289,7 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
         return [x / y for x, y in zip(rates[a], rates[b], strict=True)]
 
     out: list[Result] = []
-    for engine in ENGINES:
+    for engine in engines:
         compiled, pure = engine.name, engine.name + PURE
         title = load(engine).title
         for name in (compiled, pure):
@@ -284,27 +325,29 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
                     note=f"per round; {spread(ratio(pure, 'chess'), '.2f')}",
                 ),
             ]
-    out += [
-        Result(
-            f"Taj Mahal MCTS, {whats['mcts']}",
-            median(rates["mcts"]),
-            "iterations/s",
-            note=spread(rates["mcts"], ",.0f"),
-        ),
-        Result(
-            f"Taj Mahal MCTS, {whats['mcts-pure']}",
-            median(rates["mcts-pure"]),
-            "iterations/s",
-            note=spread(rates["mcts-pure"], ",.0f"),
-        ),
-        Result(
-            "Taj Mahal MCTS / pure MCTS",
-            median(ratio("mcts", "mcts-pure")),
-            "x",
-            MCTS_TARGET,
-            note=f"per round; {spread(ratio('mcts', 'mcts-pure'), '.2f')}",
-        ),
-    ]
+    for engine in engines:
+        if engine.name + SEARCH not in rates:
+            continue
+        compiled, pure = engine.name + SEARCH, engine.name + SEARCH + PURE
+        title = load(engine).title
+        out += [
+            Result(
+                f"{title} MCTS, {whats[name]}",
+                median(rates[name]),
+                "iterations/s",
+                note=spread(rates[name], ",.0f"),
+            )
+            for name in (compiled, pure)
+        ]
+        out.append(
+            Result(
+                f"{title} MCTS / pure MCTS",
+                median(ratio(compiled, pure)),
+                "x",
+                engine.mcts,
+                note=f"per round; {spread(ratio(compiled, pure), '.2f')}",
+            )
+        )
     if "chess" in rates:
         out.append(
             Result(
@@ -325,9 +368,9 @@ def run_all(quick: bool, rounds: int | None = None) -> list[Result]:
                 ),
                 Result(
                     f"{whats[name]} / Taj Mahal engine",
-                    median(ratio(name, "taj-mahal")),
+                    median(ratio(name, "tajmahal")),
                     "x",
-                    note=f"per round; {spread(ratio(name, 'taj-mahal'), '.2f')}",
+                    note=f"per round; {spread(ratio(name, 'tajmahal'), '.2f')}",
                 ),
             ]
     return out
@@ -337,6 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compare", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="one short round")
     parser.add_argument("--rounds", type=int, help="rounds (default 7; --quick: 1)")
+    parser.add_argument(
+        "--game", action="append", metavar="NAME", help="only this game (repeatable)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--scale", type=int, default=5, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -345,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from .__main__ import print_table
 
-    print_table(run_all(args.quick, args.rounds))
+    print_table(run_all(args.quick, args.rounds, args.game), args.markdown)
     return 0
 
 

@@ -19,13 +19,14 @@ import random
 import statistics
 import sys
 import tracemalloc
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
 from tajmahal.arena import protocol
 
-from .games import ENGINES, PLAYERS, Loaded, load, play_random, positions
+from .games import ENGINES, PLAYERS, Engine, Loaded, load, play_random, positions
 from .measure import Result, cpu_clock, median_seconds, spread, timed
 
 #: The longest ``act`` line a bot may have to read (bytes, newline included).
@@ -184,5 +185,5 @@ def run_game(g: Loaded, quick: bool) -> list[Result]:
     return out
 
 
-def run_all(quick: bool) -> list[Result]:
-    return [r for engine in ENGINES for r in run_game(load(engine), quick)]
+def run_all(quick: bool, engines: Sequence[Engine] = ENGINES) -> list[Result]:
+    return [r for engine in engines for r in run_game(load(engine), quick)]

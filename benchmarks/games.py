@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,18 +23,20 @@ from tajmahal.games import GAMES
 
 @dataclass(frozen=True)
 class Engine:
-    """A game as the benchmarks know it: registry ``name``, engine ``module``, and the
-    targets of its random 4-player playouts: ``chess`` (times python-chess's random
-    playout, in the same run) and ``playout`` (actions/s on one core), if any."""
+    """A game as the benchmarks know it: registry ``name``, engine ``module``, and its
+    targets, if any: of its random 4-player playouts ``chess`` (times python-chess's
+    random playout, in the same run) and ``playout`` (actions/s on one core); of its
+    built-in search ``mcts`` (compiled over pure iterations/s)."""
 
     name: str
     module: str
     chess: float | None = None
     playout: float | None = None
+    mcts: float | None = None
 
 
 ENGINES: tuple[Engine, ...] = (
-    Engine("taj-mahal", "tajmahal.tajmahal", chess=6.0, playout=50_000),
+    Engine("tajmahal", "tajmahal.tajmahal", chess=6.0, playout=50_000, mcts=2.0),
     Engine("tikal", "tajmahal.tikal", chess=2.0),
     Engine("java", "tajmahal.java", chess=1.0),
 )
@@ -76,10 +78,20 @@ def load(engine: Engine) -> Loaded:
 
 
 def engine_named(name: str) -> Engine:
+    """The row of the game registered as ``name`` (an alias of it will do)."""
+    known = {n: e.name for e in GAMES.entries() for n in (e.name, *e.aliases)}
     for engine in ENGINES:
-        if engine.name == name:
+        if engine.name == known.get(name, name):
             return engine
     raise KeyError(f"no benchmarked game {name!r}; known: {', '.join(e.name for e in ENGINES)}")
+
+
+def selected(names: Sequence[str] | None) -> tuple[Engine, ...]:
+    """The rows of the games ``names`` (every game when None), in ENGINES' order."""
+    if not names:
+        return ENGINES
+    chosen = {engine_named(name).name for name in names}
+    return tuple(e for e in ENGINES if e.name in chosen)
 
 
 def play_random(g: Loaded, players: int, seed: int) -> int:

@@ -8,9 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # about 40 s: every game, the referee and start-up, each in subprocesses
+@pytest.mark.once  # it runs both engines itself (compare's workers)
 def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     run = subprocess.run(
@@ -18,7 +22,7 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # wall time: a busy machine stretches the subprocesses
     )
     assert run.returncode == 0, run.stderr
     rows = json.loads(out.read_text())
@@ -39,6 +43,8 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
             f"{title} engine / pure engine",
             f"{title} replay page",
         }
+    for title in ("Taj Mahal", "Tikal"):  # the games whose bots are on the kit's frames
+        assert f"{title} MCTS / pure MCTS" in {n for n, _ in names}
     assert {n for n, _ in names} >= {  # the referee, side by side, start-up, tournaments
         "referee over pipes, 4 trivial bots",
         "raw pipe baseline, 1 child",
@@ -69,3 +75,26 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         assert targets["Java engine / python-chess"]["target"] == 1
     assert all(r["reached"] in (True, False) for r in targets.values())
     assert all(r["value"] > 0 for r in rows)
+
+
+def test_one_game_alone_as_a_markdown_table() -> None:
+    # docs/performance.md quotes `python -m benchmarks --game tikal --markdown`: only
+    # Tikal's rows (and python-chess's, with the bench extra), none of the referee's.
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--game", "tikal", "--markdown"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,  # wall time
+    )
+    assert run.returncode == 0, run.stderr
+    header, rule, *rows = run.stdout.splitlines()
+    assert header == "| benchmark | median | unit | target | | note |"
+    assert rule == "|---|---:|---|---:|---|---|"
+    names = [row.split(" | ")[0].removeprefix("| ") for row in rows]
+    assert all(row.count("|") == 7 for row in rows)
+    assert "Tikal largest act line" in names
+    assert "Tikal engine / pure engine" in names
+    assert all(n.startswith("Tikal ") or "python-chess" in n for n in names), names
+    act_line = next(row for row in rows if row.startswith("| Tikal largest act line |"))
+    assert "| bytes | ≤ 32,768 | reached |" in act_line

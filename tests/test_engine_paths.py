@@ -1,11 +1,12 @@
-"""The compiled and the pure-Python engine (issue 15): the same games, state for state.
+"""The compiled and the pure-Python engine (issues 15 and 25): the same games, state
+for state, for every game whose engine is compiled.
 
 The package runs the mypyc-compiled modules when they are installed and up to date,
 the ``.py`` sources with ``TAJMAHAL_PURE=1`` (``tajmahal._engine``).  The
 differential test plays the same random games in this process and in a subprocess
 running the other engine, and compares what each saw: every legal list, every
 choice, every final state, and every state and event of one game in eight.  It
-also compares the search bot's choices (determinized MCTS, compiled too).
+also compares the search bots' choices from positions of random games.
 
 ``make test`` runs the suite once per engine; the differential test runs in the
 first (compiled) pass only.  ``.ci/run`` sets ``TAJMAHAL_REQUIRE_COMPILED=1``, so
@@ -24,14 +25,19 @@ from pathlib import Path
 import pytest
 
 import tajmahal
-from tajmahal import Setup, State, legal_actions, new_game, step, view
-from tajmahal.kit.search import SearchConfig
+from tajmahal import Setup, State, legal_actions, new_game, step, tikal, view
+from tajmahal.kit.search import SearchConfig, search_choice
 from tajmahal.tajmahal import rules as rules_module
 from tajmahal.tajmahal.bots import mcts_choice
+from tajmahal.tikal import bots as tikal_bots
+from tajmahal.tikal import rules as tikal_rules
+from tajmahal.tikal.views import view as tikal_view
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 2_000
 SEARCHES = 12
+TIKAL_GAMES = 600
+TIKAL_SEARCHES = 6
 
 
 def _position(state: State) -> str:
@@ -89,6 +95,72 @@ def game_digests(games: int, searches: int) -> list[str]:
     return out
 
 
+def _tikal_position(state: tikal.State) -> str:
+    """Everything in a Tikal state but its setup."""
+    s = state
+    return repr(
+        (
+            s.spaces,
+            s.workers,
+            s.players,
+            s.stack,
+            s.supply,
+            s.levels,
+            s.phase,
+            s.to_act,
+            s.tile,
+            s.ap,
+            s.turn,
+            s.uncovered,
+            s.dug,
+            s.round,
+            s.auction,
+            s.last_placer,
+        )
+    )
+
+
+def tikal_digests(games: int, searches: int) -> list[str]:
+    """Tikal: one SHA-256 a game, 2-4 players, every third game an auction game;
+    seeded deals, random choices that end a turn one time in five."""
+    out = []
+    for g in range(games):
+        digest = hashlib.sha256()
+        variant = tikal.AUCTION if g % 3 == 2 else tikal.BASIC
+        state = tikal.new_game(tikal.Setup.random(2 + g % 3, g, variant))
+        rng = random.Random(g)
+        detailed = g % 8 == 0
+        while state.to_act is not None:
+            legal = tikal.legal_actions(state)
+            action = legal[-1] if rng.random() < 0.2 else rng.choice(legal)
+            state, events = tikal.step(state, action)
+            digest.update(f"{len(legal)} {legal.index(action)};".encode())
+            if detailed:
+                digest.update(_tikal_position(state).encode() + repr(events).encode())
+        digest.update(_tikal_position(state).encode())
+        out.append(digest.hexdigest())
+    config = SearchConfig(iterations=30)
+    for g in range(searches):  # the bots, from positions in a turn of random games
+        state = tikal.new_game(tikal.Setup.random(2 + g % 3, seed=10_000 + g))
+        rng = random.Random(g)
+        for _ in range(20 + 9 * g):
+            state = tikal.apply(state, rng.choice(tikal.legal_actions(state)))
+        while state.phase != "act":
+            state = tikal.apply(state, tikal.legal_actions(state)[0])
+        seat = state.to_act
+        assert seat is not None
+        legal = tikal.legal_actions(state)
+        seen = tikal_view(state, seat)
+        greedy = tikal_bots.greedy_choice(state, legal, random.Random(g))
+        mcts = search_choice(tikal_bots.BOTS, seen, legal, random.Random(g), config)
+        out.append(f"tikal search {g}: {greedy} {mcts}")
+    return out
+
+
+def all_digests() -> list[str]:
+    return game_digests(GAMES, SEARCHES) + tikal_digests(TIKAL_GAMES, TIKAL_SEARCHES)
+
+
 def _other_engine_env() -> dict[str, str]:
     env = dict(os.environ)
     if tajmahal.COMPILED:
@@ -109,8 +181,9 @@ def _compiled_installed() -> bool:
 
 
 def test_the_active_engine_is_the_one_announced() -> None:
-    compiled = rules_module.__file__ is not None and not rules_module.__file__.endswith(".py")
-    assert compiled == tajmahal.COMPILED
+    for module in (rules_module, tikal_rules):
+        compiled = module.__file__ is not None and not module.__file__.endswith(".py")
+        assert compiled == tajmahal.COMPILED, module
     pure_asked = os.environ.get("TAJMAHAL_PURE", "") not in ("", "0")
     if pure_asked:
         assert not tajmahal.COMPILED and "TAJMAHAL_PURE" in tajmahal.ENGINE
@@ -135,13 +208,14 @@ def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
 
 
 @pytest.mark.differential
+@pytest.mark.slow  # 2,000 games and searches on each engine: 20-50 s
 def test_both_engines_play_the_same_games() -> None:
     if not _compiled_installed():
         pytest.skip("no compiled engine installed (no C compiler at install time)")
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import test_engine_paths as t\n"
         "import tajmahal; print(tajmahal.COMPILED)\n"
-        f"print('\\n'.join(t.game_digests({GAMES}, {SEARCHES})))"
+        "print('\\n'.join(t.all_digests()))"
     )
     other = subprocess.Popen(
         [sys.executable, "-c", code, str(Path(__file__).parent)],
@@ -150,11 +224,11 @@ def test_both_engines_play_the_same_games() -> None:
         stdout=subprocess.PIPE,
         text=True,
     )
-    mine = game_digests(GAMES, SEARCHES)
+    mine = all_digests()
     theirs, _ = other.communicate(timeout=600)
     assert other.returncode == 0
     their_compiled, *theirs_lines = theirs.splitlines()
     assert their_compiled == str(not tajmahal.COMPILED)  # one of each
-    assert len(theirs_lines) == len(mine) == GAMES + SEARCHES
+    assert len(theirs_lines) == len(mine) == GAMES + SEARCHES + TIKAL_GAMES + TIKAL_SEARCHES
     differing = [i for i, (a, b) in enumerate(zip(mine, theirs_lines, strict=True)) if a != b]
     assert differing == [], f"games that differ between the engines: {differing[:10]}"

@@ -22,6 +22,7 @@ from tajmahal.tikal import (
     Guard,
     IllegalAction,
     Move,
+    Place,
     Setup,
     State,
     Uncover,
@@ -34,10 +35,11 @@ from tajmahal.tikal import (
 )
 from tajmahal.tikal.adapter import TIKAL
 from tajmahal.tikal.events import GameOver, Scored
+from tajmahal.tikal.hidden import determinize
 from tajmahal.tikal.serialize import to_data
 from tajmahal.tikal.state import ACT, GONE, OVER, RESERVE
 from tajmahal.tikal.testing import games, states
-from tajmahal.tikal.views import determinize, view
+from tajmahal.tikal.views import view
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 C = DEFAULT_COMPONENTS
@@ -172,3 +174,17 @@ def test_legal_actions_miss_no_allowed_action(state: State) -> None:
     legal = set(legal_actions(state))
     allowed = {a for a in every_action(state) if problem(state, a) is None}
     assert allowed == legal
+
+
+@SETTINGS
+@given(states())
+def test_placements_are_legal_exactly_when_listed(state: State) -> None:
+    """T19-T20: every space and rotation of the board, against the listed placements."""
+    while state.phase != "place" and not is_over(state):  # end turns, pass, choose
+        state = apply(state, legal_actions(state)[-1])
+    if is_over(state):
+        return
+    legal = set(legal_actions(state))
+    board = state.components.board
+    every = [Place(s, r) for s in board.spaces for r in range(6)]
+    assert {a for a in every if problem(state, a) is None} == legal

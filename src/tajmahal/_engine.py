@@ -35,6 +35,13 @@ COMPILED: Final = (
     "tajmahal.rules",
     "tajmahal.hidden",
     "tajmahal.mcts",
+    "tikal.draft",
+    "tikal.effects",
+    "tikal.geometry",
+    "tikal.hidden",
+    "tikal.legal",
+    "tikal.mcts",
+    "tikal.rules",
     "kit.jsontext",
     "kit.search",
 )

@@ -9,11 +9,9 @@ functions, which are compiled with mypyc (``tajmahal._engine.COMPILED``).
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
-import attrs
-
+from ..kit.slots import slot_setters
 from .setups import Setup
 from .state import Dummy, Pending, PlayerState, Score, State
 from .tiles import BonusTile
@@ -30,18 +28,8 @@ _ONE_TAKE: Final = _TAKES[1]
 # each field through ``object.__setattr__``.  The engine builds them field by field
 # through the slots' own descriptors instead: the same instances (the classes have
 # no defaults to fill in here, no validators and no converters; checked once, at
-# import), built about twice as fast when this module is compiled.
-
-
-def _slot_setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
-    """The ``__set__`` of each of ``cls``'s slots, in field order."""
-    fields = attrs.fields(cls)
-    if hasattr(cls, "__attrs_post_init__"):
-        raise TypeError(f"{cls.__name__}: built by its slots, it must not need a post-init")
-    for f in fields:
-        if f.validator is not None or f.converter is not None or not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: built by its slot, it must be plain")
-    return tuple(cls.__dict__[f.name].__set__ for f in fields)
+# import, by kit.slots.slot_setters), built about twice as fast when this module is
+# compiled.
 
 
 # Final: mypyc keeps these in C statics (other module-level names cost a dict
@@ -51,10 +39,10 @@ _SCORE: Final = Score
 _PENDING: Final = Pending
 _PLAYER: Final = PlayerState
 _STATE: Final = State
-_SCORE_SET: Final = _slot_setters(Score)
-_PENDING_SET: Final = _slot_setters(Pending)
-_PLAYER_SET: Final = _slot_setters(PlayerState)
-_STATE_SET: Final = _slot_setters(State)
+_SCORE_SET: Final = slot_setters(Score)
+_PENDING_SET: Final = slot_setters(Pending)
+_PLAYER_SET: Final = slot_setters(PlayerState)
+_STATE_SET: Final = slot_setters(State)
 
 
 def _score(palaces: int, goods: int, bonus: int, princess: int, hand: int) -> Score:

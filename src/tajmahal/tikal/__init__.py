@@ -45,13 +45,12 @@ from .components import (
     Tile,
     load_components,
 )
+from .legal import legal_actions, problem
 from .rules import (
     IllegalAction,
     apply,
     is_over,
-    legal_actions,
     new_game,
-    problem,
     ranks,
     scores,
     scoring,

@@ -1,6 +1,7 @@
 """The actions of Tikal (rules T17-T41, T48-T49).
 
-Actions are small frozen values compared by content.  ``leader`` says whether the
+Actions are small frozen values compared by content; each keeps its hash once
+computed (the search bots look actions up in their trees all the time).  ``leader`` says whether the
 figure is the expedition leader (True) or a worker (False).  Each action costs the
 action points of :func:`cost` (T23-T40); the others cost nothing.
 """
@@ -12,7 +13,7 @@ from typing import Final
 from attrs import frozen
 
 
-@frozen
+@frozen(cache_hash=True)
 class Place:
     """T19-T21: put the tile in hand on ``space``, turned ``rotation`` sixths of a turn
     (its edge ``d`` then faces direction ``d + rotation``)."""
@@ -21,7 +22,7 @@ class Place:
     rotation: int = 0
 
 
-@frozen
+@frozen(cache_hash=True)
 class Enter:
     """T23 (1 AP): bring a figure into play on the base camp or one of your camps."""
 
@@ -29,7 +30,7 @@ class Enter:
     leader: bool = False
 
 
-@frozen
+@frozen(cache_hash=True)
 class Move:
     """T25-T27 (1 AP a stone): move a figure to the adjacent ``target``."""
 
@@ -38,7 +39,7 @@ class Move:
     leader: bool = False
 
 
-@frozen
+@frozen(cache_hash=True)
 class CampMove:
     """T24 (1 AP): move a figure between the base camp and your camps."""
 
@@ -47,21 +48,21 @@ class CampMove:
     leader: bool = False
 
 
-@frozen
+@frozen(cache_hash=True)
 class Uncover:
     """T29-T31 (2 AP): put the next level on the temple at ``space``."""
 
     space: int
 
 
-@frozen
+@frozen(cache_hash=True)
 class Dig:
     """T32-T33 (3 AP): take the top treasure token of ``space``."""
 
     space: int
 
 
-@frozen
+@frozen(cache_hash=True)
 class Exchange:
     """T35-T37 (3 AP): take ``seat``'s single treasure ``take`` for your single ``give``."""
 
@@ -70,14 +71,14 @@ class Exchange:
     give: int
 
 
-@frozen
+@frozen(cache_hash=True)
 class BuildCamp:
     """T38-T39 (5 AP): build one of your camps on ``space``."""
 
     space: int
 
 
-@frozen
+@frozen(cache_hash=True)
 class Guard:
     """T40 (5 AP): a figure of yours on the temple at ``space`` becomes its guard."""
 
@@ -85,24 +86,24 @@ class Guard:
     leader: bool = False
 
 
-@frozen
+@frozen(cache_hash=True)
 class EndTurn:
     """T18: end the turn; action points left over are lost."""
 
 
-@frozen
+@frozen(cache_hash=True)
 class Bid:
     """T48: bid ``amount`` points for the next turn (auction variant)."""
 
     amount: int
 
 
-@frozen
+@frozen(cache_hash=True)
 class Pass:
     """T48: drop out of this auction (auction variant)."""
 
 
-@frozen
+@frozen(cache_hash=True)
 class Choose:
     """T49: take ``tile`` from the revealed ones (auction variant)."""
 

@@ -20,7 +20,7 @@ from ..kit.jsontext import field_names
 from ..kit.svg import Kept
 from . import actions as act
 from . import events as ev
-from . import rules
+from . import legal, rules
 from .actions import Action, EndTurn, Pass, figure
 from .components import DEFAULT_COMPONENTS, Board, Components
 from .events import Event
@@ -201,7 +201,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     default_variant = BASIC
 
     new_game = staticmethod(rules.new_game)
-    legal_actions = staticmethod(rules.legal_actions)
+    legal_actions = staticmethod(legal.legal_actions)
     step = staticmethod(rules.step)
     apply = staticmethod(rules.apply)
     view = staticmethod(view)

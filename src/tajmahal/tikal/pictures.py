@@ -22,6 +22,7 @@ from ..kit.svg import hexagon, points, ring, tag, text
 from .actions import COSTS, Action, BuildCamp, Dig, Enter, Guard, Uncover
 from .components import DEFAULT_COMPONENTS, Components
 from .events import FigureMoved
+from .geometry import rotated
 from .render import (
     KIND_FILLS,
     PANEL_W,
@@ -39,7 +40,7 @@ from .render import (
     public_parts,
     tile_drawing,
 )
-from .rules import rotated, step
+from .rules import step
 from .serialize import from_data
 from .state import State
 from .views import view

@@ -7,7 +7,6 @@ makes new states with :func:`attrs.evolve` and shares the unchanged parts.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Final
 
 from attrs import field, frozen
@@ -212,10 +211,3 @@ class State(Pictured):
         leader = self.components.leader_strength if self.players[seat].leader == space else 0
         return self.workers[space][seat] + leader
 
-
-def used(counts: Sequence[tuple[int, int]], space: int) -> int:
-    """How often a per-turn limit was used at ``space`` (``uncovered``, ``dug``)."""
-    for where, n in counts:
-        if where == space:
-            return n
-    return 0

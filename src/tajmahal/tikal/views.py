@@ -1,31 +1,24 @@
-"""What a seat may see of a game of Tikal, and guesses of the rest.
+"""What a seat may see of a game of Tikal.
 
 Almost all of Tikal is public.  Two things are not: the order of the tiles within
 each back letter of the stack (everybody sees the backs, T11) and the face-down
 treasure tokens, on treasure spaces and in the supply (T14, T21).  :func:`view`
-gives a seat everything else; :func:`determinize` deals the hidden parts at random,
-consistently with a view, for searching bots.
+gives a seat everything else; :func:`tajmahal.tikal.hidden.determinize` deals the
+hidden parts at random, consistently with a view, for searching bots.
 
 >>> from tajmahal.tikal import Setup, new_game
 >>> state = new_game(Setup.random(players=2, seed=1))
 >>> v = view(state, 0)
 >>> v.stack[:5], v.supply
 (('A', 'A', 'A', 'B', 'B'), 24)
->>> guess = determinize(v, random.Random(2))
->>> guess.tile == state.tile and len(guess.stack) == len(state.stack)
-True
 """
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
-from attrs import evolve, frozen
+from attrs import frozen
 
 from ..kit.picture import Pictured
-from .components import Components
-from .state import Auction, Round, Seat, Setup, Space, State
+from .state import Auction, Round, Seat, Space, State
 
 
 @frozen
@@ -106,69 +99,3 @@ def view(state: State, seat: int) -> TikalView:
         last_placer=state.last_placer,
     )
 
-
-def hidden_tiles(v: TikalView, components: Components) -> list[int]:
-    """The tiles still in the stack (in no order): every tile not seen elsewhere."""
-    seen = {s.tile for s in v.spaces if s is not None and s.tile is not None}
-    for t in (v.tile, v.round.volcano if v.round else None):
-        if t is not None:
-            seen.add(t)
-    if v.auction is not None:
-        seen.update(v.auction.display)
-    return [t.id for t in components.tiles if t.id not in seen]
-
-
-def determinize(v: TikalView, rng: random.Random, components: Components | None = None) -> State:
-    """A state consistent with ``v``: the stack's tiles shuffled within each back
-    letter, and the treasure tokens nobody has seen dealt at random to the treasure
-    spaces and the supply."""
-    from .components import DEFAULT_COMPONENTS
-
-    c = components or DEFAULT_COMPONENTS
-    by_back: dict[str, list[int]] = {}
-    for t in hidden_tiles(v, c):
-        by_back.setdefault(c.tiles[t].back, []).append(t)
-    for group in by_back.values():
-        rng.shuffle(group)
-    stack = tuple(by_back[back].pop() for back in v.stack)
-    held: Counter[int] = Counter()
-    for p in v.players:
-        for kind, n in enumerate(p.treasures):
-            held[kind] += n
-    tokens = [
-        kind for kind in range(len(c.treasure_types)) for _ in range(c.treasure_copies - held[kind])
-    ]
-    rng.shuffle(tokens)
-    spaces: list[Space | None] = []
-    for s in v.spaces:
-        if s is None:
-            spaces.append(None)
-            continue
-        laid, tokens = tuple(tokens[: s.tokens]), tokens[s.tokens :]
-        spaces.append(
-            Space(s.kind, s.stones, s.tile, s.value, laid, s.camp, s.guard, s.guard_leader)
-        )
-    supply = tuple(tokens[: v.supply])
-    setup = Setup(len(v.players), v.variant, stack, supply, c)
-    state = State(
-        setup=setup,
-        spaces=tuple(spaces),
-        workers=v.workers,
-        players=v.players,
-        stack=stack,
-        supply=supply,
-        levels=v.levels,
-        phase=v.phase,
-        to_act=v.to_act,
-    )
-    return evolve(
-        state,
-        tile=v.tile,
-        ap=v.ap,
-        turn=v.turn,
-        uncovered=v.uncovered,
-        dug=v.dug,
-        round=v.round,
-        auction=v.auction,
-        last_placer=v.last_placer,
-    )

@@ -1,0 +1,417 @@
+"""What the seat to act may do: :func:`legal_actions`, and :func:`problem`, why an
+action is not allowed (a message starting with the id of the rule it breaks).
+
+The two are written apart for speed -- :func:`problem` names the first rule an
+action breaks, :func:`legal_actions` lists the allowed actions straight from the
+position, without asking :func:`problem` about each candidate -- and a property test
+holds them to each other: in every position reached by random play, an action is
+listed exactly when :func:`problem` allows it (``tests/test_tikal_properties.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .actions import (
+    COSTS,
+    END_TURN,
+    PASS,
+    Action,
+    Bid,
+    BuildCamp,
+    CampMove,
+    Choose,
+    Dig,
+    EndTurn,
+    Enter,
+    Exchange,
+    Guard,
+    Move,
+    Pass,
+    Place,
+    Uncover,
+)
+from .components import TOP_LEVEL
+from .geometry import CAMP_KINDS, TEMPLE, VOLCANO, Tables, border, place_problem, placements, tables
+from .state import ACT, BID, CHOOSE, OVER, PLACE, RESERVE, Seat, Space, State
+
+#: T30, T33: at most two levels per temple and two treasures per space in a turn.
+PER_TURN: Final = 2
+#: The prices of T23-T40.
+ENTER: Final = COSTS[Enter]
+CAMP_MOVE: Final = COSTS[CampMove]
+UNCOVER: Final = COSTS[Uncover]
+DIG: Final = COSTS[Dig]
+EXCHANGE: Final = COSTS[Exchange]
+BUILD: Final = COSTS[BuildCamp]
+GUARD: Final = COSTS[Guard]
+
+
+def used(counts: Sequence[tuple[int, int]], space: int) -> int:
+    """How often a per-turn limit was used at ``space`` (``uncovered``, ``dug``)."""
+    for where, n in counts:
+        if where == space:
+            return n
+    return 0
+
+
+def figures(state: State, space: int, seat: int) -> int:
+    """How many figures (workers and leader) ``seat`` has on ``space``."""
+    return state.workers[space][seat] + (1 if state.players[seat].leader == space else 0)
+
+
+def strength(state: State, space: int, seat: int) -> int:
+    """T40/T41: ``seat``'s workers on ``space`` count 1, its leader 3."""
+    here = state.workers[space][seat]
+    if state.players[seat].leader == space:
+        here += state.setup.components.leader_strength
+    return here
+
+
+def strongest(state: State, space: int, seat: int) -> bool:
+    """T40: ``seat`` has strength on ``space`` and more than every other seat."""
+    mine = strength(state, space, seat)
+    if mine == 0:
+        return False
+    for other in range(len(state.players)):
+        if other != seat and strength(state, space, other) >= mine:
+            return False
+    return True
+
+
+def camps_of(t: Tables, player: Seat) -> tuple[int, ...]:
+    """The base camp and the seat's own camps (T23, T24)."""
+    return (t.base_camp, *player.camps)
+
+
+def may_uncover(state: State, space: Space, index: int, count: int) -> bool:
+    """T29-T31 for a temple that is not guarded, with ``count`` figures of the seat on it."""
+    return (
+        used(state.uncovered, index) < min(PER_TURN, count)
+        and space.value < TOP_LEVEL
+        and state.levels[space.value - 1] > 0  # the token of value + 1
+    )
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def legal_actions(state: State) -> list[Action]:
+    """What the seat to act may do, in a stable order; in the ACT phase the last is
+    always :class:`EndTurn`, in an auction :class:`Pass`."""
+    seat = state.to_act
+    if seat is None:
+        return []
+    phase = state.phase
+    if phase == ACT:
+        return _turn_actions(state, seat)
+    if phase == PLACE:
+        return placements(state)
+    auction = state.auction
+    assert auction is not None
+    if phase == CHOOSE:
+        return [Choose(t) for t in auction.display]
+    low = max(1, auction.high + 1)
+    bids: list[Action] = [Bid(a) for a in range(low, state.players[seat].score + 1)]
+    bids.append(PASS)
+    return bids
+
+
+def _turn_actions(state: State, seat: int) -> list[Action]:
+    """The ACT phase: entries, moves and camp moves, then what the seat's figures
+    allow where they stand (uncover, guard, dig), exchanges, camps, and the end."""
+    t = tables(state.setup.components)
+    ap = state.ap
+    spaces = state.spaces
+    workers = state.workers
+    player = state.players[seat]
+    leader = player.leader
+    camps = camps_of(t, player)
+    out: list[Action] = []
+    if ap >= ENTER:
+        for s in camps:
+            if player.reserve > 0:
+                out.append(t.enter[s][0])
+            if leader == RESERVE:
+                out.append(t.enter[s][1])
+    mine = [s for s in range(len(spaces)) if workers[s][seat] > 0 or leader == s]
+    for s in mine:
+        here = spaces[s]
+        assert here is not None
+        reachable: list[int] = []
+        for i, (d, n) in enumerate(t.links[s]):
+            there = spaces[n]
+            if there is not None and there.kind != VOLCANO:
+                cost = here.stones[d] + there.stones[(d + 3) % 6]
+                if 0 < cost <= ap:
+                    reachable.append(i)
+        in_camp = ap >= CAMP_MOVE and s in camps
+        for lead in (False, True):
+            if (leader != s) if lead else (workers[s][seat] == 0):
+                continue
+            moves = t.leader_moves[s] if lead else t.worker_moves[s]
+            for i in reachable:
+                out.append(moves[i])
+            if in_camp:
+                for other in camps:
+                    if other != s:
+                        out.append(t.camp_move(s, other, lead))
+    _on_spaces(state, t, seat, mine, out)
+    if ap >= EXCHANGE:
+        _exchanges(state, t, seat, out)
+    if ap >= BUILD and len(player.camps) < t.components.camps:
+        for s in range(len(spaces)):
+            if _camp_site(spaces[s]):
+                out.append(t.build[s])
+    out.append(END_TURN)
+    return out
+
+
+def _camp_site(here: Space | None) -> bool:
+    """T38-T39: explored jungle, or treasure with no token left, without a camp."""
+    return here is not None and here.kind in CAMP_KINDS and not here.tokens and here.camp is None
+
+
+def _on_spaces(state: State, t: Tables, seat: int, mine: list[int], out: list[Action]) -> None:
+    """Uncover, guard and dig where ``seat``'s figures stand."""
+    ap = state.ap
+    player = state.players[seat]
+    guards_left = len(player.guards) < t.components.guards
+    for s in mine:
+        here = state.spaces[s]
+        assert here is not None
+        workers = state.workers[s][seat]
+        has_leader = player.leader == s
+        count = workers + (1 if has_leader else 0)
+        if here.kind == TEMPLE and here.guard is None:
+            if ap >= UNCOVER and may_uncover(state, here, s, count):
+                out.append(t.uncover[s])
+            if ap >= GUARD and guards_left and strongest(state, s, seat):
+                if workers:
+                    out.append(t.guard[s][0])
+                if has_leader:
+                    out.append(t.guard[s][1])
+        if here.tokens and ap >= DIG and used(state.dug, s) < min(PER_TURN, count):
+            out.append(t.dig[s])
+
+
+def _exchanges(state: State, t: Tables, seat: int, out: list[Action]) -> None:
+    """T35-T37: a single of an opponent's for a single of one's own, of another type."""
+    singles = [k for k, n in enumerate(state.players[seat].treasures) if n == 1]
+    if not singles:
+        return
+    for other, rival in enumerate(state.players):
+        if other == seat:
+            continue
+        for take, n in enumerate(rival.treasures):
+            if n == 1:
+                row = t.exchange[other][take]
+                for give in singles:
+                    if give != take:
+                        out.append(row[give])
+
+
+# --------------------------------------------------------------------------- problems
+
+
+def problem(state: State, action: Action) -> str | None:
+    """Why ``action`` is not allowed now (a message starting with the rule id), or
+    None when it is."""
+    seat = state.to_act
+    if state.phase == OVER or seat is None:
+        return "T45: the game is over"
+    phase = state.phase
+    if phase == PLACE:
+        if not isinstance(action, Place):
+            return "T17: first place the tile you drew"
+        return place_problem(state, action)
+    if phase == BID:
+        return _bid_problem(state, seat, action)
+    if phase == CHOOSE:
+        if not isinstance(action, Choose):
+            return "T49: choose one of the revealed tiles"
+        assert state.auction is not None
+        if action.tile not in state.auction.display:
+            return f"T49: tile {action.tile} is not among the revealed tiles"
+        return None
+    if isinstance(action, EndTurn):
+        return None
+    if isinstance(action, (Place, Bid, Pass, Choose)):
+        return f"T17: a turn's actions cost AP; no {type(action).__name__.lower()} now"
+    if isinstance(action, Move):
+        cost: int | str = move_cost(state, action)
+    else:
+        cost = COSTS.get(type(action), 0)
+    if isinstance(cost, str):
+        return cost
+    if cost > state.ap:
+        return f"T18: that costs {cost} AP and only {state.ap} are left"
+    return _action_problem(state, seat, action)
+
+
+def _bid_problem(state: State, seat: int, action: Action) -> str | None:
+    if isinstance(action, Pass):
+        return None
+    if not isinstance(action, Bid):
+        return "T48: bid for the next turn, or pass"
+    auction = state.auction
+    assert auction is not None
+    if action.amount < max(1, auction.high + 1):
+        return f"T48: a bid must be at least {max(1, auction.high + 1)}"
+    if action.amount > state.players[seat].score:
+        return f"T48: you cannot bid more than your {state.players[seat].score} points"
+    return None
+
+
+def _figure_problem(state: State, seat: int, space: int, leader: bool, rule: str) -> str | None:
+    if leader:
+        if state.players[seat].leader != space:
+            return f"{rule}: your leader is not on space {space}"
+    elif state.workers[space][seat] == 0:
+        return f"{rule}: you have no worker on space {space}"
+    return None
+
+
+def _explored(state: State, space: int) -> Space | None:
+    if not 0 <= space < len(state.spaces):
+        return None
+    return state.spaces[space]
+
+
+def move_cost(state: State, action: Move) -> int | str:
+    """T25-T27: the AP a move costs, or why it is not possible."""
+    seat = state.to_act
+    assert seat is not None
+    origin, target = action.origin, action.target
+    if not 0 <= origin < len(state.spaces):
+        return f"T25: there is no space {origin}"
+    figure = _figure_problem(state, seat, origin, action.leader, "T25")
+    if figure:
+        return figure
+    t = tables(state.setup.components)
+    if all(n != target for _, n in t.links[origin]):
+        return f"T25: space {target} is not next to space {origin}"
+    there = state.spaces[target]
+    if there is None:
+        return f"T27: space {target} is not explored"
+    if there.kind == VOLCANO:
+        return "T21: nobody may enter a volcano"
+    cost = border(state.spaces, t, origin, target)
+    if cost == 0:
+        return f"T26: no stone on the border of spaces {origin} and {target}"
+    return cost
+
+
+def _action_problem(state: State, seat: int, action: Action) -> str | None:
+    if isinstance(action, Move):
+        return None  # checked with its cost
+    if isinstance(action, (Enter, CampMove)):
+        return _camp_problem(state, seat, action)
+    if isinstance(action, Uncover):
+        return _uncover_problem(state, seat, action)
+    if isinstance(action, Dig):
+        space = _explored(state, action.space)
+        if space is None or not space.tokens:
+            return f"T32: space {action.space} holds no treasure"
+        count = figures(state, action.space, seat)
+        if count == 0:
+            return "T32: you need a figure on the treasure space"
+        return _limit_problem(state.dug, action.space, count, "T33", "dig up {} treasure(s) here")
+    if isinstance(action, Exchange):
+        return _exchange_problem(state, seat, action)
+    if isinstance(action, BuildCamp):
+        return _build_problem(state, seat, action)
+    if isinstance(action, Guard):
+        return _guard_problem(state, seat, action)
+    return f"unknown action {action!r}"
+
+
+def _limit_problem(
+    counts: Sequence[tuple[int, int]], space: int, count: int, rule: str, what: str
+) -> str | None:
+    """T30, T33: at most one use a figure there, two at most, per space and turn."""
+    if used(counts, space) < min(PER_TURN, count):
+        return None
+    allowed = what.format(min(PER_TURN, count))
+    return f"{rule}: with {count} figure(s) there you may {allowed} this turn"
+
+
+def _camp_problem(state: State, seat: int, action: Enter | CampMove) -> str | None:
+    player = state.players[seat]
+    camps = camps_of(tables(state.setup.components), player)
+    if isinstance(action, Enter):
+        if action.space not in camps:
+            return "T23: figures come into play on the base camp or one of your camps"
+        if action.leader and player.leader != RESERVE:
+            return "T23: your leader is not waiting to come into play"
+        if not action.leader and player.reserve == 0:
+            return "T23: you have no worker left to bring into play"
+        return None
+    if action.origin not in camps or action.target not in camps:
+        return "T24: camp moves go between the base camp and your own camps"
+    if action.origin == action.target:
+        return "T24: the camp move must go to another camp"
+    return _figure_problem(state, seat, action.origin, action.leader, "T24")
+
+
+def _uncover_problem(state: State, seat: int, action: Uncover) -> str | None:
+    space = _explored(state, action.space)
+    if space is None or space.kind != TEMPLE:
+        return f"T29: space {action.space} is not a temple"
+    if space.guard is not None:
+        return "T31: a guarded temple cannot be uncovered"
+    count = figures(state, action.space, seat)
+    if count == 0:
+        return "T29: you need a figure on the temple"
+    limit = _limit_problem(
+        state.uncovered, action.space, count, "T30", "uncover {} level(s) of this temple"
+    )
+    if limit is not None:
+        return limit
+    if not may_uncover(state, space, action.space, count):
+        return f"T29: no level {space.value + 1} is left"
+    return None
+
+
+def _exchange_problem(state: State, seat: int, action: Exchange) -> str | None:
+    if not 0 <= action.seat < len(state.players) or action.seat == seat:
+        return "T35: exchange with an opponent"
+    types = len(state.setup.components.treasure_types)
+    if not (0 <= action.take < types and 0 <= action.give < types):
+        return "T35: no such treasure"
+    if action.take == action.give:
+        return "T37: exchange two different treasures"
+    if state.players[seat].treasures[action.give] != 1:
+        return "T36: you can only give a treasure you hold a single one of"
+    if state.players[action.seat].treasures[action.take] != 1:
+        return "T36: you can only take a treasure the opponent holds a single one of"
+    return None
+
+
+def _build_problem(state: State, seat: int, action: BuildCamp) -> str | None:
+    space = _explored(state, action.space)
+    if space is None:
+        return f"T38: space {action.space} is not explored"
+    if space.kind not in CAMP_KINDS or space.tokens:
+        return "T38: camps go on jungle or on a treasure space with no treasure left"
+    if space.camp is not None:
+        return "T39: a camp already stands there"
+    camps = state.setup.components.camps
+    if len(state.players[seat].camps) >= camps:
+        return f"T39: you have built your {camps} camps"
+    return None
+
+
+def _guard_problem(state: State, seat: int, action: Guard) -> str | None:
+    space = _explored(state, action.space)
+    if space is None or space.kind != TEMPLE:
+        return f"T40: space {action.space} is not a temple"
+    if space.guard is not None:
+        return "T40: the temple is guarded already"
+    guards = state.setup.components.guards
+    if len(state.players[seat].guards) >= guards:
+        return f"T40: you have placed your {guards} guards"
+    if not strongest(state, action.space, seat):
+        return "T40: you need more strength on the temple than every other expedition"
+    return _figure_problem(state, seat, action.space, action.leader, "T40")
