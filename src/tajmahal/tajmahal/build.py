@@ -9,7 +9,7 @@ functions, which are compiled with mypyc (``tajmahal._engine.COMPILED``).
 from __future__ import annotations
 
 from bisect import insort
-from typing import Final
+from typing import Any, Final
 
 from ..kit.slots import slot_setters
 from .setups import Setup

@@ -45,6 +45,7 @@ from .components import (
     Tile,
     load_components,
 )
+from .hidden import determinize
 from .legal import legal_actions, problem
 from .rules import (
     IllegalAction,
@@ -57,7 +58,7 @@ from .rules import (
     step,
 )
 from .state import AUCTION, BASIC, SCORE_SOURCES, Seat, Setup, SetupError, Space, State
-from .views import TikalView, determinize, view
+from .views import TikalView, view
 
 __all__ = [
     "ACTION_TYPES", "AUCTION", "BASIC", "DEFAULT_COMPONENTS", "SCORE_SOURCES", "Action", "Bid",

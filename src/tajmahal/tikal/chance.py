@@ -32,9 +32,10 @@ from ..kit.chance import Chance, ChanceModel
 from .actions import Action
 from .components import Components
 from .events import Event, TileDrawn, TilesRevealed, TreasureDug
+from .hidden import determinize
 from .rules import new_game, step
 from .state import BASIC, VARIANTS, Setup, Space, State, all_treasures
-from .views import determinize, view
+from .views import view
 
 __all__ = ["Draw", "DrawChance", "TikalChance", "check", "face_down", "plan", "rig"]
 
@@ -260,7 +261,7 @@ class TikalChance(ChanceModel[State, Action]):
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
         """The stack's order and the face-down tokens dealt again
-        (:func:`tajmahal.tikal.views.determinize`)."""
+        (:func:`tajmahal.tikal.hidden.determinize`)."""
         return self.normalize(determinize(view(state, seat), rng, state.components))
 
 

@@ -38,7 +38,8 @@ from . import actions as act
 from .actions import Action
 from .chance import TikalChance
 from .components import BACKS, TOP_LEVEL, Components
-from .rules import PER_TURN, TREASURE_POINTS
+from .legal import PER_TURN
+from .rules import TREASURE_POINTS
 from .state import (  # the game's phases and constants
     ACT,
     AUCTION,
