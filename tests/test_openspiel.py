@@ -2,7 +2,8 @@
 parameters, OpenSpiel's own random simulation test with serialization, every
 chance outcome leading to a whole state, observations that are the encoding of the
 seat's view, information states with perfect recall, resampling for IS-MCTS, and
-OpenSpiel's MCTSBot playing 20 games against random at every player count.
+OpenSpiel's MCTSBot playing 20 games against random at every player count, and
+its IS-MCTS bot playing a whole game through the referee (``ismcts_player``).
 
 The heavy suites (random_sim_test, the MCTSBot games) are marked ``once`` (they prove
 the same on both engines: the compiled pass of ``make test`` runs them) and ``slow``
@@ -21,6 +22,7 @@ import pytest
 from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot
 
 import tajmahal.openspiel as tos
+from tajmahal.arena import InProcessConnection, MatchConfig, play_match
 from tajmahal.games import GAMES
 from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal.rules import check_state
@@ -240,3 +242,23 @@ def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None
         assert state.is_terminal()
         CHECKS[name](state.engine)
         assert sum(state.returns()) == pytest.approx(0.0)
+
+
+# --------------------------------------------------------------------------- at the table
+
+#: The games whose adapters name kit bots: IS-MCTS values its leaves with them.
+TABLE_GAMES = ["tajmahal", "tikal"]
+
+
+@pytest.mark.parametrize("name", TABLE_GAMES)
+def test_ismcts_player_plays_a_whole_game_through_the_referee(name: str) -> None:
+    game = GAMES.by_id(name)
+    player = tos.ismcts_player(seed=1, simulations=4, game=name)
+    greedy = game.builtin_players()["greedy"](2)
+    connections = [InProcessConnection(p, p.name, None) for p in (player, greedy)]
+    result = play_match(game, game.random_setup(2, 5, None), connections, MatchConfig(), seed=5)
+    assert result.faults == []
+    seat = result.seats[0]
+    assert (seat.name, seat.exit, seat.fallback_decisions) == ("openspiel-ismcts-4", "done", 0)
+    assert seat.decisions > 0
+    assert player.game is not None and player.game.num_players() == 2
