@@ -16,11 +16,14 @@ CI fails if the compiled engine was not built.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,23 +69,38 @@ def _position(state: State) -> str:
     )
 
 
+def random_game_digest(
+    state: Any,
+    rng: random.Random,
+    legal_actions: Callable[[Any], list[Any]],
+    step: Callable[[Any, Any], tuple[Any, Sequence[Any]]],
+    detailed: bool,
+    position: Callable[[Any], str] = repr,
+) -> str:
+    """The SHA-256 of a game played from ``state`` by uniformly random choices: each
+    legal list's length and choice, the final ``position``, and with ``detailed``
+    every position and event on the way."""
+    digest = hashlib.sha256()
+    while state.to_act is not None:
+        legal = legal_actions(state)
+        action = rng.choice(legal)
+        state, events = step(state, action)
+        digest.update(f"{len(legal)} {legal.index(action)};".encode())
+        if detailed:
+            digest.update(position(state).encode() + repr(events).encode())
+    digest.update(position(state).encode())
+    return digest.hexdigest()
+
+
 def game_digests(games: int, searches: int) -> list[str]:
     """One SHA-256 a game: 2-5 players, seeded deals, uniformly random choices."""
     out = []
     for g in range(games):
-        digest = hashlib.sha256()
         state = new_game(Setup.random(2 + g % 4, seed=g))
-        rng = random.Random(g)
-        detailed = g % 8 == 0
-        while state.to_act is not None:
-            legal = legal_actions(state)
-            action = rng.choice(legal)
-            state, events = step(state, action)
-            digest.update(f"{len(legal)} {legal.index(action)};".encode())
-            if detailed:
-                digest.update(_position(state).encode() + repr(events).encode())
-        digest.update(_position(state).encode())
-        out.append(digest.hexdigest())
+        digest = random_game_digest(
+            state, random.Random(g), legal_actions, step, g % 8 == 0, _position
+        )
+        out.append(digest)
     for g in range(searches):  # the search bot, from a few positions of random games
         state = new_game(Setup.random(2 + g % 4, seed=10_000 + g))
         rng = random.Random(g)
@@ -180,6 +198,29 @@ def _compiled_installed() -> bool:
     return out.stdout.strip() == "True"
 
 
+def on_both_engines(module: str, function: str, *args: int) -> tuple[list[str], list[str]]:
+    """The lines ``function(*args)`` of the test module ``module`` returns, computed
+    here and, at the same time, in a subprocess on the other engine."""
+    code = (
+        f"import sys; sys.path.insert(0, sys.argv[1]); import {module} as t\n"
+        "import tajmahal; print(tajmahal.COMPILED)\n"
+        f"print('\\n'.join(t.{function}{args!r}))"
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", code, str(Path(__file__).parent)],
+        env=_other_engine_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    mine: list[str] = getattr(importlib.import_module(module), function)(*args)
+    theirs, _ = other.communicate(timeout=600)
+    assert other.returncode == 0
+    their_compiled, *their_lines = theirs.splitlines()
+    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    return mine, their_lines
+
+
 def test_the_active_engine_is_the_one_announced() -> None:
     for module in (rules_module, tikal_rules):
         compiled = module.__file__ is not None and not module.__file__.endswith(".py")
@@ -212,23 +253,7 @@ def test_pure_is_forced_by_the_environment_in_a_subprocess() -> None:
 def test_both_engines_play_the_same_games() -> None:
     if not _compiled_installed():
         pytest.skip("no compiled engine installed (no C compiler at install time)")
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import test_engine_paths as t\n"
-        "import tajmahal; print(tajmahal.COMPILED)\n"
-        "print('\\n'.join(t.all_digests()))"
-    )
-    other = subprocess.Popen(
-        [sys.executable, "-c", code, str(Path(__file__).parent)],
-        env=_other_engine_env(),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    mine = all_digests()
-    theirs, _ = other.communicate(timeout=600)
-    assert other.returncode == 0
-    their_compiled, *theirs_lines = theirs.splitlines()
-    assert their_compiled == str(not tajmahal.COMPILED)  # one of each
+    mine, theirs_lines = on_both_engines("test_engine_paths", "all_digests")
     assert len(theirs_lines) == len(mine) == GAMES + SEARCHES + TIKAL_GAMES + TIKAL_SEARCHES
     differing = [i for i, (a, b) in enumerate(zip(mine, theirs_lines, strict=True)) if a != b]
     assert differing == [], f"games that differ between the engines: {differing[:10]}"

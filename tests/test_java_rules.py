@@ -51,6 +51,8 @@ from tajmahal.java.events import FestivalScored, FinalScored, GameOver, WaterSco
 from tajmahal.java.geometry import rank_key, tiers
 from tajmahal.java.state import FESTIVAL, OVER
 
+BOARD_RIM = range(150, len(fresh().terrain))  # the rim cells (J36)
+
 
 def illegal(state: State, steps: Action | Steps, rule: str) -> None:
     """The decisions of ``steps`` but the last are legal; the last breaks ``rule``."""
@@ -100,6 +102,20 @@ def test_the_obligation_lapses_when_no_land_tile_is_left() -> None:
     state = evolve(state, players=players, threes=1)
     state = evolve(state, threes=0)
     assert EndTurn() in legal_actions(state)
+
+
+def test_a_tile_the_ap_left_cannot_pay_holds_no_ap_back() -> None:
+    # J20 (decision): water everywhere but two grid spaces on the southern edge:
+    # the cheapest three-space tile overhangs one rim cell (J36: 2 AP); with 1 AP
+    # left it cannot lie, the obligation lapses, and the AP buys a card instead
+    state = fresh()
+    terrain = [3] * len(state.terrain)
+    for q in (at(9, 3), at(9, 4), *BOARD_RIM):
+        terrain[q] = 0
+    players = tuple(evolve(p, twos=0, rice=0, villages=0) for p in state.players)
+    state = acting(evolve(state, terrain=tuple(terrain), players=players), ap=1)
+    assert EndTurn() in legal_actions(state) and PlaceLand("three") not in legal_actions(state)
+    assert play(state, TakeCard(True)).turn.ap == 0
 
 
 # -- J25-J36: land tiles
@@ -238,6 +254,17 @@ def test_figures_go_round_other_players_but_pass_their_own() -> None:
     own = acting(put(put(state, at(5, 2)), at(5, 3)))
     assert play(own, walk(at(5, 2), at(5, 4))).figures[at(5, 4)] == 0
     illegal(own, walk(at(5, 2), at(5, 3)), "J50")
+
+
+def test_a_figure_walks_again_only_after_an_action_that_is_not_a_walk() -> None:
+    # J49 (decision): free walks of two figures taking turns would never end
+    state = tiles(fresh(), "rice", at(5, 2), at(5, 3), at(5, 4), at(5, 5))
+    state = acting(put(put(state, at(5, 2)), at(5, 5)), land=True)
+    state = play(state, walk(at(5, 2), at(5, 3)), walk(at(5, 5), at(5, 4)))
+    assert state.turn.ap == 6 and state.turn.walked == (at(5, 3), at(5, 4))
+    illegal(state, Move(), "J49")  # both walked: no figure may walk now
+    state = play(state, TakeCard(True))  # another action: they may walk again
+    assert play(state, walk(at(5, 3), at(5, 2))).figures[at(5, 2)] == 0
 
 
 # -- J51-J58: palaces

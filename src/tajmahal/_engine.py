@@ -44,6 +44,14 @@ COMPILED: Final = (
     "tikal.rules",
     "kit.jsontext",
     "kit.search",
+    "java.geometry",
+    "java.land",
+    "java.legal",
+    "java.problems",
+    "java.festival",
+    "java.draft",
+    "java.rules",
+    "java.heuristic",
 )
 
 _PACKAGE: Final = "tajmahal"

@@ -47,7 +47,8 @@ from .actions import (
     Withdraw,
 )
 from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
-from .legal import legal_actions, problem
+from .legal import legal_actions
+from .problems import problem
 from .rules import IllegalAction, apply, final_scoring, is_over, new_game, ranks, scores, step
 from .state import ANYTIME, SCORE_SOURCES, START, Pending, Seat, Setup, SetupError, State
 from .views import JavaView, determinize, view

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from attrs import evolve
 
-from ..arena.player import FirstPlayer, Player, RandomPlayer
 from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
 from ..kit.svg import Kept
@@ -273,18 +272,6 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
         from .terminal import position
 
         return position(state, names, seat)
-
-    def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
-        # Until java/bots.py declares BOTS and MCTS_BUILTIN on the kit's frames (the
-        # java stream's port): then the kit's Adapter.builtin_players serves.
-        from .bots import GreedyPlayer, MCTSPlayer
-
-        return {
-            "random": RandomPlayer,
-            "greedy": GreedyPlayer,
-            "mcts": MCTSPlayer,
-            "first": FirstPlayer,
-        }
 
 
 #: The game object the CLI and the tournament use.

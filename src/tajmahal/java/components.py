@@ -52,12 +52,18 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     pairs: tuple[tuple[int, int], ...] = field(init=False, eq=False, repr=False)
     triangles: tuple[tuple[int, int, int], ...] = field(init=False, eq=False, repr=False)
+    #: The positions at the edge (J46: ``edge_cost`` above 0).
+    edges: tuple[int, ...] = field(init=False, eq=False, repr=False)
     singles: tuple[tuple[int], ...] = field(init=False, eq=False, repr=False)
-    #: Per position: the one-, two- and three-space tile shapes (sorted cells, at
-    #: least one in the grid) that cover it: ``shapes[size][position]``.
+    #: Every tile shape (sorted cells, at least one in the grid) by size:
+    #: ``placements[size]`` is ``singles``, ``pairs`` or ``triangles`` (index 0: none).
+    placements: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, eq=False, repr=False)
+    #: Per position, the shapes that cover it: ``shapes[size][position]``, and
+    #: their indices into ``placements[size]``: ``shape_ids[size][position]``.
     shapes: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = field(
         init=False, eq=False, repr=False
     )
+    shape_ids: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         index = {c: i for i, c in enumerate(self.coords)}
@@ -81,16 +87,26 @@ class Board:
                 x, y, z = sorted((a, b, c))
                 triangles.add((x, y, z))
         object.__setattr__(self, "triangles", tuple(sorted(triangles)))
-        object.__setattr__(self, "singles", tuple((p,) for p in range(self.grid_size)))
+        object.__setattr__(self, "edges", tuple(p for p, c in enumerate(self.edge_cost) if c))
+        singles = tuple((p,) for p in range(self.grid_size))
+        object.__setattr__(self, "singles", singles)
+        placements = ((), singles, self.pairs, self.triangles)
+        object.__setattr__(self, "placements", placements)
         n = len(self.coords)
-        at: list[list[list[tuple[int, ...]]]] = [[[] for _ in range(n)] for _ in range(4)]
-        for p in range(self.grid_size):
-            at[1][p].append((p,))
-        for size, cells in [(2, c) for c in pairs] + [(3, c) for c in sorted(triangles)]:
-            for p in cells:
-                at[size][p].append(cells)
+        ids: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(4)]
+        for size, shapes in enumerate(placements):
+            for i, cells in enumerate(shapes):
+                for p in cells:
+                    ids[size][p].append(i)
+        shape_ids = tuple(tuple(tuple(per) for per in by_size) for by_size in ids)
+        object.__setattr__(self, "shape_ids", shape_ids)
         object.__setattr__(
-            self, "shapes", tuple(tuple(tuple(per) for per in by_size) for by_size in at)
+            self,
+            "shapes",
+            tuple(
+                tuple(tuple(placements[size][i] for i in per) for per in by_size)
+                for size, by_size in enumerate(shape_ids)
+            ),
         )
 
     def in_grid(self, position: int) -> bool:

@@ -7,7 +7,6 @@ which are the same).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 
 from .state import NONE, RICE, VILLAGE, State
@@ -102,30 +101,40 @@ def highest(state: State, area: Iterable[int]) -> int | None:
 def walk_costs(state: State, origin: int, seat: int, budget: int = 99) -> dict[int, int]:
     """J48-J50: the cheapest cost (at most ``budget``) from ``origin`` to each
     position a figure of ``seat`` may pass (1 AP per change between rice and
-    village; no water, palace, bare board or other players' figures on the way)."""
+    village; no water, palace, bare board or other players' figures on the way).
+    Layer by layer: each cost's positions spread over their own colour for free."""
     nb = state.components.board.neighbours
     terrain, figures, palace = state.terrain, state.figures, state.palace
     cost = {origin: 0}
-    todo: deque[tuple[int, int]] = deque([(0, origin)])
-    while todo:
-        d, p = todo.popleft()
-        if d > cost[p]:
-            continue
-        tp = terrain[p]
-        for q in nb[p]:
-            tq = terrain[q]
-            if (tq != RICE and tq != VILLAGE) or palace[q]:
-                continue
-            f = figures[q]
-            if f != NONE and f != seat:
-                continue
-            step = 0 if tq == tp else 1
-            if d + step <= budget and d + step < cost.get(q, 99):
-                cost[q] = d + step
-                if step:
-                    todo.append((d + step, q))
-                else:
-                    todo.appendleft((d, q))
+    layer = [origin]
+    d = 0
+    while layer:
+        change: list[int] = []
+        i = 0
+        while i < len(layer):
+            p = layer[i]
+            i += 1
+            here = terrain[p]
+            for q in nb[p]:
+                if q in cost:
+                    continue
+                t = terrain[q]
+                if (t != RICE and t != VILLAGE) or palace[q]:
+                    continue
+                f = figures[q]
+                if f != NONE and f != seat:
+                    continue
+                if t == here:
+                    cost[q] = d
+                    layer.append(q)
+                elif d < budget:
+                    change.append(q)
+        d += 1
+        layer = []
+        for q in change:
+            if q not in cost:
+                cost[q] = d
+                layer.append(q)
     return cost
 
 

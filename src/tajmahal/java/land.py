@@ -107,45 +107,99 @@ def placement(
     return reason, cost
 
 
+# --------------------------------------------------------------------------- where tiles fit
+
+
+def _cost(state: State, cells: tuple[int, ...]) -> int:
+    reason, _, cost = land_problem(state, cells)
+    return 0 if reason is not None else cost
+
+
+def fits(state: State) -> tuple[bytes, ...]:
+    """For each tile size (index 1-3), the AP a tile costs on each shape of
+    ``Board.placements[size]`` if it fits there now (J25-J36 but J30), else 0.
+    Kept in the state as a cache: computed once, then updated by :func:`refit`."""
+    f = state.fits
+    if f is None:
+        placements = state.components.board.placements
+        f = (b"", *(bytes([_cost(state, cells) for cells in placements[n]]) for n in (1, 2, 3)))
+        object.__setattr__(state, "fits", f)
+    return f
+
+
+def refit(before: State, after: State, cells: list[int]) -> None:
+    """Give ``after`` the fits of ``before`` (if known) with the shapes over
+    ``cells`` (the positions whose tiles, figures, palace or water changed) redone."""
+    f = before.fits
+    if f is None or after.fits is not None:
+        return
+    if cells:
+        board = after.components.board
+        out = [b""]
+        for size in (1, 2, 3):
+            costs = bytearray(f[size])
+            shapes, ids = board.placements[size], board.shape_ids[size]
+            for c in cells:
+                for i in ids[c]:
+                    costs[i] = _cost(after, shapes[i])
+            out.append(bytes(costs))
+        f = tuple(out)
+    object.__setattr__(after, "fits", f)
+
+
+def _j30(state: State, tile: str) -> bool:
+    """Whether J30 can refuse a placement of ``tile``: it shows a village and the
+    board holds two cities or more."""
+    palace = state.palace
+    return tile != RICE_TILE and len(palace) - palace.count(0) >= 2
+
+
 def shapes_at(state: State, tile: str, anchor: int, budget: int) -> list[tuple[int, ...]]:
     """The shapes of ``tile`` around ``anchor`` that may lie for at most ``budget`` AP."""
-    out = []
-    for cells in state.components.board.shapes[TILE_SIZES[tile]][anchor]:
-        reason, cost = placement(state, tile, anchor, cells)
-        if reason is None and cost <= budget:
-            out.append(cells)
-    return out
-
-
-def _all_shapes(state: State, size: int) -> tuple[tuple[int, ...], ...]:
+    size = TILE_SIZES[tile]
     board = state.components.board
-    return board.pairs if size == 2 else board.triangles if size == 3 else board.singles
+    costs = fits(state)[size]
+    shapes = board.placements[size]
+    j30 = _j30(state, tile)
+    out = []
+    for i in board.shape_ids[size][anchor]:
+        c = costs[i]
+        if c and c <= budget and not (j30 and joins_cities(state, shapes[i], anchor)):
+            out.append(shapes[i])
+    return out
 
 
 def anchors(state: State, tile: str, budget: int) -> list[int]:
     """The positions where ``tile`` has a legal placement for at most ``budget``
     AP with its anchor there, ascending."""
+    size = TILE_SIZES[tile]
+    costs = fits(state)[size]
+    shapes = state.components.board.placements[size]
+    j30 = _j30(state, tile)
     ok: set[int] = set()
-    for cells in _all_shapes(state, TILE_SIZES[tile]):
-        reason, _, cost = land_problem(state, cells)
-        if reason is not None or cost > budget:
-            continue
-        for q in cells:
-            if q not in ok and not joins_cities(state, cells, village_of(tile, q)):
-                ok.add(q)
+    for i, c in enumerate(costs):
+        if c and c <= budget:
+            for q in shapes[i]:
+                if q not in ok and not (j30 and joins_cities(state, shapes[i], q)):
+                    ok.add(q)
     return sorted(ok)
 
 
 def cheapest(state: State, tile: str, stop: int = 1) -> int:
     """The AP of the cheapest legal placement of ``tile`` (:data:`NO_COST` if there
-    is none); the search stops at the first costing ``stop`` or less."""
+    is none); the search may stop at the first costing ``stop`` or less."""
+    size = TILE_SIZES[tile]
+    costs = fits(state)[size]
+    if not _j30(state, tile):
+        for c in (1, 2, 3):
+            if c in costs:
+                return c
+        return NO_COST
+    shapes = state.components.board.placements[size]
     best = NO_COST
-    for cells in _all_shapes(state, TILE_SIZES[tile]):
-        reason, _, cost = land_problem(state, cells)
-        if reason is not None or cost >= best:
-            continue
-        if any(not joins_cities(state, cells, village_of(tile, q)) for q in cells):
-            best = cost
+    for i, c in enumerate(costs):
+        if c and c < best and any(not joins_cities(state, shapes[i], q) for q in shapes[i]):
+            best = c
             if best <= stop:
                 return best
     return best

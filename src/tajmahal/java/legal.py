@@ -1,5 +1,6 @@
-"""Which decisions are legal now: :func:`legal_actions` and :func:`problem` (why
-an action is not, starting with the rule id), phase by phase.
+"""Which decisions are legal now: :func:`legal_actions`, phase by phase, and the
+positions, targets and values each half-made action may take (why an action is
+not legal: :mod:`tajmahal.java.problems`).
 
 The phase ``act`` offers an action of J19 only when it can be completed (some
 position, shape, target or value is legal for it), so a decision never leads
@@ -13,7 +14,6 @@ from collections.abc import Iterator
 from typing import Final
 
 from .actions import (
-    TILE_SIZES,
     TILES,
     Action,
     BuildPalace,
@@ -37,7 +37,7 @@ from .actions import (
 from .components import PALACE_VALUES
 from .festival import opening, qualifying, required_symbols
 from .geometry import area_of, highest, is_land, palace_of, walk_costs, walk_targets
-from .land import NO_COST, anchors, cheapest, cheapest_land, placement, shapes_at, tiles_left
+from .land import NO_COST, anchors, cheapest, cheapest_land, shapes_at, tiles_left
 from .state import (
     ACT,
     ANYTIME,
@@ -48,7 +48,6 @@ from .state import (
     POSITION,
     SHAPE,
     TARGET,
-    VALUE,
     VILLAGE,
     Pending,
     State,
@@ -111,8 +110,14 @@ def may_finish(state: State, seat: int) -> bool:
 
 
 def spare(state: State, seat: int) -> int:
-    """J18, J20 (decision): the AP an action other than the land tile may spend."""
-    return state.turn.ap - land_owed(state, seat)
+    """J18, J20 (decision): the AP an action other than the land tile may spend:
+    all but those of the cheapest placement while the tile is owed and affordable
+    (an owed tile the AP left cannot pay lapses: no reserve then)."""
+    return _spare(state.turn.ap, land_owed(state, seat))
+
+
+def _spare(ap: int, owed: int) -> int:
+    return ap - owed if owed <= ap else ap
 
 
 def ap_problem(spare: int, cost: int, ap: int) -> str | None:
@@ -136,9 +141,10 @@ def water_spots(state: State) -> Iterator[int]:
 
 def deploy_spots(state: State, budget: int) -> Iterator[int]:
     """J45-J46, J50: free land at the edge, reached for at most ``budget`` AP."""
-    edge, figures, palace = state.components.board.edge_cost, state.figures, state.palace
-    for q, cost in enumerate(edge):
-        if cost and cost <= budget and figures[q] == NONE and not palace[q] and is_land(state, q):
+    board = state.components.board
+    edge, figures, palace = board.edge_cost, state.figures, state.palace
+    for q in board.edges:
+        if edge[q] <= budget and figures[q] == NONE and not palace[q] and is_land(state, q):
             yield q
 
 
@@ -153,13 +159,23 @@ def withdraw_spots(state: State, seat: int, budget: int) -> Iterator[int]:
 def walkers(state: State, seat: int, budget: int) -> Iterator[int]:
     """J48-J49: the seat's figures that can walk somewhere for at most ``budget`` AP
     (not one that walked since the turn's last other action)."""
-    figures, walked = state.figures, state.turn.walked
-    for q, s in enumerate(figures):
-        if s == seat and q not in walked:
-            for target in walk_costs(state, q, seat, budget):
-                if figures[target] == NONE:
-                    yield q
-                    break
+    walked = state.turn.walked
+    for q, s in enumerate(state.figures):
+        if s == seat and q not in walked and can_walk(state, q, seat, budget):
+            yield q
+
+
+def can_walk(state: State, origin: int, seat: int, budget: int) -> bool:
+    """J48-J50: whether the figure on ``origin`` reaches a free position for at
+    most ``budget`` AP (a free neighbour answers at once)."""
+    terrain, figures, palace = state.terrain, state.figures, state.palace
+    here = terrain[origin]
+    for q in state.components.board.neighbours[origin]:
+        t = terrain[q]
+        free = figures[q] == NONE and not palace[q]
+        if free and (t == here or (budget >= 1 and is_land(state, q))):
+            return True
+    return any(figures[q] == NONE for q in walk_costs(state, origin, seat, budget))
 
 
 def _seat_villages(state: State, seat: int) -> list[list[int]]:
@@ -181,11 +197,12 @@ def palace_values(state: State, size: int, current: int) -> list[int]:
     return [v for i, v in enumerate(PALACE_VALUES) if stock[i] and current < v <= size]
 
 
-def build_spots(state: State, seat: int) -> list[int]:
+def build_spots(state: State, seat: int, towns: list[list[int]] | None = None) -> list[int]:
     """J51-J54: the free village positions of villages without palace where the
-    seat is strictly highest and a palace value fits."""
+    seat is strictly highest and a palace value fits (``towns``: the seat's
+    villages, if known)."""
     out: list[int] = []
-    for village in _seat_villages(state, seat):
+    for village in _seat_villages(state, seat) if towns is None else towns:
         if (
             palace_of(state, village) is None
             and palace_values(state, len(village), 0)
@@ -195,10 +212,10 @@ def build_spots(state: State, seat: int) -> list[int]:
     return sorted(out)
 
 
-def extend_spots(state: State, seat: int) -> list[int]:
+def extend_spots(state: State, seat: int, towns: list[list[int]] | None = None) -> list[int]:
     """J55: the palaces the seat may extend now."""
     out = []
-    for city in _seat_villages(state, seat):
+    for city in _seat_villages(state, seat) if towns is None else towns:
         where = palace_of(state, city)
         if (
             where is not None
@@ -210,10 +227,10 @@ def extend_spots(state: State, seat: int) -> list[int]:
     return sorted(out)
 
 
-def festival_spots(state: State, seat: int) -> list[int]:
+def festival_spots(state: State, seat: int, towns: list[list[int]] | None = None) -> list[int]:
     """J64-J65: the white palaces of cities where the seat has a figure."""
     out = []
-    for city in _seat_villages(state, seat):
+    for city in _seat_villages(state, seat) if towns is None else towns:
         where = palace_of(state, city)
         if where is not None and where not in state.red:
             out.append(where)
@@ -287,7 +304,8 @@ def act_actions(state: State, seat: int) -> list[Action]:
     for tile in tiles_left(state, seat):
         if cheapest(state, tile, t.ap) <= t.ap:
             out.append(_PLACE_LAND[tile])
-    budget = spare(state, seat)
+    owed = land_owed(state, seat)
+    budget = _spare(t.ap, owed)
     if budget >= 1:
         if state.water_left and next(water_spots(state), None) is not None:
             out.append(_SIMPLE[0])
@@ -297,10 +315,11 @@ def act_actions(state: State, seat: int) -> list[Action]:
         out.append(_SIMPLE[2])
     if next(walkers(state, seat, budget), None) is not None:
         out.append(_SIMPLE[3])
+    towns = _seat_villages(state, seat)
     if budget >= 1:
-        if build_spots(state, seat):
+        if build_spots(state, seat, towns):
             out.append(_SIMPLE[4])
-        if extend_spots(state, seat):
+        if extend_spots(state, seat, towns):
             out.append(_SIMPLE[5])
         if t.cards < 2:
             if state.display is not None:
@@ -309,9 +328,9 @@ def act_actions(state: State, seat: int) -> list[Action]:
                 out.append(_TAKE_PILE)
     if p.tokens and not t.token and (state.setup.variant == ANYTIME or not t.acted):
         out.append(_TOKEN)
-    if may_finish(state, seat):
+    if owed == 0 or owed > t.ap:  # may_finish
         required = required_symbols(state)
-        if required and qualifying(state, p.hand, required) and festival_spots(state, seat):
+        if required and qualifying(state, p.hand, required) and festival_spots(state, seat, towns):
             out.append(_HOLD)
         out.append(_END)
     return out
@@ -330,274 +349,3 @@ def bid_actions(state: State, seat: int) -> list[Action]:
     elif not opening(f):
         out.append(_PASS)
     return out
-
-
-# --------------------------------------------------------------------------- problems
-
-
-def problem(state: State, action: Action) -> str | None:
-    """Why ``action`` is not allowed now (a message starting with the rule id), or
-    None when it is."""
-    seat = state.to_act
-    if state.phase == OVER or seat is None:
-        return "J85: the game is over"
-    phase = state.phase
-    if phase == FESTIVAL:
-        return _bid_problem(state, seat, action)
-    if isinstance(action, (Lay, Done, Pass)):
-        return "J67: there is no festival to bid in"
-    if phase == ACT:
-        if isinstance(action, (Select, Shape, Value)):
-            return f"J19: first choose an action of the turn, not {type(action).__name__}"
-        return _act_problem(state, seat, action)
-    pending = state.pending
-    assert pending is not None
-    wanted = {POSITION: Select, SHAPE: Shape, TARGET: Select, VALUE: Value}[phase]
-    if not isinstance(action, wanted):
-        return f"J19: finish the action under way first: choose its {phase}"
-    if phase == POSITION:
-        assert isinstance(action, Select)
-        return _position_problem(state, seat, pending, action.position)
-    if phase == SHAPE:
-        assert isinstance(action, Shape)
-        return _shape_problem(state, pending, action.cells)
-    if phase == TARGET:
-        assert isinstance(action, Select)
-        return _target_problem(state, seat, pending, action.position)
-    assert isinstance(action, Value)
-    if action.value not in values(state, pending):
-        return _value_problem(state, pending, action.value)
-    return None
-
-
-def _act_problem(state: State, seat: int, action: Action) -> str | None:
-    t = state.turn
-    p = state.players[seat]
-    budget = spare(state, seat)
-    if isinstance(action, PlaceLand):
-        return _tile_problem(state, seat, action.tile)
-    if isinstance(action, UseToken):
-        if not p.tokens:
-            return "J75: no action token left"
-        if t.token:
-            return "J75: at most one action token per turn"
-        if t.acted and state.setup.variant != ANYTIME:
-            return "J77: an action token is used at the start of the turn"
-        return None
-    if isinstance(action, EndTurn):
-        return None if may_finish(state, seat) else "J20: place a land tile before the turn ends"
-    if isinstance(action, TakeCard):
-        if t.cards >= 2:
-            return "J61: at most two festival cards per turn"
-        if action.display and state.display is None:
-            return "J61: there is no display card"
-        if not action.display and not (state.pile or state.discard):
-            return "J61: the draw pile is empty"
-        return ap_problem(budget, 1, t.ap)
-    if isinstance(action, HoldFestival):
-        if not may_finish(state, seat):
-            return "J21: place the land tile of the turn before the festival"
-        required = required_symbols(state)
-        if not required:
-            return "J61: no display card shows the required symbols"
-        if not qualifying(state, p.hand, required):
-            return "J67: you hold no card showing a symbol of the display card"
-        if not festival_spots(state, seat):
-            return "J64: no white palace in a city where you have a figure"
-        return None
-    if isinstance(action, PlaceWater):
-        if not state.water_left:
-            return "J11: no water tile left"
-        if next(water_spots(state), None) is None:
-            return "J38: no bare position of the grid is left for water"
-        return ap_problem(budget, 1, t.ap)
-    if isinstance(action, Deploy):
-        if not p.supply:
-            return "J44: no figure left in the supply"
-        edge = state.components.board.edge_cost
-        costs = [edge[q] for q in deploy_spots(state, NO_COST)]
-        if not costs:
-            return "J46: no free land at the edge of the board to enter"
-        return ap_problem(budget, min(costs), t.ap)
-    if isinstance(action, Withdraw):
-        edge = state.components.board.edge_cost
-        costs = [edge[q] for q in withdraw_spots(state, seat, NO_COST)]
-        if not costs:
-            return "J47: none of your figures stands at the edge of the board"
-        return ap_problem(budget, min(costs), t.ap)
-    if isinstance(action, Move):
-        if next(walkers(state, seat, budget), None) is None:
-            return "J48: none of your figures can walk anywhere with the AP you may spend"
-        return None
-    if isinstance(action, (BuildPalace, ExtendPalace)):
-        if budget < 1:
-            return ap_problem(budget, 1, t.ap)
-        if isinstance(action, BuildPalace) and not build_spots(state, seat):
-            return "J52: you are highest in no village without palace where a palace fits"
-        if isinstance(action, ExtendPalace) and not extend_spots(state, seat):
-            return "J55: you may extend no palace now (J52: highest figure; once a turn)"
-        return None
-    return f"unknown action {action!r}"
-
-
-def _tile_problem(state: State, seat: int, tile: str) -> str | None:
-    if tile not in TILES:
-        return f"J8: the tiles are {', '.join(TILES)}, not {tile!r}"
-    if tile not in tiles_left(state, seat):
-        return (
-            "J7: no three-space tile is left"
-            if TILE_SIZES[tile] == 3
-            else f"J33: none of your own {tile} tiles is left"
-        )
-    cost = cheapest(state, tile, state.turn.ap)
-    if cost == NO_COST:
-        return "J26: this tile fits nowhere on the board now (J27-J31, J36)"
-    return ap_problem(state.turn.ap, cost, state.turn.ap)
-
-
-def _position_problem(state: State, seat: int, pending: Pending, q: int) -> str | None:
-    board = state.components.board
-    if not 0 <= q < len(board.coords):
-        return "J5: no such position"
-    a = pending.action
-    if isinstance(a, PlaceLand):
-        return _anchor_problem(state, a.tile, q)
-    budget = spare(state, seat)
-    if isinstance(a, PlaceWater):
-        if q >= board.grid_size:
-            return "J38: water goes on a position of the grid"
-        return None if state.terrain[q] == BARE else "J38: water goes directly on the bare board"
-    if isinstance(a, Deploy):
-        if not board.edge_cost[q]:
-            return "J46: a figure enters only at the edge of the board"
-        if not is_land(state, q) or state.palace[q]:
-            return "J45: a figure stands only on land, not on water or a palace"
-        if state.figures[q] != NONE:
-            return "J50: one figure per position"
-        return ap_problem(budget, board.edge_cost[q], state.turn.ap)
-    if isinstance(a, Withdraw):
-        if state.figures[q] != seat:
-            return "J47: withdraw one of your own figures"
-        if not board.edge_cost[q]:
-            return "J47: a figure leaves only from the edge of the board"
-        return ap_problem(budget, board.edge_cost[q], state.turn.ap)
-    if isinstance(a, Move):
-        if state.figures[q] != seat:
-            return "J48: move one of your own figures"
-        if q in state.turn.walked:
-            return "J49: this figure's walk since your last other action is done (one walk)"
-        if not walk_targets(state, q, seat, budget):
-            return "J48: this figure can reach no free position with the AP you may spend"
-        return None
-    if isinstance(a, BuildPalace):
-        return _build_problem(state, seat, q) or ap_problem(budget, 1, state.turn.ap)
-    if isinstance(a, ExtendPalace):
-        return _extend_problem(state, seat, q) or ap_problem(budget, 1, state.turn.ap)
-    if q not in festival_spots(state, seat):
-        if not state.palace[q]:
-            return "J64: a festival is held in a palace"
-        if q in state.red:
-            return "J64: this palace's top tile is red; extend it first"
-        return "J65: you need a figure in the city"
-    return None
-
-
-def _anchor_problem(state: State, tile: str, q: int) -> str | None:
-    size = TILE_SIZES[tile]
-    shapes = state.components.board.shapes[size][q]
-    if not shapes:
-        return "J36: at least one space of a tile must lie inside the grid"
-    ap = state.turn.ap
-    first: str | None = None
-    for cells in shapes:
-        reason, cost = placement(state, tile, q, cells)
-        reason = reason or ap_problem(ap, cost, ap)
-        if reason is None:
-            return None
-        first = first or reason
-    return first
-
-
-def _shape_problem(state: State, pending: Pending, cells: tuple[int, ...]) -> str | None:
-    a, q = pending.action, pending.position
-    assert isinstance(a, PlaceLand) and q is not None
-    size = TILE_SIZES[a.tile]
-    if cells not in state.components.board.shapes[size][q]:
-        what = "two neighbours" if size == 2 else "three mutual neighbours"
-        return f"J8: the tile's spaces are {what}, sorted, one of them {q} (its village)"
-    reason, cost = placement(state, a.tile, q, cells)
-    return reason or ap_problem(state.turn.ap, cost, state.turn.ap)
-
-
-def _target_problem(state: State, seat: int, pending: Pending, q: int) -> str | None:
-    origin = pending.position
-    assert origin is not None
-    if not 0 <= q < len(state.figures) or q == origin:
-        return "J48: move to another position"
-    if state.figures[q] != NONE:
-        return "J50: a figure may not end on an occupied position"
-    cost = walk_costs(state, origin, seat).get(q)
-    if cost is None:
-        return "J48: no path over land free of other figures, water and palaces"
-    return ap_problem(spare(state, seat), cost, state.turn.ap)
-
-
-def _build_problem(state: State, seat: int, q: int) -> str | None:
-    if state.terrain[q] != VILLAGE:
-        return "J51: a palace goes on a village position"
-    if state.palace[q]:
-        return "J55: a palace stands there already; extend it"
-    if state.figures[q] != NONE:
-        return "J53: a palace goes on a free position"
-    village = area_of(state, q, VILLAGE)
-    if palace_of(state, village) is not None:
-        return "J23: a village holds at most one palace"
-    if highest(state, village) != seat:
-        return "J52: only the owner of the highest figure in the village may build"
-    if not palace_values(state, len(village), 0):
-        return f"J54: no palace tile left that fits a village of {len(village)} spaces"
-    return None
-
-
-def _extend_problem(state: State, seat: int, q: int) -> str | None:
-    if not state.palace[q]:
-        return "J55: no palace there to extend"
-    if q in state.turn.palaces:
-        return "J55: a palace changes at most once a turn, not in the turn it was built"
-    city = area_of(state, q, VILLAGE)
-    if highest(state, city) != seat:
-        return "J52: only the owner of the highest figure in the city may extend"
-    if not palace_values(state, len(city), state.palace[q]):
-        return f"J54: no higher palace tile left that fits a city of {len(city)} spaces"
-    return None
-
-
-def _value_problem(state: State, pending: Pending, value: int) -> str:
-    q = pending.position
-    assert q is not None
-    size = len(area_of(state, q, VILLAGE))
-    if value not in PALACE_VALUES:
-        return "J54: palace values are 2, 4, 6, 8 and 10"
-    if value <= state.palace[q]:
-        return "J55: an extension has a higher value"
-    if value > size:
-        return f"J54: a palace may not be worth more than its village's {size} spaces"
-    return f"J58: no palace tile of value {value} is left"
-
-
-def _bid_problem(state: State, seat: int, action: Action) -> str | None:
-    f = state.festival
-    assert f is not None
-    if isinstance(action, Lay):
-        if action.card not in state.players[seat].hand:
-            return "J67: lay a card from your hand"
-        if action.card not in qualifying(state, (action.card,), f.required):
-            return "J67: every card laid must show a required symbol"
-        return None
-    if isinstance(action, Done):
-        return None if f.bid else "J67: lay a card first, or pass"
-    if isinstance(action, Pass):
-        if f.bid:
-            return "J67: you laid cards in this bid: it is done (Done), not passed"
-        return "J67: the proposer opens with at least one card" if opening(f) else None
-    return "J67: lay a card, end your bid or pass in the festival"

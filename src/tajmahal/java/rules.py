@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import random
 
-from attrs import evolve
-
 # J85: the totals by seat, ranked (a tie is a shared win).
 from ..kit.scoring import ranks as ranks
 from ..kit.scoring import scores as scores
 from . import festival
 from .actions import (
     RICE_TILE,
+    THREE,
     TILE_SIZES,
     Action,
     BuildPalace,
@@ -45,6 +44,7 @@ from .actions import (
     Withdraw,
 )
 from .components import PALACE_VALUES
+from .draft import Draft, seat_with, turn_with
 from .events import (
     CardTaken,
     Event,
@@ -63,8 +63,8 @@ from .events import (
     WaterScored,
 )
 from .geometry import area_of, highest, palace_of, tiers, villages, walk_costs
-from .land import NO_COST, cheapest, land_problem
-from .legal import problem
+from .land import NO_COST, cheapest, refit
+from .problems import problem
 from .state import (
     ACT,
     BARE,
@@ -153,241 +153,266 @@ def step(state: State, action: Action) -> tuple[State, list[Event]]:
     seat = state.to_act
     assert seat is not None
     events: list[Event] = []
+    after = _decide(state, seat, action, events)
+    refit(state, after, _touched(state, action))
+    return after, events
+
+
+def _touched(state: State, action: Action) -> list[int]:
+    """The positions whose tiles, figures, palace or water ``action`` changes."""
+    pending = state.pending
+    if pending is None:
+        return []
+    if isinstance(action, Shape):
+        return list(action.cells)
+    if isinstance(action, Value):
+        assert pending.position is not None
+        return [pending.position]
+    if not isinstance(action, Select):
+        return []
+    if state.phase == TARGET:
+        assert pending.position is not None
+        return [pending.position, action.position]
+    a = pending.action
+    one = isinstance(a, PlaceLand) and TILE_SIZES[a.tile] == 1
+    return [action.position] if one or isinstance(a, (PlaceWater, Deploy, Withdraw)) else []
+
+
+def _decide(state: State, seat: int, action: Action, events: list[Event]) -> State:
     phase = state.phase
     if phase == FESTIVAL:
-        return _bid(state, seat, action, events), events
+        return _bid(state, seat, action, events)
+    if phase == ACT and isinstance(action, EndTurn):
+        return _end_turn(state, seat, events)
+    d = Draft(state)
     if phase == ACT:
-        if isinstance(action, EndTurn):
-            return _end_turn(state, seat, events), events
         if isinstance(action, TakeCard):
-            return _done(_take_card(state, seat, action.display, events)), events
-        if isinstance(action, UseToken):
-            return _done(_use_token(state, seat, events)), events
-        return evolve(state, phase=POSITION, pending=Pending(action)), events
+            _take_card(d, seat, action.display, events)
+        elif isinstance(action, UseToken):
+            _use_token(d, seat, events)
+        else:
+            d.phase, d.pending = POSITION, Pending(action)
+            return d.state()
+        return _done(d)
     pending = state.pending
     assert pending is not None
     a = pending.action
     if phase == POSITION:
         assert isinstance(action, Select)
-        return _at(state, seat, a, action.position, events), events
+        return _at(d, seat, a, action.position, events)
     origin = pending.position
     assert origin is not None
     if phase == SHAPE:
         assert isinstance(action, Shape) and isinstance(a, PlaceLand)
-        return _done(_place_land(state, seat, a.tile, action.cells, origin, events)), events
-    if phase == TARGET:
+        _place_land(d, seat, a.tile, action.cells, origin, events)
+    elif phase == TARGET:
         assert isinstance(action, Select)
-        return _walk(state, seat, origin, action.position, events), events
-    assert isinstance(action, Value) and isinstance(a, (BuildPalace, ExtendPalace))
-    return _done(_palace(state, seat, a, origin, action.value, events)), events
+        cost = walk_costs(state, origin, seat)[action.position]
+        _walk(d, cost, origin, action.position)
+        events.append(FigureMoved(seat, origin, action.position, cost))
+        return _done(d, walked=(*state.turn.walked, action.position))
+    else:
+        assert isinstance(action, Value) and isinstance(a, (BuildPalace, ExtendPalace))
+        _palace(d, seat, a, origin, action.value, events)
+    return _done(d)
 
 
-def _at(state: State, seat: int, a: Action, q: int, events: list[Event]) -> State:
+def _at(d: Draft, seat: int, a: Action, q: int, events: list[Event]) -> State:
     """The position of the pending action is chosen: the action is complete, or
     its last decision comes next."""
     if isinstance(a, PlaceLand):
-        if TILE_SIZES[a.tile] == 1:
-            return _done(_place_land(state, seat, a.tile, (q,), q, events))
-        return evolve(state, phase=SHAPE, pending=Pending(a, q))
-    if isinstance(a, PlaceWater):
-        return _done(_place_water(state, seat, q, events))
-    if isinstance(a, Deploy):
-        return _done(_deploy(state, seat, q, events))
-    if isinstance(a, Withdraw):
-        return _done(_withdraw(state, seat, q, events))
-    if isinstance(a, Move):
-        return evolve(state, phase=TARGET, pending=Pending(a, q))
-    if isinstance(a, (BuildPalace, ExtendPalace)):
-        return evolve(state, phase=VALUE, pending=Pending(a, q))
-    assert isinstance(a, HoldFestival)
-    return festival.begin(state, seat, q, events)
+        if TILE_SIZES[a.tile] > 1:
+            d.phase, d.pending = SHAPE, Pending(a, q)
+            return d.state()
+        _place_land(d, seat, a.tile, (q,), q, events)
+    elif isinstance(a, PlaceWater):
+        _place_water(d, seat, q, events)
+    elif isinstance(a, Deploy):
+        _deploy(d, seat, q, events)
+    elif isinstance(a, Withdraw):
+        _withdraw(d, seat, q, events)
+    elif isinstance(a, Move):
+        d.phase, d.pending = TARGET, Pending(a, q)
+        return d.state()
+    elif isinstance(a, (BuildPalace, ExtendPalace)):
+        d.phase, d.pending = VALUE, Pending(a, q)
+        return d.state()
+    else:
+        assert isinstance(a, HoldFestival)
+        return festival.begin(d.state(), seat, q, events)
+    return _done(d)
 
 
-def _done(state: State, walked: tuple[int, ...] = ()) -> State:
+def _done(d: Draft, walked: tuple[int, ...] = ()) -> State:
     """An action of the turn is complete: back to the phase ``act``; ``walked``:
     the figures that walked since the last action that was not a walk (J49)."""
-    turn = evolve(state.turn, acted=True, walked=walked)
-    return evolve(state, phase=ACT, pending=None, turn=turn)
-
-
-def _spend(state: State, cost: int) -> State:
-    return evolve(state, turn=evolve(state.turn, ap=state.turn.ap - cost))
-
-
-def _seat(state: State, seat: int, **changes: object) -> State:
-    players = list(state.players)
-    players[seat] = evolve(players[seat], **changes)  # type: ignore[arg-type]
-    return evolve(state, players=tuple(players))
-
-
-def _set_figure(state: State, position: int, seat: int) -> State:
-    figures = list(state.figures)
-    figures[position] = seat
-    return evolve(state, figures=tuple(figures))
+    d.turn = turn_with(d.turn, acted=True, walked=walked)
+    d.phase, d.pending = ACT, None
+    return d.state()
 
 
 # --------------------------------------------------------------------------- the actions
 
 
 def _place_land(
-    state: State, seat: int, tile: str, cells: tuple[int, ...], anchor: int, events: list[Event]
-) -> State:
+    d: Draft, seat: int, tile: str, cells: tuple[int, ...], anchor: int, events: list[Event]
+) -> None:
     """J25-J36: ``tile`` on ``cells``, its village on ``anchor`` (a rice tile: none)."""
-    _, level, cost = land_problem(state, cells)
+    level = d.height[cells[0]] + 1  # J27: the tile rests evenly (checked)
+    grid = d.setup.components.board.grid_size
+    cost = 1 + sum(1 for q in cells if q >= grid) if level == 1 else 1  # J36
     villages = () if tile == RICE_TILE else (anchor,)
-    serial = len(state.sizes)
-    height, terrain, top = list(state.height), list(state.terrain), list(state.top)
+    serial = len(d.sizes)
+    height, terrain, top = list(d.height), list(d.terrain), list(d.top)
     for q in cells:
         height[q] = level
         terrain[q] = VILLAGE if q in villages else RICE
         top[q] = serial
-    state = evolve(
-        _spend(state, cost),
-        height=tuple(height),
-        terrain=tuple(terrain),
-        top=tuple(top),
-        sizes=(*state.sizes, len(cells)),
-    )
-    state = evolve(state, turn=evolve(state.turn, land=True))
-    p = state.players[seat]
+    d.height, d.terrain, d.top = tuple(height), tuple(terrain), tuple(top)
+    d.sizes = (*d.sizes, len(cells))
+    d.turn = turn_with(d.turn, ap=d.turn.ap - cost, land=True)
+    p = d.players[seat]
     if len(cells) == 3:
-        state = evolve(state, threes=state.threes - 1)
-        if state.threes == 0 and not state.ended:
-            state = evolve(state, ended=True)  # J78
+        d.threes -= 1
+        if d.threes == 0:
+            d.ended = True  # J78
     elif len(cells) == 2:
-        state = _seat(state, seat, twos=p.twos - 1)
+        d.set_seat(seat, seat_with(p, twos=p.twos - 1))
     elif villages:
-        state = _seat(state, seat, villages=p.villages - 1)
+        d.set_seat(seat, seat_with(p, villages=p.villages - 1))
     else:
-        state = _seat(state, seat, rice=p.rice - 1)
+        d.set_seat(seat, seat_with(p, rice=p.rice - 1))
     events.append(LandPlaced(seat, cells, villages, level, cost))
-    return _score_water(state, cells, events)
+    _score_water(d, cells, events)
 
 
-def _place_water(state: State, seat: int, q: int, events: list[Event]) -> State:
+def _place_water(d: Draft, seat: int, q: int, events: list[Event]) -> None:
     """J37-J40."""
-    terrain = list(state.terrain)
+    terrain = list(d.terrain)
     terrain[q] = WATER
-    state = evolve(_spend(state, 1), terrain=tuple(terrain), water_left=state.water_left - 1)
+    d.terrain = tuple(terrain)
+    d.water_left -= 1
+    d.spend(1)
     events.append(WaterPlaced(seat, q))
-    return _score_water(state, (q,), events)
+    _score_water(d, (q,), events)
 
 
-def _deploy(state: State, seat: int, q: int, events: list[Event]) -> State:
+def _deploy(d: Draft, seat: int, q: int, events: list[Event]) -> None:
     """J46."""
-    cost = state.components.board.edge_cost[q]
-    state = _set_figure(_spend(state, cost), q, seat)
-    state = _seat(state, seat, supply=state.players[seat].supply - 1)
+    cost = d.setup.components.board.edge_cost[q]
+    d.spend(cost)
+    d.set_figure(q, seat)
+    p = d.players[seat]
+    d.set_seat(seat, seat_with(p, supply=p.supply - 1))
     events.append(FigureDeployed(seat, q, cost))
-    return state
 
 
-def _withdraw(state: State, seat: int, q: int, events: list[Event]) -> State:
+def _withdraw(d: Draft, seat: int, q: int, events: list[Event]) -> None:
     """J47."""
-    cost = state.components.board.edge_cost[q]
-    state = _set_figure(_spend(state, cost), q, NONE)
-    state = _seat(state, seat, supply=state.players[seat].supply + 1)
+    cost = d.setup.components.board.edge_cost[q]
+    d.spend(cost)
+    d.set_figure(q, NONE)
+    p = d.players[seat]
+    d.set_seat(seat, seat_with(p, supply=p.supply + 1))
     events.append(FigureWithdrawn(seat, q, cost))
-    return state
 
 
-def _walk(state: State, seat: int, origin: int, target: int, events: list[Event]) -> State:
-    """J48-J50: the cheapest path; the figure may walk again after another action (J49)."""
-    cost = walk_costs(state, origin, seat)[target]
-    state = _set_figure(_set_figure(_spend(state, cost), origin, NONE), target, seat)
-    events.append(FigureMoved(seat, origin, target, cost))
-    return _done(state, walked=(*state.turn.walked, target))
+def _walk(d: Draft, cost: int, origin: int, target: int) -> None:
+    """J48-J50: the figure walks the cheapest path, for ``cost`` AP."""
+    d.spend(cost)
+    figures = list(d.figures)
+    figures[origin], figures[target] = NONE, figures[origin]
+    d.figures = tuple(figures)
 
 
-def _score_water(state: State, cells: tuple[int, ...], events: list[Event]) -> State:
+def _score_water(d: Draft, cells: tuple[int, ...], events: list[Event]) -> None:
     """J41-J43: score each water area next to (or on) ``cells`` that is newly
     enclosed by land."""
-    nb = state.components.board.neighbours
-    seen = set(state.scored_water)
-    scored = list(state.scored_water)
-    for start in sorted({q for c in cells for q in (c, *nb[c]) if state.terrain[q] == WATER}):
+    nb = d.setup.components.board.neighbours
+    terrain, height = d.terrain, d.height
+    near = sorted({q for c in cells for q in (c, *nb[c]) if terrain[q] == WATER})
+    if not near:
+        return
+    state = d.state()
+    seen = set(d.scored_water)
+    for start in near:
         if start in seen:
             continue
         area = area_of(state, start, WATER)
         seen.update(area)
-        shore = {x for a in area for x in nb[a] if state.terrain[x] != WATER}
-        if any(state.height[x] == 0 for x in shore):
+        shore = {x for a in area for x in nb[a] if terrain[x] != WATER}
+        if any(height[x] == 0 for x in shore):
             continue
-        scored.extend(area)
+        d.scored_water = tuple(sorted((*d.scored_water, *area)))
         winner = highest(state, shore)
-        points = state.components.water_points if winner is not None else 0
+        points = d.setup.components.water_points if winner is not None else 0
         if winner is not None:
-            state = _seat(state, winner, water=state.players[winner].water + points)
+            p = d.players[winner]
+            d.set_seat(winner, seat_with(p, water=p.water + points))
         events.append(WaterScored(tuple(sorted(area)), winner, points))
-    return evolve(state, scored_water=tuple(sorted(scored)))
 
 
 def _palace(
-    state: State,
+    d: Draft,
     seat: int,
     action: BuildPalace | ExtendPalace,
     q: int,
     value: int,
     events: list[Event],
-) -> State:
+) -> None:
     """J51-J57: 1 AP; the tile lies white side up and scores half its value."""
-    palace = list(state.palace)
+    palace = list(d.palace)
     palace[q] = value
-    stock = list(state.palaces_left)
+    d.palace = tuple(palace)
+    stock = list(d.palaces_left)
     stock[PALACE_VALUES.index(value)] -= 1
+    d.palaces_left = tuple(stock)
+    d.red = tuple(r for r in d.red if r != q)  # J56: a new tile lies white side up
+    d.turn = turn_with(d.turn, ap=d.turn.ap - 1, palaces=(*d.turn.palaces, q))  # J19: 1 AP
     points = value // 2  # J57
-    turn = state.turn
-    state = evolve(
-        state,
-        palace=tuple(palace),
-        palaces_left=tuple(stock),
-        red=tuple(r for r in state.red if r != q),  # J56: a new tile lies white side up
-        turn=evolve(turn, ap=turn.ap - 1, palaces=(*turn.palaces, q)),  # J19: 1 AP
-    )
-    state = _seat(state, seat, palaces=state.players[seat].palaces + points)
+    p = d.players[seat]
+    d.set_seat(seat, seat_with(p, palaces=p.palaces + points))
     events.append(PalaceBuilt(seat, q, value, points, isinstance(action, ExtendPalace)))
-    return state
 
 
-def _refill(state: State, events: list[Event]) -> State:
+def _refill(d: Draft, events: list[Event]) -> None:
     """J61 (decision): an empty draw pile is the discards, shuffled."""
-    if state.pile or not state.discard:
-        return state
-    cards = list(state.discard)
-    random.Random(f"{state.setup.seed}:{state.reshuffles}").shuffle(cards)
+    if d.pile or not d.discard:
+        return
+    cards = list(d.discard)
+    random.Random(f"{d.setup.seed}:{d.reshuffles}").shuffle(cards)
     events.append(PileReshuffled(len(cards)))
-    return evolve(state, pile=tuple(cards), discard=(), reshuffles=state.reshuffles + 1)
+    d.pile, d.discard, d.reshuffles = tuple(cards), (), d.reshuffles + 1
 
 
-def _take_card(state: State, seat: int, display: bool, events: list[Event]) -> State:
+def _take_card(d: Draft, seat: int, display: bool, events: list[Event]) -> None:
     """J61: 1 AP, at most 2 a turn."""
-    state = _refill(_spend(state, 1), events)
+    d.turn = turn_with(d.turn, ap=d.turn.ap - 1, cards=d.turn.cards + 1)
+    _refill(d, events)
     if display:
-        card = state.display
+        card = d.display
         assert card is not None
-        state = _refill(state, events)
-        shown = state.pile[0] if state.pile else None
-        state = evolve(state, display=shown, pile=state.pile[1:])
+        _refill(d, events)
+        d.display = d.pile[0] if d.pile else None
+        d.pile = d.pile[1:]
     else:
-        card = state.pile[0]
-        state = evolve(state, pile=state.pile[1:])
-    if state.display is None:  # J61 (decision): the display slot is refilled when it can be
-        state = _refill(state, events)
-        if state.pile:
-            state = evolve(state, display=state.pile[0], pile=state.pile[1:])
-    hand = tuple(sorted((*state.players[seat].hand, card)))
-    state = _seat(state, seat, hand=hand)
-    state = evolve(state, turn=evolve(state.turn, cards=state.turn.cards + 1))
-    events.append(CardTaken(seat, display, card, state.display))
-    return state
+        card = d.pile[0]
+        d.pile = d.pile[1:]
+    if d.display is None:  # J61 (decision): the display slot is refilled when it can be
+        _refill(d, events)
+        if d.pile:
+            d.display, d.pile = d.pile[0], d.pile[1:]
+    p = d.players[seat]
+    d.set_seat(seat, seat_with(p, hand=tuple(sorted((*p.hand, card)))))
+    events.append(CardTaken(seat, display, card, d.display))
 
 
-def _use_token(state: State, seat: int, events: list[Event]) -> State:
+def _use_token(d: Draft, seat: int, events: list[Event]) -> None:
     """J75-J77: +1 AP."""
-    left = state.players[seat].tokens - 1
-    state = _seat(state, seat, tokens=left)
-    events.append(TokenUsed(seat, left))
-    return evolve(state, turn=evolve(state.turn, ap=state.turn.ap + 1, token=True))
+    p = d.players[seat]
+    d.set_seat(seat, seat_with(p, tokens=p.tokens - 1))
+    events.append(TokenUsed(seat, p.tokens - 1))
+    d.turn = turn_with(d.turn, ap=d.turn.ap + 1, token=True)
 
 
 def _bid(state: State, seat: int, action: Action, events: list[Event]) -> State:
@@ -427,25 +452,28 @@ def _end_turn(state: State, seat: int, events: list[Event]) -> State:
     """J18: the turn ends; J78-J79: after the trigger, each seat's own final
     scoring and the last turns; J85: the end of the game."""
     events.append(TurnEnded(seat, state.turn.ap))
-    if not state.ended and state.threes and cheapest(state, "three", NO_COST) == NO_COST:
-        state = evolve(state, ended=True)  # J78 (decision): no three-space tile fits
-    n = len(state.players)
-    last_turns = state.last_turns
-    if state.turn.last or (state.ended and not state.players[seat].scored):
+    d = Draft(state)
+    if not d.ended and d.threes and cheapest(state, THREE, NO_COST) == NO_COST:
+        d.ended = True  # J78 (decision): no three-space tile fits
+    n = len(d.players)
+    if state.turn.last or (d.ended and not d.players[seat].scored):
         cities, points = final_scoring(state, seat)
-        state = _seat(state, seat, final=points, scored=True)
+        d.set_seat(seat, seat_with(d.players[seat], final=points, scored=True))
         events.append(FinalScored(seat, cities, points))
         if not state.turn.last:  # J78: the trigger; J79: the others follow in order
-            last_turns = tuple((seat + i) % n for i in range(1, n))
-    if state.ended and not last_turns:
-        totals = scores(state)
+            d.last_turns = tuple((seat + i) % n for i in range(1, n))
+    d.festival, d.pending, d.phase = None, None, ACT
+    if d.ended and not d.last_turns:
+        totals = [p.score for p in d.players]
         events.append(GameOver(tuple(totals), tuple(ranks(totals))))
-        return evolve(state, phase=OVER, to_act=None, last_turns=(), festival=None, pending=None)
-    if state.ended:
-        nxt, last_turns = last_turns[0], last_turns[1:]
-        last = True
+        d.phase, d.to_act = OVER, None
+        return d.state()
+    if d.ended:
+        nxt, d.last_turns = d.last_turns[0], d.last_turns[1:]
     else:
-        nxt, last = (seat + 1) % n, False
-    ap = state.components.action_points
+        nxt = (seat + 1) % n
+    ap = d.setup.components.action_points
+    last = d.ended
     events.append(TurnBegan(nxt, ap, last))
-    return evolve(state, phase=ACT, to_act=nxt, turn=Turn(ap=ap, last=last), last_turns=last_turns)
+    d.to_act, d.turn = nxt, Turn(ap, last=last)
+    return d.state()

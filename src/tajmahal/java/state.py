@@ -153,7 +153,6 @@ class Turn:
     token: bool = False
     acted: bool = False
     palaces: tuple[int, ...] = ()
-    built: tuple[int, ...] = ()
     walked: tuple[int, ...] = ()
     last: bool = False
 
@@ -186,6 +185,10 @@ class State(Pictured):
     last_turns: tuple[int, ...] = ()  # J79: seats still to take their last turn
     ended: bool = False  # J78: the last three-space tile was placed
     reshuffles: int = 0
+    #: A cache, not part of the value (not compared, not copied by ``evolve``): for
+    #: each tile size, each shape of ``Board.placements`` the AP a tile costs there
+    #: if it fits now, else 0 (J25-J36 but J30; :func:`tajmahal.java.land.fits`).
+    fits: tuple[bytes, ...] | None = field(default=None, init=False, eq=False, repr=False)
 
     @property
     def components(self) -> Components:
