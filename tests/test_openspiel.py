@@ -13,7 +13,7 @@ the same on both engines: the compiled pass of ``make test`` runs them) and ``sl
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ import pytest
 from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot
 
 import tajmahal.openspiel as tos
-from tajmahal.arena import InProcessConnection, MatchConfig, play_match
+from tajmahal.arena import InProcessConnection, MatchConfig, MatchResult, play_match
 from tajmahal.games import GAMES
 from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal.rules import check_state
@@ -246,19 +246,49 @@ def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None
 
 # --------------------------------------------------------------------------- at the table
 
-#: The games whose adapters name kit bots: IS-MCTS values its leaves with them.
-TABLE_GAMES = ["tajmahal", "tikal"]
+#: The games whose adapters name kit bots: IS-MCTS values its leaves with them (by
+#: playouts of the game's rollout policy: a whole Java game takes ~40 s on the pure engine).
+TABLE_GAMES = [
+    "tajmahal",
+    "tikal",
+    pytest.param("java", marks=[pytest.mark.once, pytest.mark.slow]),
+]
+
+
+def ismcts_match(
+    name: str, opponent: str = "greedy", searched: int | None = None
+) -> tuple[MatchResult, tos.OpenSpielPlayer]:
+    """A two-player game through the referee: IS-MCTS (4 simulations) at seat 0 for
+    its first ``searched`` decisions (None: all), then random; ``opponent`` at seat 1."""
+    game = GAMES.by_id(name)
+    player = tos.ismcts_player(seed=1, simulations=4, game=name)
+    if searched is not None:
+        search, budget = player.pick, [searched]
+
+        def pick(view: Any, legal: Sequence[Any]) -> int:
+            budget[0] -= 1
+            return search(view, legal) if budget[0] >= 0 else player.rng.randrange(len(legal))
+
+        player.pick = pick
+    other = game.builtin_players()[opponent](2)
+    connections = [InProcessConnection(p, p.name, None) for p in (player, other)]
+    result = play_match(game, game.random_setup(2, 5, None), connections, MatchConfig(), seed=5)
+    return result, player
 
 
 @pytest.mark.parametrize("name", TABLE_GAMES)
 def test_ismcts_player_plays_a_whole_game_through_the_referee(name: str) -> None:
-    game = GAMES.by_id(name)
-    player = tos.ismcts_player(seed=1, simulations=4, game=name)
-    greedy = game.builtin_players()["greedy"](2)
-    connections = [InProcessConnection(p, p.name, None) for p in (player, greedy)]
-    result = play_match(game, game.random_setup(2, 5, None), connections, MatchConfig(), seed=5)
+    result, player = ismcts_match(name)
     assert result.faults == []
     seat = result.seats[0]
     assert (seat.name, seat.exit, seat.fallback_decisions) == ("openspiel-ismcts-4", "done", 0)
     assert seat.decisions > 0
     assert player.game is not None and player.game.num_players() == 2
+
+
+def test_ismcts_player_searches_java_decisions_through_the_referee() -> None:
+    # The fast suite's Java check: 20 decisions searched, the rest of the game random.
+    result, player = ismcts_match("java", "random", searched=20)
+    assert result.faults == []
+    assert (result.seats[0].exit, result.seats[0].fallback_decisions) == ("done", 0)
+    assert player.game is not None and player.game.get_type().short_name == "python_java"
