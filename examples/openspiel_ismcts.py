@@ -4,8 +4,8 @@
     python examples/openspiel_ismcts.py --game tikal --opponents greedy --games 4
 
 The IS-MCTS bot (``open_spiel.python.algorithms.ismcts``) searches the game's
-OpenSpiel game (``python_tajmahal``, ``python_tikal``: :mod:`tajmahal.openspiel`);
-it sits at the table as an in-process player
+OpenSpiel game (``python_tajmahal``, ``python_tikal``, ``python_java``:
+:mod:`tajmahal.openspiel`); it sits at the table as an in-process player
 (:func:`tajmahal.openspiel.ismcts_player`) that gets the same messages as any bot
 and deals what its view hides at random.  Its leaves are valued by the game's own
 bots (:class:`tajmahal.openspiel.BotsEvaluator`).  Its seat rotates from game to

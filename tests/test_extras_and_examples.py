@@ -102,7 +102,9 @@ def test_bots_copy_writes_what_the_readme_runs(
     assert code == 2 and "`tajmahal bots --copy .` writes them into bots" in err
     code, out, err = cli("bots", "--copy", ".")
     assert code == 0, err
-    assert "wrote bots (6 example bots)" in out
+    examples = sorted(p.name for p in (tmp_path / "bots").iterdir())
+    assert examples == sorted(p.name for p in (ROOT / "bots").glob("*_bot*.*"))
+    assert f"wrote bots ({len(examples)} example bots)" in out
     assert (tmp_path / "bots" / "random_bot.py").read_text() == (
         ROOT / "bots" / "random_bot.py").read_text()
     assert os.access(tmp_path / "bots" / "random_bot.py", os.X_OK)

@@ -2,7 +2,8 @@
 parameters, OpenSpiel's own random simulation test with serialization, every
 chance outcome leading to a whole state, observations that are the encoding of the
 seat's view, information states with perfect recall, resampling for IS-MCTS, and
-OpenSpiel's MCTSBot playing 20 games against random at every player count.
+OpenSpiel's MCTSBot playing 20 games against random at every player count, and
+its IS-MCTS bot playing a whole game through the referee (``ismcts_player``).
 
 The heavy suites (random_sim_test, the MCTSBot games) are marked ``once`` (they prove
 the same on both engines: the compiled pass of ``make test`` runs them) and ``slow``
@@ -12,7 +13,7 @@ the same on both engines: the compiled pass of ``make test`` runs them) and ``sl
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ import pytest
 from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot
 
 import tajmahal.openspiel as tos
+from tajmahal.arena import InProcessConnection, MatchConfig, MatchResult, play_match
 from tajmahal.games import GAMES
 from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal.rules import check_state
@@ -240,3 +242,53 @@ def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None
         assert state.is_terminal()
         CHECKS[name](state.engine)
         assert sum(state.returns()) == pytest.approx(0.0)
+
+
+# --------------------------------------------------------------------------- at the table
+
+#: The games whose adapters name kit bots: IS-MCTS values its leaves with them (by
+#: playouts of the game's rollout policy: a whole Java game takes ~40 s on the pure engine).
+TABLE_GAMES = [
+    "tajmahal",
+    "tikal",
+    pytest.param("java", marks=[pytest.mark.once, pytest.mark.slow]),
+]
+
+
+def ismcts_match(
+    name: str, opponent: str = "greedy", searched: int | None = None
+) -> tuple[MatchResult, tos.OpenSpielPlayer]:
+    """A two-player game through the referee: IS-MCTS (4 simulations) at seat 0 for
+    its first ``searched`` decisions (None: all), then random; ``opponent`` at seat 1."""
+    game = GAMES.by_id(name)
+    player = tos.ismcts_player(seed=1, simulations=4, game=name)
+    if searched is not None:
+        search, budget = player.pick, [searched]
+
+        def pick(view: Any, legal: Sequence[Any]) -> int:
+            budget[0] -= 1
+            return search(view, legal) if budget[0] >= 0 else player.rng.randrange(len(legal))
+
+        player.pick = pick
+    other = game.builtin_players()[opponent](2)
+    connections = [InProcessConnection(p, p.name, None) for p in (player, other)]
+    result = play_match(game, game.random_setup(2, 5, None), connections, MatchConfig(), seed=5)
+    return result, player
+
+
+@pytest.mark.parametrize("name", TABLE_GAMES)
+def test_ismcts_player_plays_a_whole_game_through_the_referee(name: str) -> None:
+    result, player = ismcts_match(name)
+    assert result.faults == []
+    seat = result.seats[0]
+    assert (seat.name, seat.exit, seat.fallback_decisions) == ("openspiel-ismcts-4", "done", 0)
+    assert seat.decisions > 0
+    assert player.game is not None and player.game.num_players() == 2
+
+
+def test_ismcts_player_searches_java_decisions_through_the_referee() -> None:
+    # The fast suite's Java check: 20 decisions searched, the rest of the game random.
+    result, player = ismcts_match("java", "random", searched=20)
+    assert result.faults == []
+    assert (result.seats[0].exit, result.seats[0].fallback_decisions) == ("done", 0)
+    assert player.game is not None and player.game.get_type().short_name == "python_java"

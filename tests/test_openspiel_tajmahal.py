@@ -1,6 +1,6 @@
 """Taj Mahal in OpenSpiel (tajmahal.openspiel): its parameters, its chance model
 (tajmahal.tajmahal.chance: the setup, the deal and the draws), its information
-states, and OpenSpiel's IS-MCTS bot playing through the referee (tajmahal.openspiel).
+states, and the IS-MCTS example (examples/openspiel_ismcts.py).
 tests/test_openspiel.py runs what every game must pass."""
 
 from __future__ import annotations
@@ -16,11 +16,7 @@ from attrs import evolve
 
 import tajmahal.tajmahal.chance as tc
 from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
-from tajmahal.arena import InProcessConnection, MatchConfig, play_match
-from tajmahal.kit.bots import GreedyPlayer
-from tajmahal.openspiel import OpenSpielGame, ismcts_player
-from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import BOTS
+from tajmahal.openspiel import OpenSpielGame
 from tajmahal.tajmahal.encoding import action_index
 from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
 from tajmahal.tajmahal.rules import step
@@ -306,14 +302,6 @@ def test_information_states_grow_and_hide_the_other_hands() -> None:
 
 
 # --------------------------------------------------------------------------- bots
-
-
-def test_openspiel_ismcts_plays_through_the_referee() -> None:
-    players = [ismcts_player(seed=1, simulations=4), GreedyPlayer(BOTS, 2)]
-    connections = [InProcessConnection(p, p.name, None) for p in players]
-    result = play_match(TAJMAHAL, Setup.random(2, 5), connections, MatchConfig(), seed=5)
-    assert result.faults == []
-    assert len(result.scores) == 2
 
 
 def test_the_ismcts_example_runs() -> None:

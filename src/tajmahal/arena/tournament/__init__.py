@@ -9,7 +9,10 @@ Nothing here knows Taj Mahal: the games are played by the referee through the
 - :mod:`.executor` — the executor interface, game tasks and outcomes;
   :mod:`.local` and :mod:`.worker` — games in parallel worker processes.
 - :mod:`.stats`, :mod:`.standings` — win share, scores, ranks, ratings, intervals.
-- :mod:`.runner` — :func:`run_tournament`; :mod:`.display`, :mod:`.command` — the CLI.
+- :mod:`.runner` — :func:`run_tournament`.
+- the CLI: :mod:`.command` (the click command), :mod:`.arguments` (what its
+  arguments ask for, checked), :mod:`.session` (playing it, printing the results),
+  :mod:`.display` (progress and tables).
 """
 
 from .executor import (
