@@ -4,6 +4,7 @@ its view from the messages; the fallback policy plays passively."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
@@ -97,3 +98,12 @@ def test_the_builtin_players_are_the_kits(name: str) -> None:
 def test_every_event_has_a_text_for_people(name: str) -> None:
     game = KIT_GAMES[name]
     assert set(game.event_texts) == set(game.event_types)
+
+
+@pytest.mark.parametrize("package", ["tajmahal.tajmahal", "tajmahal.tikal", "tajmahal.java"])
+def test_a_game_package_offers_every_name_it_lists(package: str) -> None:
+    # The packages gather their actions module's names with a star import (its __all__):
+    # a name listed but not defined would fail only here, or at a user's import.
+    namespace: dict[str, Any] = {}
+    exec(f"from {package} import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(importlib.import_module(package).__all__)

@@ -7,6 +7,7 @@ and command bodies import what they need.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,17 +28,6 @@ class LazyGroup(click.Group):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.factories: dict[str, Callable[[], click.Command]] = {}
-
-    def lazy_command(
-        self, name: str
-    ) -> Callable[[Callable[[], click.Command]], Callable[[], click.Command]]:
-        """Register the decorated factory as the builder of command ``name``."""
-
-        def register(factory: Callable[[], click.Command]) -> Callable[[], click.Command]:
-            self.factories[name] = factory
-            return factory
-
-        return register
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.factories})
@@ -217,38 +207,31 @@ def play(
     click.echo(score_table(state, names))
 
 
-# The referee's commands (implemented in :mod:`tajmahal.arena.commands`), each
-# built on first use.
-@main.lazy_command("match")
-def _match() -> click.Command:
-    from .arena.commands import match_command
-    from .games import GAMES
-
-    return match_command(GAMES)
-
-
-@main.lazy_command("replay")
-def _replay() -> click.Command:
-    from .arena.commands import replay_command
-    from .games import GAMES
-
-    return replay_command(GAMES)
+#: The arena's commands, each built on first use by ``FACTORY(GAMES)`` (the
+#: factory named ``module:name``, relative to this package).
+_ARENA_COMMANDS = {
+    "match": ".arena.commands:match_command",
+    "replay": ".arena.commands:replay_command",
+    "tournament": ".arena.tournament.command:tournament_command",
+    "show": ".arena.show:show_command",
+}
 
 
-@main.lazy_command("tournament")
-def _tournament() -> click.Command:
-    from .arena.tournament.command import tournament_command
-    from .games import GAMES
+def _arena_command(path: str) -> Callable[[], click.Command]:
+    """The factory of the arena command made by ``module:name`` for every game."""
 
-    return tournament_command(GAMES)
+    def build() -> click.Command:
+        from .games import GAMES
+
+        module, name = path.split(":")
+        factory = getattr(importlib.import_module(module, __package__), name)
+        command: click.Command = factory(GAMES)
+        return command
+
+    return build
 
 
-@main.lazy_command("show")
-def _show() -> click.Command:
-    from .arena.show import show_command
-    from .games import GAMES
-
-    return show_command(GAMES)
+main.factories.update((name, _arena_command(path)) for name, path in _ARENA_COMMANDS.items())
 
 
 @main.command()

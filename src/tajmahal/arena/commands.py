@@ -47,50 +47,28 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: Seeds are 0 to 2^64 - 1: they go into records and JSON as they are.
 SEED = click.IntRange(0, 2**64 - 1)
 
+
+_SECONDS = click.FloatRange(min=0)
+_POSITIVE_SECONDS = click.FloatRange(min=0, min_open=True)
+
+#: The referee's limits, number options: flags (and parameter name), type, default, help.
+_LIMITS = (
+    ("--time move", _POSITIVE_SECONDS, DEFAULT_MOVE, "Seconds per decision."),
+    ("--bank", _SECONDS, DEFAULT_BANK, "Time bank (seconds) per game that pays for overruns."),
+    ("--handshake", _POSITIVE_SECONDS, DEFAULT_HANDSHAKE, "Seconds a bot has to start and "
+     "answer the hello."),
+    ("--grace", _SECONDS, DEFAULT_GRACE, "Seconds a bot has to exit after the end message."),
+    ("--max-line", click.IntRange(min=64), DEFAULT_MAX_LINE, "Longest line (bytes) accepted "
+     "from a bot."),
+    ("--max-log", click.IntRange(min=0), DEFAULT_MAX_LOG, "Bytes of each bot's stderr kept "
+     "in its log."),
+)
+
 #: The referee's limits: the same options for ``match`` and ``tournament``.
 _REFEREE_OPTIONS = (
-    click.option(
-        "--time",
-        "move",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_MOVE,
-        show_default=True,
-        help="Seconds per decision.",
-    ),
-    click.option(
-        "--bank",
-        type=click.FloatRange(min=0),
-        default=DEFAULT_BANK,
-        show_default=True,
-        help="Time bank (seconds) per game that pays for overruns.",
-    ),
-    click.option(
-        "--handshake",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_HANDSHAKE,
-        show_default=True,
-        help="Seconds a bot has to start and answer the hello.",
-    ),
-    click.option(
-        "--grace",
-        type=click.FloatRange(min=0),
-        default=DEFAULT_GRACE,
-        show_default=True,
-        help="Seconds a bot has to exit after the end message.",
-    ),
-    click.option(
-        "--max-line",
-        type=click.IntRange(min=64),
-        default=DEFAULT_MAX_LINE,
-        show_default=True,
-        help="Longest line (bytes) accepted from a bot.",
-    ),
-    click.option(
-        "--max-log",
-        type=click.IntRange(min=0),
-        default=DEFAULT_MAX_LOG,
-        show_default=True,
-        help="Bytes of each bot's stderr kept in its log.",
+    *(
+        click.option(*flags.split(), type=kind, default=default, show_default=True, help=text)
+        for flags, kind, default, text in _LIMITS
     ),
     click.option(
         "--batch-events/--no-batch-events",

@@ -24,28 +24,7 @@ are data (:mod:`tajmahal.java.components`); the arena plays Java through
 
 from __future__ import annotations
 
-from .actions import (
-    ACTION_TYPES,
-    TILES,
-    Action,
-    BuildPalace,
-    Deploy,
-    Done,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from .actions import *
 from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
 from .legal import legal_actions
 from .problems import problem

@@ -25,6 +25,12 @@ from typing import Final
 
 from attrs import frozen
 
+__all__ = [
+    "ACTION_TYPES", "TILES", "Action", "BuildPalace", "Deploy", "Done", "EndTurn",
+    "ExtendPalace", "HoldFestival", "Lay", "Move", "Pass", "PlaceLand", "PlaceWater",
+    "Select", "Shape", "TakeCard", "UseToken", "Value", "Withdraw",
+]
+
 #: J6-J8, J33: the land tiles, by what :class:`PlaceLand` calls them: a three-space
 #: tile of the common supply, the seat's own two-space tiles and one-space rice and
 #: village tiles.

@@ -10,6 +10,8 @@ from typing import Final
 
 from attrs import frozen
 
+from ..kit.scoring import GameOver as GameOver  # J85: the final totals and ranks
+
 
 @frozen
 class TurnBegan:
@@ -140,12 +142,6 @@ class FinalScored:
     seat: int
     cities: tuple[tuple[int, int, int], ...]
     points: int
-
-
-@frozen
-class GameOver:
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
 
 
 Event = (

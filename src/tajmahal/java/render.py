@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 
 from attrs import frozen
 
-from ..kit.svg import FONT, hexagon, points, text, title
+from ..kit.svg import hexagon, points, svg_document, text, title
 from .components import Components
 from .panel import festival, hand_parts, seat_block, supply, turn_words
 from .sheet import (
@@ -346,12 +346,7 @@ def _size(c: Components) -> tuple[float, float]:
 
 
 def document(c: Components, body: str) -> str:
-    width, height = _size(c)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" font-family="{FONT}">'
-        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8f1"/>{body}</svg>'
-    )
+    return svg_document(body, *_size(c))
 
 
 def svg(obj: State | JavaView, names: Sequence[str] | None = None) -> str:

@@ -1,12 +1,23 @@
 """Final results as every game of the kit reads them: the totals by seat and
-their ranks, where a tie is a shared place."""
+their ranks, where a tie is a shared place, and the event that announces them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["ranks", "scores"]
+from attrs import frozen
+
+__all__ = ["GameOver", "ranks", "scores"]
+
+
+@frozen
+class GameOver:
+    """The game is over (as its rules say when): each seat's final total and rank
+    (1 is best; equal totals share a rank)."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
 
 
 def scores(state: Any) -> list[int]:

@@ -19,8 +19,25 @@ T = TypeVar("T")
 
 #: The font of every picture (the same metrics in the browser and in Jupyter).
 FONT: Final = "DejaVu Sans, Verdana, sans-serif"
+#: The paper every picture is drawn on.
+PAPER: Final = "#fbf8f1"
 #: A light outline behind text, so that it reads over roads and edges.
-HALO: Final = {"stroke": "#fbf8f1", "stroke_width": "3", "paint_order": "stroke"}
+HALO: Final = {"stroke": PAPER, "stroke_width": "3", "paint_order": "stroke"}
+
+
+def svg_document(body: str, width: float, height: float, shown: float | None = None) -> str:
+    """One SVG picture of ``body``: a ``width`` x ``height`` canvas on :data:`PAPER`,
+    ``shown`` pixels wide (default ``width``; the height in proportion).
+
+    >>> svg_document("", 100, 50, shown=300)[40:85]
+    'viewBox="0 0 100 50" width="300" height="150"'
+    """
+    wide = width if shown is None else shown
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'width="{wide:.0f}" height="{height * wide / width:.0f}" font-family="{FONT}">'
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="{PAPER}"/>{body}</svg>'
+    )
 
 
 def number(value: float) -> str:

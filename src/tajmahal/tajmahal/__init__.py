@@ -17,16 +17,7 @@ The arena plays it through :mod:`tajmahal.tajmahal.adapter`.  The package root
 
 from __future__ import annotations
 
-from .actions import (
-    Action,
-    BuildMogulPalace,
-    BuildPalace,
-    IllegalAction,
-    Play,
-    TakeCard,
-    Withdraw,
-    action_text,
-)
+from .actions import *
 from .board import (
     DEFAULT_BOARD,
     Board,

@@ -14,6 +14,17 @@ from attrs import Attribute, field, frozen
 from .board import CITIES
 from .cards import CARDS
 
+__all__ = [
+    "Action",
+    "BuildMogulPalace",
+    "BuildPalace",
+    "IllegalAction",
+    "Play",
+    "TakeCard",
+    "Withdraw",
+    "action_text",
+]
+
 
 def _an_id(instance: object, attribute: Attribute[Any], value: object) -> None:
     """Card and city ids are ints: ``Play("0")`` fails here, not deep in the engine."""

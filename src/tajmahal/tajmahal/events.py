@@ -11,6 +11,7 @@ from typing import Final
 
 from attrs import evolve, frozen
 
+from ..kit.scoring import GameOver as GameOver  # E5/F2: the final totals and ranks
 from .tiles import BonusTile
 
 
@@ -139,14 +140,6 @@ class VisitEnded:
     """E1: every player has withdrawn."""
 
     visit: int
-
-
-@frozen
-class GameOver:
-    """E5/F2: final totals and ranks (1 = best; equal totals share a rank)."""
-
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
 
 
 Event = (

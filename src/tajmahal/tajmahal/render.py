@@ -34,7 +34,7 @@ import functools
 from collections.abc import Sequence
 from typing import Final
 
-from ..kit.svg import FONT, HALO, attrs, points, text, title
+from ..kit.svg import HALO, attrs, points, svg_document, text, title
 from .board import Board
 from .maplayout import CITY_FONT, MAP_BOX, PROVINCE_FONT, MapLayout, layout, layout_of
 from .panel import court, display, dummy, hand_parts, headline, seat_parts
@@ -234,15 +234,6 @@ def _bonus_mark(tile: BonusTile, x: float, y: float) -> str:
     return text(x, y + 4.5, label, 12, text_anchor="middle", font_weight="bold", fill=color)
 
 
-def _document(body: str, width: int = WIDTH) -> str:
-    height = round(width * HEIGHT / WIDTH)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{width}" height="{height}" font-family="{FONT}">'
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf8f1"/>{body}</svg>'
-    )
-
-
 def public_parts(s: Scene) -> list[str]:
     """The public picture of a step (one SVG group), in fragments that change on
     their own."""
@@ -273,12 +264,12 @@ def svg(obj: State | PlayerView, names: Sequence[str] | None = None, width: int 
     may see); ``names`` label the seats; ``width`` in pixels (the height follows)."""
     s = scene_of(obj, names)
     hands = "".join("".join(hand_parts(s, k)) for k in range(s.players))
-    return _document(board_layer(s.board) + "".join(public_parts(s)) + hands, width)
+    return document(board_layer(s.board) + "".join(public_parts(s)) + hands, width)
 
 
 def document(body: str, width: int = WIDTH) -> str:
     """Layers (from :func:`layers`) joined into one SVG document."""
-    return _document(body, width)
+    return svg_document(body, WIDTH, HEIGHT, width)
 
 
 def example_state(decisions: int = 60) -> State:

@@ -20,23 +20,7 @@ docs/tikal-rules.md.  The same shape as Taj Mahal's engine: an immutable
 
 from __future__ import annotations
 
-from .actions import (
-    ACTION_TYPES,
-    Action,
-    Bid,
-    BuildCamp,
-    CampMove,
-    Choose,
-    Dig,
-    EndTurn,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
-    Pass,
-    Place,
-    Uncover,
-)
+from .actions import *
 from .components import (
     DEFAULT_COMPONENTS,
     Board,

@@ -12,6 +12,11 @@ from typing import Final
 
 from attrs import frozen
 
+__all__ = [
+    "ACTION_TYPES", "Action", "Bid", "BuildCamp", "CampMove", "Choose", "Dig", "EndTurn",
+    "Enter", "Exchange", "Guard", "Move", "Pass", "Place", "Uncover",
+]
+
 
 @frozen(cache_hash=True)
 class Place:

@@ -11,6 +11,8 @@ from typing import Final
 
 from attrs import frozen
 
+from ..kit.scoring import GameOver as GameOver  # T45: the final totals and ranks
+
 
 @frozen
 class TileDrawn:
@@ -172,14 +174,6 @@ class AuctionWon:
 
     seat: int
     bid: int
-
-
-@frozen
-class GameOver:
-    """T45: the final totals and ranks (1 is best; a tie shares the rank)."""
-
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
 
 
 Event = (

@@ -40,7 +40,17 @@ from typing import Final
 
 from attrs import field, frozen
 
-from ..kit.svg import FONT, Kept, attrs, hexagon, plural, points, text, text_width, title
+from ..kit.svg import (
+    Kept,
+    attrs,
+    hexagon,
+    plural,
+    points,
+    svg_document,
+    text,
+    text_width,
+    title,
+)
 from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, Seat, State
@@ -496,12 +506,7 @@ def _overlay(c: Components) -> str:
 
 def document(c: Components, body: str) -> str:
     """Layers joined into one SVG document (with the spaces' names on top)."""
-    width, height = _size(c)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" font-family="{FONT}">'
-        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8f1"/>{body}{_overlay(c)}</svg>'
-    )
+    return svg_document(body + _overlay(c), *_size(c))
 
 
 def _view_of(obj: State | TikalView, components: Components | None) -> tuple[TikalView, Components]:

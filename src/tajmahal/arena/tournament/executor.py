@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import os
 import sys
 import traceback
 from collections.abc import Generator, Iterable
@@ -23,11 +22,12 @@ from attrs import frozen
 
 from ..game import AnyGame
 from ..referee import BotSpec, MatchConfig, StepHook, TimeControl, run_match
-from .journal import GAMES
+from .data import Data
+from .journal import GAMES, sync_directory
 
 
 @frozen
-class GameTask:
+class GameTask(Data):
     """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
     bot of each seat (as for ``tajmahal match``), each seat's time control, and
     where the record and the bots' logs go."""
@@ -47,46 +47,9 @@ class GameTask:
     sandbox: bool = False
     memory: int | None = None
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "seed": self.seed,
-            "bots": list(self.bots),
-            "time": [t.to_data() for t in self.time],
-            "variant": self.variant,
-            "handshake": self.handshake,
-            "grace": self.grace,
-            "max_line": self.max_line,
-            "max_log": self.max_log,
-            "batch_events": self.batch_events,
-            "record": self.record,
-            "log_dir": self.log_dir,
-            "sandbox": self.sandbox,
-            "memory": self.memory,
-        }
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> GameTask:
-        return cls(
-            number=int(data["number"]),
-            seed=int(data["seed"]),
-            bots=tuple(str(b) for b in data["bots"]),
-            time=tuple(TimeControl(float(t["move"]), float(t["bank"])) for t in data["time"]),
-            variant=data["variant"],
-            handshake=float(data["handshake"]),
-            grace=float(data["grace"]),
-            max_line=int(data["max_line"]),
-            max_log=int(data["max_log"]),
-            batch_events=bool(data["batch_events"]),
-            record=str(data["record"]),
-            log_dir=str(data["log_dir"]),
-            sandbox=bool(data.get("sandbox", False)),
-            memory=None if data.get("memory") is None else int(data["memory"]),
-        )
-
 
 @frozen
-class GameOutcome:
+class GameOutcome(Data):
     """How a task ended: the referee's ``result`` (``MatchResult.to_data()``), or an
     ``error`` text when the game could not be played to the end (a bug, a full
     disk, a worker that died).  Bot faults are part of a result, not errors.
@@ -97,14 +60,6 @@ class GameOutcome:
     result: dict[str, Any] | None = None
     error: str | None = None
     transient: bool = False
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "result": self.result,
-            "error": self.error,
-            "transient": self.transient,
-        }
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GameOutcome:
@@ -186,7 +141,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             on_step=on_step,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
-        _sync_directory(record.parent)  # the record's rename is on disk before it counts
+        sync_directory(record.parent)  # the record's rename is on disk before it counts
         data = result.to_data()
         data["logs"] = _keep_nonempty(data["logs"])
         return GameOutcome(task.number, result=data)
@@ -198,14 +153,6 @@ def _tournament_dir(record: Path) -> tuple[Path, ...]:
     """The tournament's directory, to hide from sandboxed bots, for a record at
     ``DIR/games/N.jsonl`` (a Ray task's record is elsewhere: in a temporary one)."""
     return (record.parent.parent,) if record.parent.name == GAMES else ()
-
-
-def _sync_directory(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _keep_nonempty(logs: list[str]) -> list[str]:

@@ -25,7 +25,7 @@ from rich.table import Table
 
 from ..text import printable
 from .display import NAME_WIDTH, Column, fitting_tables, interval
-from .journal import TournamentError, write_atomically
+from .journal import TournamentError, read_manifest, write_atomically
 from .runner import STANDINGS_JSON, Report
 from .schedule import Entrant
 from .sprt import EloEstimate, SprtStatus, estimate, pair_counts
@@ -47,18 +47,12 @@ def is_gauntlet(root: Path) -> bool:
 def stored_entrants(root: Path) -> tuple[Entrant, ...] | None:
     """The candidate and the opponents of the gauntlet in ``root`` (None if there
     is none)."""
-    path = root / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        data = orjson.loads(path.read_bytes())
-        if data.get("format") != FORMAT:
-            raise ValueError(f"its format is {data.get('format')!r}, not {FORMAT!r}")
-        return tuple(
-            Entrant(i, str(e["name"]), str(e["bot"])) for i, e in enumerate(data["entrants"])
-        )
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise TournamentError(f"{path}: cannot resume this gauntlet: {e}") from None
+
+    def entrants(manifest: dict[str, Any]) -> tuple[Entrant, ...]:
+        listed = enumerate(manifest["entrants"])
+        return tuple(Entrant(i, str(e["name"]), str(e["bot"])) for i, e in listed)
+
+    return read_manifest(root / MANIFEST, FORMAT, "gauntlet", entrants)
 
 
 def prepare(root: Path, entrants: Sequence[Entrant]) -> None:

@@ -32,14 +32,19 @@ import hashlib
 import hmac
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
 from attrs import field, frozen
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from .data import CONVERTER, Data
 from .plan import Plan
 from .schedule import Slot
+
+T = TypeVar("T")
 
 FORMAT: Final = "arena-tournament"
 FORMAT_VERSION: Final = 1
@@ -57,7 +62,7 @@ class TournamentError(Exception):
 
 
 @frozen
-class Finished:
+class Finished(Data):
     """A finished game as the journal keeps it: its slot in the schedule, the path
     of its record (relative to the directory) and the referee's result."""
 
@@ -76,48 +81,47 @@ class Finished:
     def slot(self) -> Slot:
         return Slot(self.number, self.deal, self.rotation, self.seed, self.seating)
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "deal": self.deal,
-            "rotation": self.rotation,
-            "seed": self.seed,
-            "seating": list(self.seating),
-            "record": self.record,
-            "result": self.result,
-        }
 
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Finished:
-        return cls(
-            number=int(data["number"]),
-            deal=int(data["deal"]),
-            rotation=int(data["rotation"]),
-            seed=int(data["seed"]),
-            seating=tuple(int(e) for e in data["seating"]),
-            record=str(data["record"]),
-            result=dict(data["result"]),
-            seal=data.get("seal") if isinstance(data.get("seal"), str) else None,
-            sealed_digest=(
-                data.get("record_sha256") if isinstance(data.get("record_sha256"), str) else None
-            ),
-        )
+#: A journal line: the seal and the record's digest are written beside the fields.
+CONVERTER.register_unstructure_hook(
+    Finished,
+    make_dict_unstructure_fn(
+        Finished, CONVERTER, seal=override(omit=True), sealed_digest=override(omit=True)
+    ),
+)
+CONVERTER.register_structure_hook(
+    Finished,
+    make_dict_structure_fn(Finished, CONVERTER, sealed_digest=override(rename="record_sha256")),
+)
 
 
 def stored_plan(root: Path) -> Plan | None:
     """The plan of the tournament in ``root``, or None if there is none."""
-    path = root / MANIFEST
+
+    def plan(manifest: dict[str, Any]) -> Plan:
+        if manifest.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"format version {manifest.get('format_version')} is not supported")
+        return Plan.from_data(manifest["plan"])
+
+    return read_manifest(root / MANIFEST, FORMAT, "tournament", plan)
+
+
+def read_manifest(
+    path: Path, kind: str, what: str, read: Callable[[dict[str, Any]], T]
+) -> T | None:
+    """``read(manifest)``, the manifest at ``path`` being of format ``kind``; None if
+    there is none.  A manifest that cannot be read (or that ``read`` refuses with a
+    ValueError, KeyError or TypeError) is a TournamentError: this ``what`` cannot
+    be resumed."""
     if not path.exists():
         return None
     try:
         manifest = orjson.loads(path.read_bytes())
-        if manifest.get("format") != FORMAT:
-            raise ValueError(f"its format is {manifest.get('format')!r}, not {FORMAT!r}")
-        if manifest.get("format_version") != FORMAT_VERSION:
-            raise ValueError(f"format version {manifest.get('format_version')} is not supported")
-        return Plan.from_data(manifest["plan"])
+        if manifest.get("format") != kind:
+            raise ValueError(f"its format is {manifest.get('format')!r}, not {kind!r}")
+        return read(manifest)
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise TournamentError(f"{path}: cannot resume this tournament: {e}") from None
+        raise TournamentError(f"{path}: cannot resume this {what}: {e}") from None
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -57,6 +57,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from attrs import field, frozen
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from .data import CONVERTER, Data
 
 if TYPE_CHECKING:  # the plan holds SprtParams; the journal imports the plan
     from .journal import Finished
@@ -100,7 +103,7 @@ def _probability(name: str, value: float) -> float:
 
 
 @frozen
-class SprtParams:
+class SprtParams(Data):
     """H0: ``elo = elo0``, H1: ``elo = elo1`` (``elo0 < elo1``), with error rates
     ``alpha`` (accepting H1 when H0 holds) and ``beta`` (accepting H0 when H1
     holds), on the Elo scale ``model``, from pair (``pentanomial``) or game
@@ -141,28 +144,9 @@ class SprtParams:
         """The LLR above which H1 is accepted: ``log((1 - beta) / alpha)``."""
         return math.log((1.0 - self.beta) / self.alpha)
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "elo0": self.elo0,
-            "elo1": self.elo1,
-            "alpha": self.alpha,
-            "beta": self.beta,
-            "model": self.model,
-            "stat": self.statistic,
-            "stop": self.stop,
-        }
-
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> SprtParams:
-        return cls(
-            elo0=float(data["elo0"]),
-            elo1=float(data["elo1"]),
-            alpha=float(data["alpha"]),
-            beta=float(data["beta"]),
-            model=str(data["model"]),
-            statistic=str(data["stat"]),
-            stop=str(data.get("stop", BOUNDS)),  # tests stored before stop= stopped there
-        )
+        return super().from_data({"stop": BOUNDS, **data})  # tests stored before stop=
 
     def text(self) -> str:
         """``elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized,stat=pentanomial,stop=...``."""
@@ -170,6 +154,15 @@ class SprtParams:
             f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.to_data().items()
         )
 
+
+#: ``stat``: the name of ``--sprt`` (and of the stored plans) for ``statistic``.
+CONVERTER.register_unstructure_hook(
+    SprtParams,
+    make_dict_unstructure_fn(SprtParams, CONVERTER, statistic=override(rename="stat")),
+)
+CONVERTER.register_structure_hook(
+    SprtParams, make_dict_structure_fn(SprtParams, CONVERTER, statistic=override(rename="stat"))
+)
 
 _KEYS: Final = ("elo0", "elo1", "alpha", "beta", "model", "stat", "stop")
 
