@@ -128,7 +128,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     refused = IllegalAction
     secret_events = (CardDrawn,)  # its seat sees the card, the others do not
     passive = (Withdraw,)  # always last in a play turn
-    bots = "tajmahal.tajmahal.bots"
     event_texts = _EVENT_TEXTS
     words = TajMahalWords
 
