@@ -190,8 +190,6 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
     name = "java"
     title = "Java"
-    min_players = 2
-    max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER

@@ -451,8 +451,8 @@ class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
     (:attr:`package`), imported on first use: ``pictures.pictures(components)``,
     ``terminal.position(state, names, seat)`` and ``encoding.encoding(game)``."""
 
-    #: A :class:`~tajmahal.kit.dealt.Dealt` setup class: the variants (the first is
-    #: the default) and the box of components are its.
+    #: A :class:`~tajmahal.kit.dealt.Dealt` setup class: the seat counts, the
+    #: variants (the first is the default) and the box of components are its.
     setup_type: ClassVar[Any]
     variants: ClassVar[tuple[str, ...]]
     default_variant: ClassVar[str]
@@ -462,6 +462,7 @@ class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
         super().__init_subclass__(**kwargs)
         setup = cls.__dict__.get("setup_type")
         if setup is not None:
+            cls.min_players, cls.max_players = min(setup.seats), max(setup.seats)
             cls.variants = setup.variants
             cls.default_variant = setup.variants[0]
             cls.default_components = setup.default_components

@@ -168,8 +168,6 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
     name = "tikal"
     title = "Tikal"
-    min_players = 2
-    max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
