@@ -150,3 +150,27 @@ def test_the_first_decision_is_a_position_and_what_to_do_there() -> None:
     after = apply(after, legal_actions(after)[water.choices[1]])
     assert after.terrain[64] == 3 and after.turn.ap == 5  # J37: water, 1 AP
     assert "<polygon" in water.preview
+
+
+def test_the_log_says_1_point_not_1_points() -> None:
+    """J57 a palace's points (half of 2), J69 a festival's, J80 the final scoring: a
+    person reads "1 point"."""
+    from tajmahal.java import events as ev
+
+    state = fresh()
+    e1 = at(4, 0)
+    name = position_label(state.components, e1)
+    lines = JAVA.describe_events(
+        state,
+        [
+            ev.PalaceBuilt(seat=0, position=e1, value=2, points=1, extended=False),
+            ev.FestivalScored(palace=e1, symbols=(1, 0), winners=(0,), points=1),
+            ev.FinalScored(seat=1, cities=(), points=2),
+        ],
+        ["ann", "bob"],
+    )
+    assert lines == [
+        f"ann (seat 0) builds a palace of 2 on {name}: 1 point",
+        "festival won by ann (seat 0): 1 point each",
+        "bob (seat 1) final scoring: 2 points",
+    ]

@@ -102,6 +102,9 @@ def test_a_folder_of_records_makes_one_page_of_all_games(tmp_path: Path) -> None
     out = run("replay", str(tmp_path / "tour"), "--html", str(tmp_path / "t.html"))
     assert out.exit_code == 0, out.output
     assert "2 games" in out.output
+    # the games replayed so far, one line each when the output is not a terminal
+    assert "1/2 games replayed\n2/2 games replayed\n" in out.output
+    assert "\r" not in out.output
     _, data, games_data = page_data(tmp_path / "t.html")
     assert [g["record"] for g in data["index"]] == ["000001.jsonl", "000002.jsonl"]
     assert [g["names"] for g in games_data] == [["first", "random"], ["random", "first"]]

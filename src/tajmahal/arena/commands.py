@@ -565,8 +565,8 @@ def write_html(registry: GameRegistry, game_name: str | None, source: Path, out:
 
     def progress(done: int, total: int) -> None:  # a folder: the games replayed so far
         if total > 1 and (live or done == total or done % max(1, total // 10) == 0):
-            end = "\n" if done == total or not live else ""
-            click.echo(f"\r{done}/{total} games replayed{end}", nl=False, err=True)
+            start, end = ("\r", "\n" if done == total else "") if live else ("", "\n")
+            click.echo(f"{start}{done}/{total} games replayed{end}", nl=False, err=True)
 
     try:
         count = write_viewer(game_of, paths, out, progress)

@@ -20,7 +20,7 @@ from attrs import evolve
 
 from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
-from ..kit.svg import Kept
+from ..kit.svg import Kept, plural
 from . import actions as act
 from . import events as ev
 from . import rules
@@ -148,7 +148,7 @@ _EVENT_TEXTS: Final[Mapping[type, Callable[[Any, JavaWords], str | None]]] = {
     ),
     ev.PalaceBuilt: lambda e, w: (
         f"{w.who(e.seat)} {'extends a palace to' if e.extended else 'builds a palace of'} "
-        f"{e.value} on {w.at(e.position)}: {e.points} points"
+        f"{e.value} on {w.at(e.position)}: {plural(e.points, 'point')}"
     ),
     ev.CardTaken: lambda e, w: (
         f"{w.who(e.seat)} takes {'the display card' if e.display else 'a card'}"
@@ -160,12 +160,12 @@ _EVENT_TEXTS: Final[Mapping[type, Callable[[Any, JavaWords], str | None]]] = {
     ev.Passed: lambda e, w: f"{w.who(e.seat)} passes",
     ev.FestivalScored: lambda e, w: (
         f"festival won by {', '.join(w.who(s) for s in e.winners) or 'nobody'}: "
-        f"{e.points} points each"
+        f"{plural(e.points, 'point')} each"
     ),
     ev.TurnEnded: lambda e, w: (
         f"{w.who(e.seat)} ends the turn ({e.left} AP lost)" if e.left else None
     ),
-    ev.FinalScored: lambda e, w: f"{w.who(e.seat)} final scoring: {e.points} points",
+    ev.FinalScored: lambda e, w: f"{w.who(e.seat)} final scoring: {plural(e.points, 'point')}",
     ev.GameOver: lambda e, w: f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}",
 }
 

@@ -12,6 +12,7 @@ from ..kit.svg import attrs, plural, text, title
 from .components import PALACE_VALUES, Components
 from .sheet import (
     CARD_FILL,
+    CARD_H,
     CARD_W,
     PANEL_W,
     SEAT_COLORS,
@@ -96,14 +97,15 @@ def supply(
             + text(px + 20, 92, f"x{left}", 11, text_anchor="middle", fill="#555")
             + "</g>"
         )
-    out.append(text(x, 116, "Festival cards: display", 12, font_weight="bold"))
+    out.append(text(x, 119, "Festival cards: display", 12, font_weight="bold"))
     if display >= 0:
         out.append(_card(x + 168, 100, c, display, "display-card"))
     out.append(
         f'<g id="draw-pile">{title("the draw pile: " + plural(pile, "card"))}'
-        f'<rect class="hit" x="{x + 222}" y="100" width="96" height="24" rx="4" fill="#8d6e4c" '
+        f'<rect class="hit" x="{x + 222}" y="100" width="96" height="{CARD_H}" rx="4" '
+        f'fill="#8d6e4c" '
         f'stroke="#222"/>'
-        + text(x + 270, 116, f"pile: {pile}", 11.5, text_anchor="middle", fill="#fff")
+        + text(x + 270, 119, f"pile: {pile}", 11.5, text_anchor="middle", fill="#fff")
         + "</g>"
     )
     return "".join(out)
@@ -120,9 +122,9 @@ def _card_at(serial: int, x: float, y: float, card: int, ident: str | None) -> s
     short = "+".join(w[0].upper() for w in words.split("+"))
     return (
         f'<g{attrs(id=ident)} class="card" data-card="{card}">{title(words)}'
-        f'<rect class="hit" x="{x}" y="{y}" width="{CARD_W}" height="24" rx="4" '
+        f'<rect class="hit" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="4" '
         f'fill="{CARD_FILL}" stroke="#7a5c00" stroke-width="1.2"/>'
-        + text(x + CARD_W / 2, y + 16.5, short, 12, text_anchor="middle", font_weight="bold")
+        + text(x + CARD_W / 2, y + 19.5, short, 12, text_anchor="middle", font_weight="bold")
         + "</g>"
     )
 
@@ -195,12 +197,12 @@ def hand_parts(state: State, seat: int) -> list[str]:
     (``hand-card-N``: what a person clicks to lay one in a festival)."""
     c = state.components
     x = sheet_of(c).width + 14
-    y = SEATS_TOP + SEAT_H * seat + 64
+    y = SEATS_TOP + SEAT_H * seat + 60
     hand = state.players[seat].hand
     step = min(CARD_W + 4.0, (PANEL_W - 60) / max(len(hand), 1))
     return [
         f'<g class="hand" id="hand-{seat}">',
-        text(x, y + 16, "hand:", 11.5, fill="#444"),
+        text(x, y + 19, "hand:", 11.5, fill="#444"),
         *(_card(x + 40 + k * step, y, c, card, f"hand-card-{card}") for k, card in enumerate(hand)),
         "</g>",
     ]

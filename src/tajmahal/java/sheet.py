@@ -23,6 +23,8 @@ WATER_FILL: Final = "#5b9bd5"
 FILL: Final = {RICE: (150, 200, 90), VILLAGE: (214, 160, 90)}
 CARD_FILL: Final = "#fff6d8"
 CARD_W: Final = 38
+#: A card's and the pile's height: 25 px at 1280 x 900 (a target a finger can hit).
+CARD_H: Final = 30
 #: The seats' rows in the panel: where the first begins, how tall each is.
 SEATS_TOP: Final = 140.0
 SEAT_H: Final = 96.0

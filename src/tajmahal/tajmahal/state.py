@@ -12,6 +12,7 @@ from typing import Final
 from attrs import frozen
 
 from ..kit.picture import Pictured
+from ..kit.svg import plural
 from .cards import CARDS, COLORS
 from .setups import Setup
 from .tiles import BonusTile
@@ -170,7 +171,8 @@ class State(Pictured):
             score = p.score
             parts = ", ".join(f"{k} {getattr(score, k)}" for k in SCORE_SOURCES)
             lines.append(
-                f"  seat {seat}: {score.total} points ({parts}); {p.palaces} palaces left"
+                f"  seat {seat}: {plural(score.total, 'point')} ({parts}); "
+                f"{plural(p.palaces, 'palace')} left"
                 + (", withdrawn" if p.withdrawn else "")
             )
             lines.append(f"    hand: {', '.join(str(CARDS[c]) for c in p.hand) or 'empty'}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from ..kit.svg import plural
 from .actions import (
     COSTS,
     END_TURN,
@@ -260,7 +261,7 @@ def _bid_problem(state: State, seat: int, action: Action) -> str | None:
     if action.amount < max(1, auction.high + 1):
         return f"T48: a bid must be at least {max(1, auction.high + 1)}"
     if action.amount > state.players[seat].score:
-        return f"T48: you cannot bid more than your {state.players[seat].score} points"
+        return f"T48: you cannot bid more than your {plural(state.players[seat].score, 'point')}"
     return None
 
 

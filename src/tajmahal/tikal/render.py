@@ -342,12 +342,16 @@ def _seat_block(
     sheet = _SHEETS.serial(serial)
     panel = _Panel(sheet.width + 4, y)
     panel.line(
-        f"{'> ' if acting else ''}{label}: {plural(p.score, 'point')} (temples "
-        f"{p.temple_points}, treasures {p.treasure_points}, capital {p.capital})",
+        f"{'> ' if acting else ''}{label}: {plural(p.score, 'point')}",
         12.5,
         fill=SEAT_COLORS[seat % 4],
         font_weight="bold",
         id=f"seat-{seat}",
+    )  # where they came from on a line of its own: a long name keeps it in the panel
+    panel.line(
+        f"temples {p.temple_points}, treasures {p.treasure_points}, capital {p.capital}",
+        11.5,
+        fill="#333",
     )
     for line in _seat_lines(sheet.components, sheet.names, p):
         panel.line(line, 11.5, fill="#333")
