@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tajmahal import (
-    PublicSetup,
     Setup,
     apply,
     determinize,
@@ -130,7 +129,7 @@ def test_a_bot_rebuilds_its_view_from_the_messages(players: int, seed: int, step
         return
     seat = state.to_act
     v = view(state, seat)
-    public = PublicSetup.of(state.setup)
+    public = v.setup
     legal = [TAJMAHAL.action_to_data(a) for a in v.legal]
     assert view_from_data(public, TAJMAHAL.view_data(state, seat), legal) == v
 

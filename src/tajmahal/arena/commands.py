@@ -101,6 +101,17 @@ def referee_options(command: F) -> F:
     return command
 
 
+def path_option(flag: str, text: str, *, folder: bool = False) -> Callable[[F], F]:
+    """An option naming a file (``folder``: a directory) that the command writes."""
+    kind = click.Path(file_okay=not folder, dir_okay=folder, path_type=Path)
+    return click.option(flag, type=kind, help=text)
+
+
+def seat_time_option(metavar: str, text: str) -> Callable[[F], F]:
+    """The repeatable ``--seat-time`` option (read by :func:`parse_seat_time`)."""
+    return click.option("--seat-time", multiple=True, metavar=metavar, help=text)
+
+
 def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int, TimeControl]:
     """``SEAT:MOVE`` or ``SEAT:MOVE:BANK`` (seconds)."""
     parts = text.split(":")
@@ -155,27 +166,16 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         "result; bots must not be able to guess it, or they could read the deck).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
-    @click.option(
-        "--record",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Write the game record (JSON Lines) here; bot logs go beside it.",
-    )
-    @click.option(
+    @path_option("--record", "Write the game record (JSON Lines) here; bot logs go beside it.")
+    @path_option(
         "--log-dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        help="Save each bot's stderr here (default: beside the record, else dropped).",
+        "Save each bot's stderr here (default: beside the record, else dropped).",
+        folder=True,
     )
     @referee_options
-    @click.option(
-        "--seat-time",
-        multiple=True,
-        metavar="SEAT:MOVE[:BANK]",
-        help="Time control for one seat (repeatable).",
-    )
-    @click.option(
-        "--trace",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Write every protocol line (JSON Lines) here (readable by you only).",
+    @seat_time_option("SEAT:MOVE[:BANK]", "Time control for one seat (repeatable).")
+    @path_option(
+        "--trace", "Write every protocol line (JSON Lines) here (readable by you only)."
     )
     @preflight_option
     @click.option(
@@ -475,10 +475,9 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
         is_flag=True,
         help="Only check the record; exit 1 at the first mismatch.",
     )
-    @click.option(
+    @path_option(
         "--html",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="Write a self-contained HTML replay viewer here (RECORD may then be a "
+        "Write a self-contained HTML replay viewer here (RECORD may then be a "
         "tournament's --out folder or a folder of records: one page for all its games).",
     )
     def replay_(record: Path, game_name: str | None, verify: bool, html: Path | None) -> None:

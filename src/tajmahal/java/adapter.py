@@ -14,7 +14,7 @@ passively and needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from attrs import evolve
 
@@ -25,19 +25,13 @@ from . import actions as act
 from . import events as ev
 from . import rules
 from .actions import TILE_SIZES, Action, Done, EndTurn, Pass
-from .components import DEFAULT_COMPONENTS, Board, Components
+from .components import Board, Components
 from .events import CardTaken, Event
 from .legal import legal_actions
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
-from .state import SCORE_SOURCES, START, TARGET, VARIANTS, Seat, Setup, State
+from .state import SCORE_SOURCES, TARGET, Seat, Setup, State
 from .views import JavaView, view
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-    from ..kit.encoding import Encoding
-    from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java", "position_label"]
 
@@ -196,8 +190,6 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
     name = "java"
     title = "Java"
-    min_players = 2
-    max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
@@ -214,13 +206,9 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     view_namespace: ClassVar[Mapping[str, Any]] = {"seat_dict": _SEAT_DICT}
     refused = IllegalAction
     passive = (EndTurn, Done, Pass)  # always last when allowed
-    bots = "tajmahal.java.bots"
     event_texts = _EVENT_TEXTS
     words = JavaWords
     setup_type = Setup
-    variants = VARIANTS
-    default_components = DEFAULT_COMPONENTS
-    default_variant = START
 
     new_game = staticmethod(rules.new_game)
     legal_actions = staticmethod(legal_actions)
@@ -253,25 +241,6 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
             f"# Java ({state.setup.variant} action tokens); {who(0, names)} starts",
             f"display card: {shown}",
         ]
-
-    def encoding(self) -> Encoding[State, Action]:
-        """Action indices, observation tensors and the chance model, for learning
-        programs (:mod:`tajmahal.java.encoding`; needs the ``rl`` extra)."""
-        from .encoding import encoding
-
-        return encoding(self)
-
-    def pictures(self) -> JavaPictures:
-        """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .pictures import JavaPictures
-
-        return JavaPictures(self.components)
-
-    def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
-        """The position for ``tajmahal show`` (rich); ``seat``: only the hand it sees."""
-        from .terminal import position
-
-        return position(state, names, seat)
 
 
 #: The game object the CLI and the tournament use.

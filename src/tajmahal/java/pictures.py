@@ -276,3 +276,8 @@ class JavaPictures:
 
 
 PICTURES: Final = JavaPictures()
+
+
+def pictures(components: Components) -> JavaPictures:
+    """The pictures of ``components`` (the adapter's ``pictures()``)."""
+    return JavaPictures(components)

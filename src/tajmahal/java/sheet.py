@@ -85,11 +85,8 @@ def _make_sheet(c: Components, serial: int) -> Sheet:
 
 
 SHEETS: Final = Kept(_make_sheet)
-
-
-def sheet_of(c: Components) -> Sheet:
-    """The sheet of ``c`` (worked out once per components object)."""
-    return SHEETS.of(c)
+#: The sheet of a components object (worked out once per object).
+sheet_of: Final = SHEETS.of
 
 
 def _side(

@@ -9,10 +9,11 @@ land tiles), terrain, the top land tile, the figure and the palace on it.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import ClassVar, Final
 
 from attrs import field, frozen
 
+from ..kit.dealt import Dealt, SetupError
 from ..kit.picture import Pictured
 from .actions import Action
 from .components import DEFAULT_COMPONENTS, Components
@@ -45,16 +46,17 @@ NONE: Final = -1
 SCORE_SOURCES: Final = ("water", "palaces", "festivals", "final")
 
 
-class SetupError(ValueError):
-    """A setup that no game can start from."""
-
-
 @frozen
-class Setup:
+class Setup(Dealt):
     """What a game starts from: seats (J16 decision: seat 0 starts, play goes by
     increasing seat), the token variant (J77), the shuffled festival cards (J13-J14:
     dealt 3 to each seat in turn, then the display card, the rest is the draw pile,
     top first) and the seed of later reshuffles (J61)."""
+
+    seats: ClassVar[range] = range(2, 5)
+    seats_rule: ClassVar[str] = "J1: Java is for 2-4 players"
+    variants: ClassVar[tuple[str, ...]] = VARIANTS
+    default_components: ClassVar[Components] = DEFAULT_COMPONENTS
 
     players: int
     variant: str
@@ -63,32 +65,18 @@ class Setup:
     components: Components = field(default=DEFAULT_COMPONENTS, eq=False, repr=False)
 
     @classmethod
-    def random(
-        cls,
-        players: int,
-        seed: int,
-        variant: str = START,
-        components: Components = DEFAULT_COMPONENTS,
+    def deal(
+        cls, players: int, variant: str, rng: random.Random, components: Components
     ) -> Setup:
-        """A setup dealt from ``seed``."""
-        setup_check(players, variant)
-        rng = random.Random(seed)
         deck = list(range(len(components.cards)))
         rng.shuffle(deck)
         return cls(players, variant, tuple(deck), rng.randrange(2**31), components)
 
     def check(self) -> None:
         """Raises :class:`SetupError` unless a game can start from this setup."""
-        setup_check(self.players, self.variant)
+        self.check_start(self.players, self.variant)
         if sorted(self.deck) != list(range(len(self.components.cards))):
             raise SetupError("J10: the deck must hold every festival card once")
-
-
-def setup_check(players: int, variant: str) -> None:
-    if not 2 <= players <= 4:
-        raise SetupError(f"J1: Java is for 2-4 players, not {players}")
-    if variant not in VARIANTS:
-        raise SetupError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
 @frozen

@@ -18,9 +18,11 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from attrs import evolve, frozen
 
+from ..kit.fields import copier
 from ..kit.picture import Pictured
 from .components import DEFAULT_COMPONENTS, Components
 from .state import Festival, Pending, Seat, Setup, State, Turn
@@ -59,36 +61,28 @@ class JavaView(Pictured):
     ended: bool
 
 
+_Hands = tuple[int, ...]
+_seen: Callable[[State, int, _Hands, _Hands, tuple[Seat, ...]], JavaView] = copier(
+    JavaView,
+    "state, seat, hand, hands, players",
+    variant="state.setup.variant",
+    pile="len(state.pile)",
+)
+
+
 def view(state: State, seat: int) -> JavaView:
-    """What ``seat`` sees of ``state``."""
-    return JavaView(
-        seat=seat,
-        variant=state.setup.variant,
-        hand=state.players[seat].hand,
-        hands=tuple(len(p.hand) for p in state.players),
-        players=tuple(evolve(p, hand=()) for p in state.players),
-        height=state.height,
-        terrain=state.terrain,
-        top=state.top,
-        sizes=state.sizes,
-        figures=state.figures,
-        palace=state.palace,
-        red=state.red,
-        scored_water=state.scored_water,
-        threes=state.threes,
-        water_left=state.water_left,
-        palaces_left=state.palaces_left,
-        pile=len(state.pile),
-        display=state.display,
-        discard=state.discard,
-        phase=state.phase,
-        to_act=state.to_act,
-        turn=state.turn,
-        pending=state.pending,
-        festival=state.festival,
-        last_turns=state.last_turns,
-        ended=state.ended,
-    )
+    """What ``seat`` sees of ``state``: its own hand, the other hands and the pile
+    only as counts."""
+    players = state.players
+    hands = tuple([len(p.hand) for p in players])
+    emptied = tuple([evolve(p, hand=()) for p in players])
+    return _seen(state, seat, players[seat].hand, hands, emptied)
+
+
+#: The state of a view with its hidden parts given.
+_guessed: Callable[[JavaView, Setup, tuple[Seat, ...], tuple[int, ...]], State] = copier(
+    State, "v, setup, players, pile", left=("reshuffles",)
+)
 
 
 def determinize(
@@ -113,28 +107,4 @@ def determinize(
         players.append(evolve(p, hand=hand))
     deck = tuple(range(len(components.cards)))
     setup = Setup(len(v.players), v.variant, deck, rng.randrange(2**31), components)
-    return State(
-        setup=setup,
-        height=v.height,
-        terrain=v.terrain,
-        top=v.top,
-        sizes=v.sizes,
-        figures=v.figures,
-        palace=v.palace,
-        red=v.red,
-        scored_water=v.scored_water,
-        players=tuple(players),
-        threes=v.threes,
-        water_left=v.water_left,
-        palaces_left=v.palaces_left,
-        pile=tuple(unseen[: v.pile]),
-        display=v.display,
-        discard=v.discard,
-        phase=v.phase,
-        to_act=v.to_act,
-        turn=v.turn,
-        pending=v.pending,
-        festival=v.festival,
-        last_turns=v.last_turns,
-        ended=v.ended,
-    )
+    return _guessed(v, setup, tuple(players), tuple(unseen[: v.pile]))

@@ -35,7 +35,7 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 import attrs
 import orjson
@@ -45,6 +45,12 @@ from ..arena.player import Player
 from . import scoring
 from .jsontext import Texts, field_names
 from .tagged import TaggedConverter, type_tag
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from ..arena.viewer import Pictures
+    from .encoding import Encoding
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -196,6 +202,9 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     refused: ClassVar[type[Exception]] = ValueError
     secret_events: ClassVar[tuple[type, ...]] = ()
     passive: ClassVar[tuple[type, ...]] = ()
+    #: The game's package (default: the one the adapter's module is in).
+    package: ClassVar[str]
+    #: Default: the package's ``bots`` module.
     bots: ClassVar[str]
     #: The texts for people: each event class's text (None: nothing to say; a
     #: ``"# "`` line heads a section; lines are joined by ``"\n"``), written with
@@ -204,9 +213,14 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     words: ClassVar[type[Words]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The declaration's defaults: the actions and events are the converter's
+        """The declaration's defaults: the package is the adapter module's, its bots
+        are in the package's ``bots``; the actions and events are the converter's
         unions; a state type means the view is made from the state."""
         super().__init_subclass__(**kwargs)
+        if "package" not in cls.__dict__:
+            cls.package = cls.__module__.rpartition(".")[0]
+        if "bots" not in cls.__dict__:
+            cls.bots = f"{cls.package}.bots"
         converter: TaggedConverter | None = cls.__dict__.get("converter")
         if converter is not None:
             if "action_type" not in cls.__dict__:
@@ -428,15 +442,30 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
 
 class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
     """A game whose setups draw from one box of components (board, tiles, cards),
-    fixed for the adapter: its :attr:`setup_type` has ``random(players, seed,
-    variant, components)``, a ``components`` field (kept out of the setup's data:
-    the package's data files hold them) and ``check()``; the hello's setup is the
-    components' data (:meth:`components_data`)."""
+    fixed for the adapter: its :attr:`setup_type` is a
+    :class:`~tajmahal.kit.dealt.Dealt` with a ``components`` field (kept out of the
+    setup's data: the package's data files hold them) and ``check()``; the hello's
+    setup is the components' data (:meth:`components_data`).
 
+    Its pictures, terminal position and encoding are modules of the game's package
+    (:attr:`package`), imported on first use: ``pictures.pictures(components)``,
+    ``terminal.position(state, names, seat)`` and ``encoding.encoding(game)``."""
+
+    #: A :class:`~tajmahal.kit.dealt.Dealt` setup class: the seat counts, the
+    #: variants (the first is the default) and the box of components are its.
     setup_type: ClassVar[Any]
     variants: ClassVar[tuple[str, ...]]
     default_variant: ClassVar[str]
     default_components: ClassVar[Any]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        setup = cls.__dict__.get("setup_type")
+        if setup is not None:
+            cls.min_players, cls.max_players = min(setup.seats), max(setup.seats)
+            cls.variants = setup.variants
+            cls.default_variant = setup.variants[0]
+            cls.default_components = setup.default_components
 
     def __init__(self, components: Any = None) -> None:
         super().__init__()
@@ -471,6 +500,24 @@ class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
 
     def public_setup(self, setup: SetupT) -> Any:
         return self.components_data(setup.components)  # type: ignore[attr-defined]
+
+    # -- the parts in modules of their own
+
+    def _part(self, module: str) -> Any:
+        return importlib.import_module(f"{self.package}.{module}")
+
+    def encoding(self) -> Encoding[StateT, ActionT]:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (needs the ``rl`` extra)."""
+        return self._part("encoding").encoding(self)  # type: ignore[no-any-return]
+
+    def pictures(self) -> Pictures:
+        """How the HTML viewer and the browser game draw the game (SVG layers)."""
+        return self._part("pictures").pictures(self.components)  # type: ignore[no-any-return]
+
+    def terminal(self, state: StateT, names: Sequence[str], seat: int | None) -> RenderableType:
+        """The position for ``tajmahal show`` (rich); ``seat``: only the hand it sees."""
+        return self._part("terminal").position(state, names, seat)  # type: ignore[no-any-return]
 
 
 def who(seat: int, names: Sequence[str]) -> str:

@@ -26,7 +26,7 @@ from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, State
-from .views import PlayerView, PublicSetup, SeatView, view
+from .views import PlayerView, PublicSetup, SeatView, public_setup, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -128,7 +128,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     refused = IllegalAction
     secret_events = (CardDrawn,)  # its seat sees the card, the others do not
     passive = (Withdraw,)  # always last in a play turn
-    bots = "tajmahal.tajmahal.bots"
     event_texts = _EVENT_TEXTS
     words = TajMahalWords
 
@@ -163,7 +162,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         return setup
 
     def public_setup(self, setup: Setup) -> Any:
-        return to_data(PublicSetup.of(setup))
+        return to_data(public_setup(setup))
 
     # -- results
 

@@ -403,13 +403,7 @@ def _make(board: Board, serial: int) -> MapLayout:
 
 
 _LAYOUTS: Final = Kept(_make)
-
-
-def layout(board: Board) -> MapLayout:
-    """The layout of ``board`` (worked out once per board object)."""
-    return _LAYOUTS.of(board)
-
-
-def layout_of(serial: int) -> MapLayout:
-    """The layout numbered ``serial``."""
-    return _LAYOUTS.serial(serial)
+#: The layout of a board (worked out once per board object).
+layout: Final = _LAYOUTS.of
+#: The layout numbered ``serial``.
+layout_of: Final = _LAYOUTS.serial

@@ -8,8 +8,11 @@ seat's hand, the setup's seed, or a card another seat drew.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from attrs import frozen
 
+from ..kit.fields import copier
 from ..kit.picture import Pictured
 from .actions import Action
 from .board import Board
@@ -41,17 +44,6 @@ class PublicSetup:
     cards: tuple[Card, ...] = CARDS
     province_goods: tuple[tuple[int, tuple[str, ...]], ...] = PROVINCE_TILE_GOODS
 
-    @classmethod
-    def of(cls, setup: Setup) -> PublicSetup:
-        return cls(
-            players=setup.players,
-            variant=setup.variant,
-            start_player=setup.start_player,
-            province_tiles=setup.province_tiles,
-            bonus_tiles=setup.bonus_tiles,
-            board=setup.board,
-        )
-
 
 @frozen
 class SeatView:
@@ -69,22 +61,6 @@ class SeatView:
     score: Score
     special_cards: tuple[int, ...]
     revealed: tuple[int, ...]
-
-    @classmethod
-    def of(cls, player: PlayerState) -> SeatView:
-        return cls(
-            hand_size=len(player.hand),
-            played=player.played,
-            color=player.color,
-            withdrawn=player.withdrawn,
-            palaces=player.palaces,
-            influence=player.influence,
-            province_tiles=player.province_tiles,
-            bonus_tiles=player.bonus_tiles,
-            score=player.score,
-            special_cards=player.special_cards,
-            revealed=player.revealed,
-        )
 
 
 @frozen
@@ -114,6 +90,26 @@ class PlayerView(Pictured):
     legal: tuple[Action, ...]
 
 
+#: The public part of a setup (what ``hello`` carries).
+public_setup: Callable[[Setup], PublicSetup] = copier(
+    PublicSetup, "setup", left=("cards", "province_goods")
+)
+#: What everybody sees of one seat.
+seat_view: Callable[[PlayerState], SeatView] = copier(
+    SeatView, "player", hand_size="len(player.hand)"
+)
+_seen: Callable[[State, int | None, bool], PlayerView] = copier(
+    PlayerView,
+    "state, seat, own",
+    {"public_setup": public_setup, "seat_view": seat_view, "legal_actions": legal_actions},
+    setup="public_setup(state.setup)",
+    hand="state.players[seat].hand if own else ()",
+    players="tuple([seat_view(p) for p in state.players])",
+    deck_size="len(state.deck)",
+    legal="legal_actions(state) if own and state.to_act == seat else ()",
+)
+
+
 def view(state: State, seat: int | None) -> PlayerView:
     """``state`` as ``seat`` sees it: everything public, its own hand, its legal actions.
 
@@ -123,27 +119,4 @@ def view(state: State, seat: int | None) -> PlayerView:
     n = len(state.players)
     if seat is not None and not (hasattr(seat, "__index__") and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game: seats are 0-{n - 1}")
-    own = seat is not None
-    return PlayerView(
-        seat=seat,
-        setup=PublicSetup.of(state.setup),
-        visit=state.visit,
-        province=state.province,
-        start_player=state.start_player,
-        to_act=state.to_act,
-        phase=state.phase,
-        hand=state.players[seat].hand if own else (),  # type: ignore[index]
-        players=tuple(SeatView.of(p) for p in state.players),
-        display=state.display,
-        deck_size=len(state.deck),
-        discard=state.discard,
-        supply=state.supply,
-        court=state.court,
-        reserve=state.reserve,
-        palaces=state.palaces,
-        moguls=state.moguls,
-        bonus=state.bonus,
-        pending=state.pending,
-        dummy=state.dummy,
-        legal=legal_actions(state) if own and state.to_act == seat else (),
-    )
+    return _seen(state, seat, seat is not None)

@@ -20,6 +20,7 @@ docs/tikal-rules.md.  The same shape as Taj Mahal's engine: an immutable
 
 from __future__ import annotations
 
+from ..kit.dealt import SetupError
 from .actions import *
 from .components import (
     DEFAULT_COMPONENTS,
@@ -41,7 +42,7 @@ from .rules import (
     scoring,
     step,
 )
-from .state import AUCTION, BASIC, SCORE_SOURCES, Seat, Setup, SetupError, Space, State
+from .state import AUCTION, BASIC, SCORE_SOURCES, Seat, Setup, Space, State
 from .views import TikalView, view
 
 __all__ = [

@@ -13,7 +13,7 @@ needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from ..kit.adapter import ComponentsAdapter, ComponentsWords, dict_function, field_expressions, who
 from ..kit.jsontext import field_names
@@ -22,18 +22,12 @@ from . import actions as act
 from . import events as ev
 from . import legal, rules
 from .actions import Action, EndTurn, Pass, figure
-from .components import DEFAULT_COMPONENTS, Board, Components
+from .components import Board, Components
 from .events import Event
 from .rules import IllegalAction
 from .serialize import CONVERTER, components_data
-from .state import BASIC, SCORE_SOURCES, VARIANTS, Setup, State
+from .state import SCORE_SOURCES, Setup, State
 from .views import SpaceView, TikalView, view
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-    from ..kit.encoding import Encoding
-    from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal", "space_label"]
 
@@ -174,8 +168,6 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
     name = "tikal"
     title = "Tikal"
-    min_players = 2
-    max_players = 4
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
@@ -192,13 +184,9 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     view_namespace: ClassVar[Mapping[str, Any]] = {"space_dict": _SPACE_DICT, "backs": _backs}
     refused = IllegalAction
     passive = (EndTurn, Pass)  # always last in a turn, in an auction
-    bots = "tajmahal.tikal.bots"
     event_texts = _EVENT_TEXTS
     words = TikalWords
     setup_type = Setup
-    variants = VARIANTS
-    default_components = DEFAULT_COMPONENTS
-    default_variant = BASIC
 
     new_game = staticmethod(rules.new_game)
     legal_actions = staticmethod(legal.legal_actions)
@@ -227,25 +215,6 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
             shown = ", ".join(tile_text(state.components, t) for t in state.auction.display)
             lines.append(f"revealed: {shown}")
         return lines
-
-    def encoding(self) -> Encoding[State, Action]:
-        """Action indices, observation tensors and the chance model, for learning
-        programs (:mod:`tajmahal.tikal.encoding`; needs the ``rl`` extra)."""
-        from .encoding import encoding
-
-        return encoding(self)
-
-    def pictures(self) -> TikalPictures:
-        """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        from .pictures import TikalPictures
-
-        return TikalPictures(self.components)
-
-    def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
-        """The position for ``tajmahal show`` (rich)."""
-        from .terminal import position
-
-        return position(state, names, seat)
 
 
 #: The game object the CLI and the tournament use.

@@ -227,3 +227,8 @@ class TikalPictures:
 
 
 PICTURES: Final = TikalPictures()
+
+
+def pictures(components: Components) -> TikalPictures:
+    """The pictures of ``components`` (the adapter's ``pictures()``)."""
+    return TikalPictures(components)

@@ -114,11 +114,8 @@ def _make_sheet(c: Components, serial: int) -> _Sheet:
 
 
 _SHEETS: Final = Kept(_make_sheet)
-
-
-def _sheet(c: Components) -> _Sheet:
-    """The sheet of ``c`` (worked out once per components object)."""
-    return _SHEETS.of(c)
+#: The sheet of a components object (worked out once per object).
+_sheet: Final = _SHEETS.of
 
 
 def _geometry(c: Components) -> tuple[tuple[tuple[float, float], ...], float, float]:

@@ -7,10 +7,11 @@ makes new states with :func:`attrs.evolve` and shares the unchanged parts.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import ClassVar, Final
 
 from attrs import field, frozen
 
+from ..kit.dealt import Dealt, SetupError
 from ..kit.picture import Pictured
 from .components import DEFAULT_COMPONENTS, Components
 
@@ -42,10 +43,6 @@ AUCTION_CAPITAL: Final = 20
 SCORE_SOURCES: Final = ("temples", "treasures", "capital")
 
 
-class SetupError(ValueError):
-    """A setup that no game can start from."""
-
-
 def deal_stack(components: Components, rng: random.Random) -> tuple[int, ...]:
     """T11: the tiles shuffled within each back letter, A on top, G at the bottom."""
     stack: list[int] = []
@@ -70,9 +67,14 @@ def deal_treasures(components: Components, rng: random.Random) -> tuple[int, ...
 
 
 @frozen
-class Setup:
+class Setup(Dealt):
     """What a game starts from: seats, variant, the tile stack (top first) and the
     face-down treasure supply (top first).  T16: seat 0 is the oldest player."""
+
+    seats: ClassVar[range] = range(2, 5)
+    seats_rule: ClassVar[str] = "T1: Tikal is for 2-4 players"
+    variants: ClassVar[tuple[str, ...]] = VARIANTS
+    default_components: ClassVar[Components] = DEFAULT_COMPONENTS
 
     players: int
     variant: str
@@ -81,29 +83,16 @@ class Setup:
     components: Components = field(default=DEFAULT_COMPONENTS, eq=False, repr=False)
 
     @classmethod
-    def random(
-        cls,
-        players: int,
-        seed: int,
-        variant: str = BASIC,
-        components: Components = DEFAULT_COMPONENTS,
+    def deal(
+        cls, players: int, variant: str, rng: random.Random, components: Components
     ) -> Setup:
-        """A setup dealt from ``seed``."""
-        if not 2 <= players <= 4:
-            raise SetupError(f"T1: Tikal is for 2-4 players, not {players}")
-        if variant not in VARIANTS:
-            raise SetupError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
-        rng = random.Random(seed)
         stack = deal_stack(components, rng)
         return cls(players, variant, stack, deal_treasures(components, rng), components)
 
     def check(self) -> None:
         """Raises :class:`SetupError` unless a game can start from this setup."""
         c = self.components
-        if not 2 <= self.players <= 4:
-            raise SetupError(f"T1: Tikal is for 2-4 players, not {self.players}")
-        if self.variant not in VARIANTS:
-            raise SetupError(f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}")
+        self.check_start(self.players, self.variant)
         if sorted(self.stack) != list(range(len(c.tiles))):
             raise SetupError("T5: the stack must hold every tile once")
         backs = [c.tiles[t].back for t in self.stack]

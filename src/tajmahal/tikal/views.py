@@ -15,8 +15,11 @@ hidden parts at random, consistently with a view, for searching bots.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from attrs import frozen
 
+from ..kit.fields import copier
 from ..kit.picture import Pictured
 from .state import Auction, Round, Seat, Space, State
 
@@ -75,27 +78,16 @@ def _space_view(space: Space | None) -> SpaceView | None:
     )
 
 
+_seen: Callable[[State, int, tuple[SpaceView | None, ...], tuple[str, ...]], TikalView] = copier(
+    TikalView,
+    "state, seat, spaces, stack",
+    variant="state.setup.variant",
+    supply="len(state.supply)",
+)
+
+
 def view(state: State, seat: int) -> TikalView:
     """What ``seat`` sees of ``state``."""
     tiles = state.components.tiles
-    return TikalView(
-        seat=seat,
-        variant=state.setup.variant,
-        players=state.players,
-        spaces=tuple(_space_view(s) for s in state.spaces),
-        workers=state.workers,
-        stack=tuple(tiles[t].back for t in state.stack),
-        supply=len(state.supply),
-        levels=state.levels,
-        phase=state.phase,
-        to_act=state.to_act,
-        tile=state.tile,
-        ap=state.ap,
-        turn=state.turn,
-        uncovered=state.uncovered,
-        dug=state.dug,
-        round=state.round,
-        auction=state.auction,
-        last_placer=state.last_placer,
-    )
-
+    spaces = tuple([_space_view(s) for s in state.spaces])
+    return _seen(state, seat, spaces, tuple([tiles[t].back for t in state.stack]))

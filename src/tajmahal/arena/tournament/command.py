@@ -21,6 +21,7 @@ from ..commands import (
     referee_options,
     sandbox_given,
     say_sandbox,
+    seat_time_option,
 )
 from ..game import AnyGame
 from ..registry import GameRegistry, registry_of
@@ -111,11 +112,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @referee_options
-    @click.option(
-        "--seat-time",
-        multiple=True,
-        metavar="N:MOVE[:BANK]",
-        help="Time control for the N-th BOT (from 0), wherever it sits (repeatable).",
+    @seat_time_option(
+        "N:MOVE[:BANK]", "Time control for the N-th BOT (from 0), wherever it sits (repeatable)."
     )
     @click.option(
         "--gauntlet",

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import orjson
-from attrs import field, frozen
+from attrs import asdict, field, frozen
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from .data import CONVERTER, Data
@@ -221,15 +221,8 @@ class TournamentDir:
         if result.get("record"):
             result["record"] = self._relative(result["record"])
         result["logs"] = [self._relative(p) for p in result.get("logs", [])]
-        entry = Finished(
-            number=slot.number,
-            deal=slot.deal,
-            rotation=slot.rotation,
-            seed=slot.seed,
-            seating=slot.seating,
-            record="" if result.get("lost") else f"{GAMES}/{record_name(slot.number)}",
-            result=result,
-        )
+        record = "" if result.get("lost") else f"{GAMES}/{record_name(slot.number)}"
+        entry = Finished(**asdict(slot, recurse=False), record=record, result=result)
         line = memoryview(orjson.dumps(self._sealed_data(entry)) + b"\n")
         while line:
             written = os.write(self._journal, line)
