@@ -76,14 +76,15 @@ def random_game_digest(
     step: Callable[[Any, Any], tuple[Any, Sequence[Any]]],
     detailed: bool,
     position: Callable[[Any], str] = repr,
+    choose: Callable[[random.Random, list[Any]], Any] = random.Random.choice,
 ) -> str:
-    """The SHA-256 of a game played from ``state`` by uniformly random choices: each
-    legal list's length and choice, the final ``position``, and with ``detailed``
-    every position and event on the way."""
+    """The SHA-256 of a game played from ``state`` by ``choose``'s choices (uniformly
+    random unless given): each legal list's length and choice, the final
+    ``position``, and with ``detailed`` every position and event on the way."""
     digest = hashlib.sha256()
     while state.to_act is not None:
         legal = legal_actions(state)
-        action = rng.choice(legal)
+        action = choose(rng, legal)
         state, events = step(state, action)
         digest.update(f"{len(legal)} {legal.index(action)};".encode())
         if detailed:
@@ -138,25 +139,29 @@ def _tikal_position(state: tikal.State) -> str:
     )
 
 
+def _ending_a_turn_one_time_in_five(rng: random.Random, legal: list[Any]) -> Any:
+    """A random choice, but the last legal action (ending the turn, when it may) one
+    time in five: random Tikal turns would otherwise last until no AP is left."""
+    return legal[-1] if rng.random() < 0.2 else rng.choice(legal)
+
+
 def tikal_digests(games: int, searches: int) -> list[str]:
     """Tikal: one SHA-256 a game, 2-4 players, every third game an auction game;
     seeded deals, random choices that end a turn one time in five."""
     out = []
     for g in range(games):
-        digest = hashlib.sha256()
         variant = tikal.AUCTION if g % 3 == 2 else tikal.BASIC
         state = tikal.new_game(tikal.Setup.random(2 + g % 3, g, variant))
-        rng = random.Random(g)
-        detailed = g % 8 == 0
-        while state.to_act is not None:
-            legal = tikal.legal_actions(state)
-            action = legal[-1] if rng.random() < 0.2 else rng.choice(legal)
-            state, events = tikal.step(state, action)
-            digest.update(f"{len(legal)} {legal.index(action)};".encode())
-            if detailed:
-                digest.update(_tikal_position(state).encode() + repr(events).encode())
-        digest.update(_tikal_position(state).encode())
-        out.append(digest.hexdigest())
+        digest = random_game_digest(
+            state,
+            random.Random(g),
+            tikal.legal_actions,
+            tikal.step,
+            g % 8 == 0,
+            _tikal_position,
+            _ending_a_turn_one_time_in_five,
+        )
+        out.append(digest)
     config = SearchConfig(iterations=30)
     for g in range(searches):  # the bots, from positions in a turn of random games
         state = tikal.new_game(tikal.Setup.random(2 + g % 3, seed=10_000 + g))
