@@ -42,8 +42,9 @@ class Dealt:
 
     @classmethod
     def deal(cls, players: int, variant: str, rng: Random, components: Any) -> Self:
-        """The setup ``rng`` deals (the seats and the variant are checked)."""
-        raise NotImplementedError
+        """The setup ``rng`` deals (the seats and the variant are checked); each
+        game's setup class defines it."""
+        raise NotImplementedError(f"{cls.__name__} does not say how it deals (Dealt.deal)")
 
     @classmethod
     def check_start(cls, players: int, variant: str) -> None:
