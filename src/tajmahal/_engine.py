@@ -44,6 +44,7 @@ COMPILED: Final = (
     "tikal.rules",
     "kit.jsontext",
     "kit.search",
+    "kit.slots",
     "java.geometry",
     "java.land",
     "java.legal",

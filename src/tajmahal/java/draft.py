@@ -6,12 +6,19 @@ A step of the rules changes several parts of a :class:`~tajmahal.java.state.Stat
 (``attrs.evolve``) cost more than the rules themselves.  A draft holds the fields
 of one state, the engine changes them, and :meth:`Draft.state` builds the next
 state once.  :func:`seat_with` and :func:`turn_with` are the same for the small
-parts (positional constructors, no ``evolve``).
+parts.  Every value is built through its slots (:func:`tajmahal.kit.slots.builder`).
 """
 
 from __future__ import annotations
 
+from typing import Final
+
+from ..kit.slots import builder
 from .state import Festival, Pending, Seat, Setup, State, Turn
+
+_state: Final = builder(State)
+_seat: Final = builder(Seat)
+_turn: Final = builder(Turn)
 
 
 class Draft:
@@ -45,7 +52,7 @@ class Draft:
 
     def state(self) -> State:
         """The frozen state (every field given, in order)."""
-        return State(
+        return _state(
             self.setup,
             self.height,
             self.terrain,
@@ -102,7 +109,7 @@ def seat_with(
     scored: bool | None = None,
 ) -> Seat:
     """``p`` with the fields given changed."""
-    return Seat(
+    return _seat(
         p.supply if supply is None else supply,
         p.tokens if tokens is None else tokens,
         p.twos if twos is None else twos,
@@ -129,7 +136,7 @@ def turn_with(
     walked: tuple[int, ...] | None = None,
 ) -> Turn:
     """``t`` with the fields given changed."""
-    return Turn(
+    return _turn(
         t.ap if ap is None else ap,
         t.land if land is None else land,
         t.cards if cards is None else cards,

@@ -3,117 +3,24 @@
 The engine (:mod:`tajmahal.tikal.rules`, :mod:`tajmahal.tikal.effects`) changes a
 :class:`Draft` of the state and freezes it into one new
 :class:`~tajmahal.tikal.state.State` at the end of a step.  It builds the frozen
-values through their slots (:mod:`tajmahal.kit.slots`); the builders and classes
-are ``Final`` names, which mypyc keeps in C statics.
+values through their slots (:func:`tajmahal.kit.slots.builder`); the builders are
+``Final`` names, which mypyc keeps in C statics.
 """
 
 from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from ..kit.slots import slot_setters
+from ..kit.slots import builder
 from .events import Event
 from .state import Auction, Round, Seat, Setup, Space, State
 
 #: Where a step puts its events: a list (``step``), or None (``apply`` needs none).
 Events: TypeAlias = list[Event] | None
 
-_NEW: Final = object.__new__
-_STATE: Final = State
-_SEAT: Final = Seat
-_SPACE: Final = Space
-_STATE_SET: Final = slot_setters(State)
-_SEAT_SET: Final = slot_setters(Seat)
-_SPACE_SET: Final = slot_setters(Space)
-
-
-def seat_of(
-    reserve: int,
-    removed: int,
-    leader: int,
-    camps: tuple[int, ...],
-    guards: tuple[int, ...],
-    treasures: tuple[int, ...],
-    temple_points: int,
-    treasure_points: int,
-    capital: int,
-) -> Seat:
-    """``Seat(...)``, every field given in order."""
-    p: Seat = _NEW(_SEAT)
-    _SEAT_SET[0](p, reserve)
-    _SEAT_SET[1](p, removed)
-    _SEAT_SET[2](p, leader)
-    _SEAT_SET[3](p, camps)
-    _SEAT_SET[4](p, guards)
-    _SEAT_SET[5](p, treasures)
-    _SEAT_SET[6](p, temple_points)
-    _SEAT_SET[7](p, treasure_points)
-    _SEAT_SET[8](p, capital)
-    return p
-
-
-def space_of(
-    kind: str,
-    stones: tuple[int, ...],
-    tile: int | None,
-    value: int,
-    tokens: tuple[int, ...],
-    camp: int | None,
-    guard: int | None,
-    guard_leader: bool,
-) -> Space:
-    """``Space(...)``, every field given in order."""
-    s: Space = _NEW(_SPACE)
-    _SPACE_SET[0](s, kind)
-    _SPACE_SET[1](s, stones)
-    _SPACE_SET[2](s, tile)
-    _SPACE_SET[3](s, value)
-    _SPACE_SET[4](s, tokens)
-    _SPACE_SET[5](s, camp)
-    _SPACE_SET[6](s, guard)
-    _SPACE_SET[7](s, guard_leader)
-    return s
-
-
-def state_of(
-    setup: Setup,
-    spaces: tuple[Space | None, ...],
-    workers: tuple[tuple[int, ...], ...],
-    players: tuple[Seat, ...],
-    stack: tuple[int, ...],
-    supply: tuple[int, ...],
-    levels: tuple[int, ...],
-    phase: str,
-    to_act: int | None,
-    tile: int | None,
-    ap: int,
-    turn: str,
-    uncovered: tuple[tuple[int, int], ...],
-    dug: tuple[tuple[int, int], ...],
-    round: Round | None,
-    auction: Auction | None,
-    last_placer: int | None,
-) -> State:
-    """``State(...)``, every field given in order."""
-    s: State = _NEW(_STATE)
-    _STATE_SET[0](s, setup)
-    _STATE_SET[1](s, spaces)
-    _STATE_SET[2](s, workers)
-    _STATE_SET[3](s, players)
-    _STATE_SET[4](s, stack)
-    _STATE_SET[5](s, supply)
-    _STATE_SET[6](s, levels)
-    _STATE_SET[7](s, phase)
-    _STATE_SET[8](s, to_act)
-    _STATE_SET[9](s, tile)
-    _STATE_SET[10](s, ap)
-    _STATE_SET[11](s, turn)
-    _STATE_SET[12](s, uncovered)
-    _STATE_SET[13](s, dug)
-    _STATE_SET[14](s, round)
-    _STATE_SET[15](s, auction)
-    _STATE_SET[16](s, last_placer)
-    return s
+seat_of: Final = builder(Seat)
+space_of: Final = builder(Space)
+state_of: Final = builder(State)
 
 
 class Draft:
