@@ -192,3 +192,33 @@ ACTION_TYPES: Final = (
     Done,
     Pass,
 )
+
+# The choices of the phase ``act`` (J19), one shared value each (actions are
+# immutable values: the engine offers these, with no allocation per decision).
+PLACE_LAND: Final = {t: PlaceLand(t) for t in TILES}
+PLACE_WATER: Final = PlaceWater()
+DEPLOY: Final = Deploy()
+WITHDRAW: Final = Withdraw()
+MOVE: Final = Move()
+BUILD_PALACE: Final = BuildPalace()
+EXTEND_PALACE: Final = ExtendPalace()
+TAKE_DISPLAY: Final = TakeCard(True)
+TAKE_PILE: Final = TakeCard(False)
+USE_TOKEN: Final = UseToken()
+HOLD_FESTIVAL: Final = HoldFestival()
+END_TURN: Final = EndTurn()
+#: Every choice of the phase ``act``, in the order the engine lists them.
+ACT_ACTIONS: Final[tuple[Action, ...]] = (
+    *PLACE_LAND.values(),
+    PLACE_WATER,
+    DEPLOY,
+    WITHDRAW,
+    MOVE,
+    BUILD_PALACE,
+    EXTEND_PALACE,
+    TAKE_DISPLAY,
+    TAKE_PILE,
+    USE_TOKEN,
+    HOLD_FESTIVAL,
+    END_TURN,
+)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..kit.slots import builder
+from ..kit.slots import builder, replaced
 from .state import Festival, Pending, Seat, Setup, State, Turn
 
 _state: Final = builder(State)
@@ -80,14 +80,10 @@ class Draft:
         )
 
     def set_seat(self, seat: int, p: Seat) -> None:
-        players = list(self.players)
-        players[seat] = p
-        self.players = tuple(players)
+        self.players = replaced(self.players, seat, p)
 
     def set_figure(self, position: int, seat: int) -> None:
-        figures = list(self.figures)
-        figures[position] = seat
-        self.figures = tuple(figures)
+        self.figures = replaced(self.figures, position, seat)
 
     def spend(self, ap: int) -> None:
         self.turn = turn_with(self.turn, ap=self.turn.ap - ap)

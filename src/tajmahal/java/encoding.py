@@ -40,23 +40,8 @@ from .views import JavaView, view
 if TYPE_CHECKING:
     from .adapter import Java
 
-__all__ = ["ACT_ACTIONS", "encoding", "max_decisions", "max_turns"]
+__all__ = ["encoding", "max_decisions", "max_turns"]
 
-#: The choices of the phase ``act`` (J19), in the order of the ``act`` group.
-ACT_ACTIONS: Final[tuple[Action, ...]] = (
-    *(act.PlaceLand(t) for t in act.TILES),
-    act.PlaceWater(),
-    act.Deploy(),
-    act.Withdraw(),
-    act.Move(),
-    act.BuildPalace(),
-    act.ExtendPalace(),
-    act.TakeCard(True),
-    act.TakeCard(False),
-    act.UseToken(),
-    act.HoldFestival(),
-    act.EndTurn(),
-)
 #: Divisors of the blocks that hold counts or points, so that values stay near 0..1.
 POINT_SCALE: Final = 100.0
 HEIGHT_SCALE: Final = 10.0
@@ -81,7 +66,7 @@ def max_decisions(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
 
 def _actions(c: Components) -> Iterator[tuple[str, list[Action]]]:
     board = c.board
-    yield "act", list(ACT_ACTIONS)
+    yield "act", list(act.ACT_ACTIONS)
     yield "select", [act.Select(q) for q in range(len(board.coords))]
     yield "shape", [act.Shape(cells) for cells in (*board.pairs, *board.triangles)]
     yield "value", [act.Value(v) for v in PALACE_VALUES]
@@ -98,7 +83,7 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
         ("to_act", ("n",), 1, "one-hot, relative seat to act (all 0 once the game is over)"),
         ("ap", (1,), 1, f"action points left / {c.action_points + c.action_tokens}"),
         ("turn", (5,), 2, "the land tile lies, cards taken, a token used, acted, a last turn"),
-        ("pending", (len(ACT_ACTIONS),), 1, "one-hot: the half-made action (J19)"),
+        ("pending", (len(act.ACT_ACTIONS),), 1, "one-hot: the half-made action (J19)"),
         ("pending_at", (p,), 1, "one-hot: the position chosen for it"),
         ("height", (p,), 1, f"land tiles on the position / {HEIGHT_SCALE:g} (J22)"),
         ("terrain", (p, len(TERRAINS)), 1, "one-hot: " + ", ".join(TERRAINS)),
@@ -147,7 +132,7 @@ def _fill(c: Components, v: JavaView, w: Writer) -> None:
     for i, value in enumerate((t.land, t.cards, t.token, t.acted, t.last)):
         w.put("turn", i, float(value))
     if v.pending is not None:
-        w.one("pending", ACT_ACTIONS.index(v.pending.action))
+        w.one("pending", act.ACT_ACTIONS.index(v.pending.action))
         if v.pending.position is not None:
             w.one("pending_at", v.pending.position)
     w.part("height")[:] = np.array(v.height, dtype=np.float32) / HEIGHT_SCALE

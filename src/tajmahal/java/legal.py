@@ -13,27 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from .actions import (
-    TILES,
-    Action,
-    BuildPalace,
-    Deploy,
-    Done,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from . import actions as act
 from .components import PALACE_VALUES
 from .festival import opening, qualifying, required_symbols
 from .geometry import area_of, highest, is_land, palace_of, walk_costs, walk_targets
@@ -54,38 +34,24 @@ from .state import (
 )
 
 # Shared instances (actions are immutable values): no allocation per decision.
-_PLACE_LAND: Final = {t: PlaceLand(t) for t in TILES}
-_SIMPLE: Final = (
-    PlaceWater(),
-    Deploy(),
-    Withdraw(),
-    Move(),
-    BuildPalace(),
-    ExtendPalace(),
-)
-_TAKE_DISPLAY: Final = TakeCard(True)
-_TAKE_PILE: Final = TakeCard(False)
-_TOKEN: Final = UseToken()
-_HOLD: Final = HoldFestival()
-_END: Final = EndTurn()
-_DONE: Final = Done()
-_PASS: Final = Pass()
-_VALUES: Final = {v: Value(v) for v in PALACE_VALUES}
-_SELECT: list[Select] = []
-_LAY: list[Lay] = []
+_DONE: Final = act.Done()
+_PASS: Final = act.Pass()
+_VALUES: Final = {v: act.Value(v) for v in PALACE_VALUES}
+_SELECT: list[act.Select] = []
+_LAY: list[act.Lay] = []
 
 
-def select(position: int) -> Select:
+def select(position: int) -> act.Select:
     """The shared :class:`Select` of ``position``."""
     while len(_SELECT) <= position:
-        _SELECT.append(Select(len(_SELECT)))
+        _SELECT.append(act.Select(len(_SELECT)))
     return _SELECT[position]
 
 
-def lay_card(card: int) -> Lay:
+def lay_card(card: int) -> act.Lay:
     """The shared :class:`Lay` of ``card``."""
     while len(_LAY) <= card:
-        _LAY.append(Lay(len(_LAY)))
+        _LAY.append(act.Lay(len(_LAY)))
     return _LAY[card]
 
 
@@ -241,20 +207,20 @@ def positions(state: State, seat: int, pending: Pending) -> list[int]:
     """The positions the pending action may happen at, ascending."""
     a = pending.action
     ap = state.turn.ap
-    if isinstance(a, PlaceLand):
+    if isinstance(a, act.PlaceLand):
         return anchors(state, a.tile, ap)
     budget = spare(state, seat)
-    if isinstance(a, PlaceWater):
+    if isinstance(a, act.PlaceWater):
         return list(water_spots(state))
-    if isinstance(a, Deploy):
+    if isinstance(a, act.Deploy):
         return list(deploy_spots(state, budget))
-    if isinstance(a, Withdraw):
+    if isinstance(a, act.Withdraw):
         return list(withdraw_spots(state, seat, budget))
-    if isinstance(a, Move):
+    if isinstance(a, act.Move):
         return list(walkers(state, seat, budget))
-    if isinstance(a, BuildPalace):
+    if isinstance(a, act.BuildPalace):
         return build_spots(state, seat)
-    if isinstance(a, ExtendPalace):
+    if isinstance(a, act.ExtendPalace):
         return extend_spots(state, seat)
     return festival_spots(state, seat)
 
@@ -269,7 +235,7 @@ def values(state: State, pending: Pending) -> list[int]:
 # --------------------------------------------------------------------------- legal actions
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State) -> list[act.Action]:
     """The legal decisions of the seat to act, in a stable order (never empty while
     the game runs): in ``act``, :class:`EndTurn` comes last when it is allowed; in
     ``festival``, :class:`Done` or :class:`Pass` comes last (but in the proposer's
@@ -289,59 +255,59 @@ def legal_actions(state: State) -> list[Action]:
     q = pending.position
     assert q is not None
     if phase == SHAPE:
-        assert isinstance(pending.action, PlaceLand)
-        return [Shape(c) for c in shapes_at(state, pending.action.tile, q, state.turn.ap)]
+        assert isinstance(pending.action, act.PlaceLand)
+        return [act.Shape(c) for c in shapes_at(state, pending.action.tile, q, state.turn.ap)]
     if phase == TARGET:
         return [select(t) for t in walk_targets(state, q, seat, spare(state, seat))]
     return [_VALUES[v] for v in values(state, pending)]
 
 
-def act_actions(state: State, seat: int) -> list[Action]:
+def act_actions(state: State, seat: int) -> list[act.Action]:
     """J19: the actions of the turn that can be completed now, and its end."""
     t = state.turn
     p = state.players[seat]
-    out: list[Action] = []
+    out: list[act.Action] = []
     for tile in tiles_left(state, seat):
         if cheapest(state, tile, t.ap) <= t.ap:
-            out.append(_PLACE_LAND[tile])
+            out.append(act.PLACE_LAND[tile])
     owed = land_owed(state, seat)
     budget = _spare(t.ap, owed)
     if budget >= 1:
         if state.water_left and next(water_spots(state), None) is not None:
-            out.append(_SIMPLE[0])
+            out.append(act.PLACE_WATER)
         if p.supply and next(deploy_spots(state, budget), None) is not None:
-            out.append(_SIMPLE[1])
+            out.append(act.DEPLOY)
     if next(withdraw_spots(state, seat, budget), None) is not None:
-        out.append(_SIMPLE[2])
+        out.append(act.WITHDRAW)
     if next(walkers(state, seat, budget), None) is not None:
-        out.append(_SIMPLE[3])
+        out.append(act.MOVE)
     towns = _seat_villages(state, seat)
     if budget >= 1:
         if build_spots(state, seat, towns):
-            out.append(_SIMPLE[4])
+            out.append(act.BUILD_PALACE)
         if extend_spots(state, seat, towns):
-            out.append(_SIMPLE[5])
+            out.append(act.EXTEND_PALACE)
         if t.cards < 2:
             if state.display is not None:
-                out.append(_TAKE_DISPLAY)
+                out.append(act.TAKE_DISPLAY)
             if state.pile or state.discard:
-                out.append(_TAKE_PILE)
+                out.append(act.TAKE_PILE)
     if p.tokens and not t.token and (state.setup.variant == ANYTIME or not t.acted):
-        out.append(_TOKEN)
+        out.append(act.USE_TOKEN)
     if owed == 0 or owed > t.ap:  # may_finish
         required = required_symbols(state)
         if required and qualifying(state, p.hand, required) and festival_spots(state, seat, towns):
-            out.append(_HOLD)
-        out.append(_END)
+            out.append(act.HOLD_FESTIVAL)
+        out.append(act.END_TURN)
     return out
 
 
-def bid_actions(state: State, seat: int) -> list[Action]:
+def bid_actions(state: State, seat: int) -> list[act.Action]:
     """J67: a card of the hand that shows a required symbol; then the end of the
     bid (after a card) or a pass (before one; not in the proposer's opening)."""
     f = state.festival
     assert f is not None
-    out: list[Action] = [
+    out: list[act.Action] = [
         lay_card(c) for c in qualifying(state, state.players[seat].hand, f.required)
     ]
     if f.bid:

@@ -7,28 +7,8 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from .actions import (
-    TILE_SIZES,
-    TILES,
-    Action,
-    BuildPalace,
-    Deploy,
-    Done,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from . import actions as act
+from .actions import TILE_SIZES, TILES
 from .components import PALACE_VALUES
 from .festival import opening, qualifying, required_symbols
 from .geometry import area_of, highest, is_land, palace_of, walk_costs
@@ -65,7 +45,7 @@ from .state import (
 )
 
 
-def problem(state: State, action: Action) -> str | None:
+def problem(state: State, action: act.Action) -> str | None:
     """Why ``action`` is not allowed now (a message starting with the rule id), or
     None when it is."""
     seat = state.to_act
@@ -74,39 +54,39 @@ def problem(state: State, action: Action) -> str | None:
     phase = state.phase
     if phase == FESTIVAL:
         return _bid_problem(state, seat, action)
-    if isinstance(action, (Lay, Done, Pass)):
+    if isinstance(action, (act.Lay, act.Done, act.Pass)):
         return "J67: there is no festival to bid in"
     if phase == ACT:
-        if isinstance(action, (Select, Shape, Value)):
+        if isinstance(action, (act.Select, act.Shape, act.Value)):
             return f"J19: first choose an action of the turn, not {type(action).__name__}"
         return _act_problem(state, seat, action)
     pending = state.pending
     assert pending is not None
-    wanted = {POSITION: Select, SHAPE: Shape, TARGET: Select, VALUE: Value}[phase]
+    wanted = {POSITION: act.Select, SHAPE: act.Shape, TARGET: act.Select, VALUE: act.Value}[phase]
     if not isinstance(action, wanted):
         return f"J19: finish the action under way first: choose its {phase}"
     if phase == POSITION:
-        assert isinstance(action, Select)
+        assert isinstance(action, act.Select)
         return _position_problem(state, seat, pending, action.position)
     if phase == SHAPE:
-        assert isinstance(action, Shape)
+        assert isinstance(action, act.Shape)
         return _shape_problem(state, pending, action.cells)
     if phase == TARGET:
-        assert isinstance(action, Select)
+        assert isinstance(action, act.Select)
         return _target_problem(state, seat, pending, action.position)
-    assert isinstance(action, Value)
+    assert isinstance(action, act.Value)
     if action.value not in values(state, pending):
         return _value_problem(state, pending, action.value)
     return None
 
 
-def _act_problem(state: State, seat: int, action: Action) -> str | None:
+def _act_problem(state: State, seat: int, action: act.Action) -> str | None:
     t = state.turn
     p = state.players[seat]
     budget = spare(state, seat)
-    if isinstance(action, PlaceLand):
+    if isinstance(action, act.PlaceLand):
         return _tile_problem(state, seat, action.tile)
-    if isinstance(action, UseToken):
+    if isinstance(action, act.UseToken):
         if not p.tokens:
             return "J75: no action token left"
         if t.token:
@@ -114,9 +94,9 @@ def _act_problem(state: State, seat: int, action: Action) -> str | None:
         if t.acted and state.setup.variant != ANYTIME:
             return "J77: an action token is used at the start of the turn"
         return None
-    if isinstance(action, EndTurn):
+    if isinstance(action, act.EndTurn):
         return None if may_finish(state, seat) else "J20: place a land tile before the turn ends"
-    if isinstance(action, TakeCard):
+    if isinstance(action, act.TakeCard):
         if t.cards >= 2:
             return "J61: at most two festival cards per turn"
         if action.display and state.display is None:
@@ -124,7 +104,7 @@ def _act_problem(state: State, seat: int, action: Action) -> str | None:
         if not action.display and not (state.pile or state.discard):
             return "J61: the draw pile is empty"
         return ap_problem(budget, 1, t.ap)
-    if isinstance(action, HoldFestival):
+    if isinstance(action, act.HoldFestival):
         if not may_finish(state, seat):
             return "J21: place the land tile of the turn before the festival"
         required = required_symbols(state)
@@ -135,13 +115,13 @@ def _act_problem(state: State, seat: int, action: Action) -> str | None:
         if not festival_spots(state, seat):
             return "J64: no white palace in a city where you have a figure"
         return None
-    if isinstance(action, PlaceWater):
+    if isinstance(action, act.PlaceWater):
         if not state.water_left:
             return "J11: no water tile left"
         if next(water_spots(state), None) is None:
             return "J38: no bare position of the grid is left for water"
         return ap_problem(budget, 1, t.ap)
-    if isinstance(action, Deploy):
+    if isinstance(action, act.Deploy):
         if not p.supply:
             return "J44: no figure left in the supply"
         edge = state.components.board.edge_cost
@@ -149,25 +129,25 @@ def _act_problem(state: State, seat: int, action: Action) -> str | None:
         if not costs:
             return "J46: no free land at the edge of the board to enter"
         return ap_problem(budget, min(costs), t.ap)
-    if isinstance(action, Withdraw):
+    if isinstance(action, act.Withdraw):
         edge = state.components.board.edge_cost
         costs = [edge[q] for q in withdraw_spots(state, seat, NO_COST)]
         if not costs:
             return "J47: none of your figures stands at the edge of the board"
         return ap_problem(budget, min(costs), t.ap)
-    if isinstance(action, Move):
+    if isinstance(action, act.Move):
         if next(walkers(state, seat, budget), None) is not None:
             return None
         rested = evolve(state, turn=evolve(state.turn, walked=()))
         if state.turn.walked and next(walkers(rested, seat, budget), None) is not None:
             return "J49: your figures that can walk walked since your last other action"
         return "J48: none of your figures can walk anywhere with the AP you may spend"
-    if isinstance(action, (BuildPalace, ExtendPalace)):
+    if isinstance(action, (act.BuildPalace, act.ExtendPalace)):
         if budget < 1:
             return ap_problem(budget, 1, t.ap)
-        if isinstance(action, BuildPalace) and not build_spots(state, seat):
+        if isinstance(action, act.BuildPalace) and not build_spots(state, seat):
             return "J52: you are highest in no village without palace where a palace fits"
-        if isinstance(action, ExtendPalace) and not extend_spots(state, seat):
+        if isinstance(action, act.ExtendPalace) and not extend_spots(state, seat):
             return "J55: you may extend no palace now (J52: highest figure; once a turn)"
         return None
     return f"unknown action {action!r}"
@@ -193,14 +173,14 @@ def _position_problem(state: State, seat: int, pending: Pending, q: int) -> str 
     if not 0 <= q < len(board.coords):
         return "J5: no such position"
     a = pending.action
-    if isinstance(a, PlaceLand):
+    if isinstance(a, act.PlaceLand):
         return _anchor_problem(state, a.tile, q)
     budget = spare(state, seat)
-    if isinstance(a, PlaceWater):
+    if isinstance(a, act.PlaceWater):
         if q >= board.grid_size:
             return "J38: water goes on a position of the grid"
         return None if state.terrain[q] == BARE else "J38: water goes directly on the bare board"
-    if isinstance(a, Deploy):
+    if isinstance(a, act.Deploy):
         if not board.edge_cost[q]:
             return "J46: a figure enters only at the edge of the board"
         if not is_land(state, q) or state.palace[q]:
@@ -208,13 +188,13 @@ def _position_problem(state: State, seat: int, pending: Pending, q: int) -> str 
         if state.figures[q] != NONE:
             return "J50: one figure per position"
         return ap_problem(budget, board.edge_cost[q], state.turn.ap)
-    if isinstance(a, Withdraw):
+    if isinstance(a, act.Withdraw):
         if state.figures[q] != seat:
             return "J47: withdraw one of your own figures"
         if not board.edge_cost[q]:
             return "J47: a figure leaves only from the edge of the board"
         return ap_problem(budget, board.edge_cost[q], state.turn.ap)
-    if isinstance(a, Move):
+    if isinstance(a, act.Move):
         if state.figures[q] != seat:
             return "J48: move one of your own figures"
         if q in state.turn.walked:
@@ -222,9 +202,9 @@ def _position_problem(state: State, seat: int, pending: Pending, q: int) -> str 
         if not can_walk(state, q, seat, budget):
             return "J48: this figure can reach no free position with the AP you may spend"
         return None
-    if isinstance(a, BuildPalace):
+    if isinstance(a, act.BuildPalace):
         return _build_problem(state, seat, q) or ap_problem(budget, 1, state.turn.ap)
-    if isinstance(a, ExtendPalace):
+    if isinstance(a, act.ExtendPalace):
         return _extend_problem(state, seat, q) or ap_problem(budget, 1, state.turn.ap)
     if q not in festival_spots(state, seat):
         if not state.palace[q]:
@@ -253,7 +233,7 @@ def _anchor_problem(state: State, tile: str, q: int) -> str | None:
 
 def _shape_problem(state: State, pending: Pending, cells: tuple[int, ...]) -> str | None:
     a, q = pending.action, pending.position
-    assert isinstance(a, PlaceLand) and q is not None
+    assert isinstance(a, act.PlaceLand) and q is not None
     size = TILE_SIZES[a.tile]
     if cells not in state.components.board.shapes[size][q]:
         what = "two neighbours" if size == 2 else "three mutual neighbours"
@@ -318,18 +298,18 @@ def _value_problem(state: State, pending: Pending, value: int) -> str:
     return f"J58: no palace tile of value {value} is left"
 
 
-def _bid_problem(state: State, seat: int, action: Action) -> str | None:
+def _bid_problem(state: State, seat: int, action: act.Action) -> str | None:
     f = state.festival
     assert f is not None
-    if isinstance(action, Lay):
+    if isinstance(action, act.Lay):
         if action.card not in state.players[seat].hand:
             return "J67: lay a card from your hand"
         if action.card not in qualifying(state, (action.card,), f.required):
             return "J67: every card laid must show a required symbol"
         return None
-    if isinstance(action, Done):
+    if isinstance(action, act.Done):
         return None if f.bid else "J67: lay a card first, or pass"
-    if isinstance(action, Pass):
+    if isinstance(action, act.Pass):
         if f.bid:
             return "J67: you laid cards in this bid: it is done (Done), not passed"
         return "J67: the proposer opens with at least one card" if opening(f) else None

@@ -20,29 +20,9 @@ import random
 # J85: the totals by seat, ranked (a tie is a shared win).
 from ..kit.scoring import ranks as ranks
 from ..kit.scoring import scores as scores
+from . import actions as act
 from . import festival
-from .actions import (
-    RICE_TILE,
-    THREE,
-    TILE_SIZES,
-    Action,
-    BuildPalace,
-    Deploy,
-    EndTurn,
-    ExtendPalace,
-    HoldFestival,
-    Lay,
-    Move,
-    Pass,
-    PlaceLand,
-    PlaceWater,
-    Select,
-    Shape,
-    TakeCard,
-    UseToken,
-    Value,
-    Withdraw,
-)
+from .actions import RICE_TILE, THREE, TILE_SIZES
 from .components import PALACE_VALUES
 from .draft import Draft, seat_with, turn_with
 from .events import (
@@ -140,12 +120,12 @@ def is_over(state: State) -> bool:
 # --------------------------------------------------------------------------- apply
 
 
-def apply(state: State, action: Action) -> State:
+def apply(state: State, action: act.Action) -> State:
     """The state after ``action``; raises :class:`IllegalAction`."""
     return step(state, action)[0]
 
 
-def step(state: State, action: Action) -> tuple[State, list[Event]]:
+def step(state: State, action: act.Action) -> tuple[State, list[Event]]:
     """The state after ``action`` and what happened; raises :class:`IllegalAction`."""
     reason = problem(state, action)
     if reason is not None:
@@ -158,37 +138,39 @@ def step(state: State, action: Action) -> tuple[State, list[Event]]:
     return after, events
 
 
-def _touched(state: State, action: Action) -> list[int]:
+def _touched(state: State, action: act.Action) -> list[int]:
     """The positions whose tiles, figures, palace or water ``action`` changes."""
     pending = state.pending
     if pending is None:
         return []
-    if isinstance(action, Shape):
+    if isinstance(action, act.Shape):
         return list(action.cells)
-    if isinstance(action, Value):
+    if isinstance(action, act.Value):
         assert pending.position is not None
         return [pending.position]
-    if not isinstance(action, Select):
+    if not isinstance(action, act.Select):
         return []
     if state.phase == TARGET:
         assert pending.position is not None
         return [pending.position, action.position]
     a = pending.action
-    one = isinstance(a, PlaceLand) and TILE_SIZES[a.tile] == 1
-    return [action.position] if one or isinstance(a, (PlaceWater, Deploy, Withdraw)) else []
+    one = isinstance(a, act.PlaceLand) and TILE_SIZES[a.tile] == 1
+    if one or isinstance(a, (act.PlaceWater, act.Deploy, act.Withdraw)):
+        return [action.position]
+    return []
 
 
-def _decide(state: State, seat: int, action: Action, events: list[Event]) -> State:
+def _decide(state: State, seat: int, action: act.Action, events: list[Event]) -> State:
     phase = state.phase
     if phase == FESTIVAL:
         return _bid(state, seat, action, events)
-    if phase == ACT and isinstance(action, EndTurn):
+    if phase == ACT and isinstance(action, act.EndTurn):
         return _end_turn(state, seat, events)
     d = Draft(state)
     if phase == ACT:
-        if isinstance(action, TakeCard):
+        if isinstance(action, act.TakeCard):
             _take_card(d, seat, action.display, events)
-        elif isinstance(action, UseToken):
+        elif isinstance(action, act.UseToken):
             _use_token(d, seat, events)
         else:
             d.phase, d.pending = POSITION, Pending(action)
@@ -198,47 +180,47 @@ def _decide(state: State, seat: int, action: Action, events: list[Event]) -> Sta
     assert pending is not None
     a = pending.action
     if phase == POSITION:
-        assert isinstance(action, Select)
+        assert isinstance(action, act.Select)
         return _at(d, seat, a, action.position, events)
     origin = pending.position
     assert origin is not None
     if phase == SHAPE:
-        assert isinstance(action, Shape) and isinstance(a, PlaceLand)
+        assert isinstance(action, act.Shape) and isinstance(a, act.PlaceLand)
         _place_land(d, seat, a.tile, action.cells, origin, events)
     elif phase == TARGET:
-        assert isinstance(action, Select)
+        assert isinstance(action, act.Select)
         cost = walk_costs(state, origin, seat)[action.position]
         _walk(d, cost, origin, action.position)
         events.append(FigureMoved(seat, origin, action.position, cost))
         return _done(d, walked=(*state.turn.walked, action.position))
     else:
-        assert isinstance(action, Value) and isinstance(a, (BuildPalace, ExtendPalace))
+        assert isinstance(action, act.Value) and isinstance(a, (act.BuildPalace, act.ExtendPalace))
         _palace(d, seat, a, origin, action.value, events)
     return _done(d)
 
 
-def _at(d: Draft, seat: int, a: Action, q: int, events: list[Event]) -> State:
+def _at(d: Draft, seat: int, a: act.Action, q: int, events: list[Event]) -> State:
     """The position of the pending action is chosen: the action is complete, or
     its last decision comes next."""
-    if isinstance(a, PlaceLand):
+    if isinstance(a, act.PlaceLand):
         if TILE_SIZES[a.tile] > 1:
             d.phase, d.pending = SHAPE, Pending(a, q)
             return d.state()
         _place_land(d, seat, a.tile, (q,), q, events)
-    elif isinstance(a, PlaceWater):
+    elif isinstance(a, act.PlaceWater):
         _place_water(d, seat, q, events)
-    elif isinstance(a, Deploy):
+    elif isinstance(a, act.Deploy):
         _deploy(d, seat, q, events)
-    elif isinstance(a, Withdraw):
+    elif isinstance(a, act.Withdraw):
         _withdraw(d, seat, q, events)
-    elif isinstance(a, Move):
+    elif isinstance(a, act.Move):
         d.phase, d.pending = TARGET, Pending(a, q)
         return d.state()
-    elif isinstance(a, (BuildPalace, ExtendPalace)):
+    elif isinstance(a, (act.BuildPalace, act.ExtendPalace)):
         d.phase, d.pending = VALUE, Pending(a, q)
         return d.state()
     else:
-        assert isinstance(a, HoldFestival)
+        assert isinstance(a, act.HoldFestival)
         return festival.begin(d.state(), seat, q, events)
     return _done(d)
 
@@ -355,7 +337,7 @@ def _score_water(d: Draft, cells: tuple[int, ...], events: list[Event]) -> None:
 def _palace(
     d: Draft,
     seat: int,
-    action: BuildPalace | ExtendPalace,
+    action: act.BuildPalace | act.ExtendPalace,
     q: int,
     value: int,
     events: list[Event],
@@ -372,7 +354,7 @@ def _palace(
     points = value // 2  # J57
     p = d.players[seat]
     d.set_seat(seat, seat_with(p, palaces=p.palaces + points))
-    events.append(PalaceBuilt(seat, q, value, points, isinstance(action, ExtendPalace)))
+    events.append(PalaceBuilt(seat, q, value, points, isinstance(action, act.ExtendPalace)))
 
 
 def _refill(d: Draft, events: list[Event]) -> None:
@@ -415,12 +397,12 @@ def _use_token(d: Draft, seat: int, events: list[Event]) -> None:
     d.turn = turn_with(d.turn, ap=d.turn.ap + 1, token=True)
 
 
-def _bid(state: State, seat: int, action: Action, events: list[Event]) -> State:
+def _bid(state: State, seat: int, action: act.Action, events: list[Event]) -> State:
     """J67-J73: a card, the end of a bid or a pass; the last pass scores the
     festival and ends the proposer's turn."""
-    if isinstance(action, Lay):
+    if isinstance(action, act.Lay):
         return festival.lay(state, seat, action.card, events)
-    state, over = festival.next_bid(state, seat, isinstance(action, Pass), events)
+    state, over = festival.next_bid(state, seat, isinstance(action, act.Pass), events)
     if not over:
         return state
     state = festival.score(state, events)

@@ -79,6 +79,20 @@ def builder(cls: Callable[P, T]) -> Callable[P, T]:
     return cast("Callable[P, T]", _unrolled(cls))
 
 
+def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with the item at ``index`` (0 to ``len(values) - 1``) replaced by
+    ``value``: a frozen value's field changed in a step (a seat, a space ...).
+
+    >>> replaced((1, 2, 3), 1, 5)
+    (1, 5, 3)
+    """
+    if not 0 <= index < len(values):
+        raise IndexError(f"replaced: index {index} is out of range for {len(values)} items")
+    items = list(values)
+    items[index] = value
+    return tuple(items)
+
+
 def _unrolled(cls: type) -> Callable[..., Any]:
     """The builder of ``cls`` as one function, a line a slot (interpreted code)."""
     setters, rest = _slot_setters(cls)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
-from ..kit.slots import builder
+from ..kit.slots import builder, replaced
 from .events import Event
 from .state import Auction, Round, Seat, Setup, Space, State
 
@@ -68,21 +68,14 @@ class Draft:
         )
 
     def set_seat(self, index: int, player: Seat) -> None:
-        players = list(self.players)
-        players[index] = player
-        self.players = tuple(players)
+        self.players = replaced(self.players, index, player)
 
     def set_space(self, index: int, space: Space) -> None:
-        spaces = list(self.spaces)
-        spaces[index] = space
-        self.spaces = tuple(spaces)
+        self.spaces = replaced(self.spaces, index, space)
 
     def add_workers(self, space: int, seat: int, delta: int) -> None:
-        row = list(self.workers[space])
-        row[seat] += delta
-        workers = list(self.workers)
-        workers[space] = tuple(row)
-        self.workers = tuple(workers)
+        row = self.workers[space]
+        self.workers = replaced(self.workers, space, replaced(row, seat, row[seat] + delta))
 
     def change_seat(
         self,

@@ -3,18 +3,8 @@ of the state; :mod:`tajmahal.tikal.legal` has made sure that each is allowed."""
 
 from __future__ import annotations
 
-from .actions import (
-    COSTS,
-    Action,
-    BuildCamp,
-    CampMove,
-    Dig,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
-    Uncover,
-)
+from . import actions as actions
+from .actions import COSTS
 from .draft import Draft, Events
 from .events import (
     CampBuilt,
@@ -35,8 +25,8 @@ def _bump(counts: tuple[tuple[int, int], ...], space: int) -> tuple[tuple[int, i
     return (*((s, k) for s, k in counts if s != space), (space, n + 1))
 
 
-def act(d: Draft, seat: int, action: Action, events: Events) -> None:
-    if isinstance(action, Move):
+def act(d: Draft, seat: int, action: actions.Action, events: Events) -> None:
+    if isinstance(action, actions.Move):
         cost = border(d.spaces, tables(d.setup.components), action.origin, action.target)
         d.ap -= cost
         if events is not None:
@@ -44,7 +34,7 @@ def act(d: Draft, seat: int, action: Action, events: Events) -> None:
         _shift(d, seat, action.origin, action.target, action.leader)
         return
     d.ap -= COSTS[type(action)]
-    if isinstance(action, Enter):
+    if isinstance(action, actions.Enter):
         if events is not None:
             events.append(FigureEntered(seat, action.space, action.leader))
         if action.leader:
@@ -52,19 +42,19 @@ def act(d: Draft, seat: int, action: Action, events: Events) -> None:
         else:
             d.change_seat(seat, reserve=d.players[seat].reserve - 1)
             d.add_workers(action.space, seat, 1)
-    elif isinstance(action, CampMove):
+    elif isinstance(action, actions.CampMove):
         if events is not None:
             events.append(FigureMoved(seat, action.origin, action.target, action.leader, 1, True))
         _shift(d, seat, action.origin, action.target, action.leader)
-    elif isinstance(action, Uncover):
+    elif isinstance(action, actions.Uncover):
         _uncover(d, seat, action.space, events)
-    elif isinstance(action, Dig):
+    elif isinstance(action, actions.Dig):
         _dig(d, seat, action.space, events)
-    elif isinstance(action, Exchange):
+    elif isinstance(action, actions.Exchange):
         _exchange(d, seat, action, events)
-    elif isinstance(action, BuildCamp):
+    elif isinstance(action, actions.BuildCamp):
         _build(d, seat, action.space, events)
-    elif isinstance(action, Guard):
+    elif isinstance(action, actions.Guard):
         _guard(d, seat, action, events)
     else:
         raise AssertionError(action)
@@ -104,7 +94,7 @@ def _dig(d: Draft, seat: int, index: int, events: Events) -> None:
         events.append(TreasureDug(seat, index, treasure))
 
 
-def _exchange(d: Draft, seat: int, action: Exchange, events: Events) -> None:
+def _exchange(d: Draft, seat: int, action: actions.Exchange, events: Events) -> None:
     mine = list(d.players[seat].treasures)
     mine[action.give] -= 1
     mine[action.take] += 1
@@ -124,7 +114,7 @@ def _build(d: Draft, seat: int, index: int, events: Events) -> None:
         events.append(CampBuilt(seat, index))
 
 
-def _guard(d: Draft, seat: int, action: Guard, events: Events) -> None:
+def _guard(d: Draft, seat: int, action: actions.Guard, events: Events) -> None:
     index = action.space
     p = d.players[seat]
     workers = d.workers[index][seat]

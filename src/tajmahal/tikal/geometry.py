@@ -12,18 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .actions import (
-    Action,
-    BuildCamp,
-    CampMove,
-    Dig,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
-    Place,
-    Uncover,
-)
+from . import actions as act
 from .components import Components
 from .state import Space, State
 
@@ -47,41 +36,41 @@ class Tables:
             tuple((d, n) for d, n in enumerate(board.neighbours[s]) if n is not None)
             for s in spaces
         )
-        self.worker_moves: tuple[tuple[Move, ...], ...] = tuple(
-            tuple(Move(s, n, False) for _, n in self.links[s]) for s in spaces
+        self.worker_moves: tuple[tuple[act.Move, ...], ...] = tuple(
+            tuple(act.Move(s, n, False) for _, n in self.links[s]) for s in spaces
         )
-        self.leader_moves: tuple[tuple[Move, ...], ...] = tuple(
-            tuple(Move(s, n, True) for _, n in self.links[s]) for s in spaces
+        self.leader_moves: tuple[tuple[act.Move, ...], ...] = tuple(
+            tuple(act.Move(s, n, True) for _, n in self.links[s]) for s in spaces
         )
-        self.enter: tuple[tuple[Enter, Enter], ...] = tuple(
-            (Enter(s, False), Enter(s, True)) for s in spaces
+        self.enter: tuple[tuple[act.Enter, act.Enter], ...] = tuple(
+            (act.Enter(s, False), act.Enter(s, True)) for s in spaces
         )
-        self.uncover: tuple[Uncover, ...] = tuple(Uncover(s) for s in spaces)
-        self.dig: tuple[Dig, ...] = tuple(Dig(s) for s in spaces)
-        self.build: tuple[BuildCamp, ...] = tuple(BuildCamp(s) for s in spaces)
-        self.guard: tuple[tuple[Guard, Guard], ...] = tuple(
-            (Guard(s, False), Guard(s, True)) for s in spaces
+        self.uncover: tuple[act.Uncover, ...] = tuple(act.Uncover(s) for s in spaces)
+        self.dig: tuple[act.Dig, ...] = tuple(act.Dig(s) for s in spaces)
+        self.build: tuple[act.BuildCamp, ...] = tuple(act.BuildCamp(s) for s in spaces)
+        self.guard: tuple[tuple[act.Guard, act.Guard], ...] = tuple(
+            (act.Guard(s, False), act.Guard(s, True)) for s in spaces
         )
-        self.place: tuple[tuple[Place, ...], ...] = tuple(
-            tuple(Place(s, r) for r in range(6)) for s in spaces
+        self.place: tuple[tuple[act.Place, ...], ...] = tuple(
+            tuple(act.Place(s, r) for r in range(6)) for s in spaces
         )
         kinds = range(len(c.treasure_types))
-        self.exchange: tuple[tuple[tuple[Exchange, ...], ...], ...] = tuple(
-            tuple(tuple(Exchange(seat, take, give) for give in kinds) for take in kinds)
+        self.exchange: tuple[tuple[tuple[act.Exchange, ...], ...], ...] = tuple(
+            tuple(tuple(act.Exchange(seat, take, give) for give in kinds) for take in kinds)
             for seat in range(4)
         )
         self.turns: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
             distinct_turns(t.stones) for t in c.tiles
         )
         self.volcano: tuple[bool, ...] = tuple(t.kind == VOLCANO for t in c.tiles)
-        self._camp_moves: dict[tuple[int, int, bool], CampMove] = {}
+        self._camp_moves: dict[tuple[int, int, bool], act.CampMove] = {}
 
-    def camp_move(self, origin: int, target: int, leader: bool) -> CampMove:
+    def camp_move(self, origin: int, target: int, leader: bool) -> act.CampMove:
         """T24: a camp move, made the first time it is asked for (camps are few)."""
         key = (origin, target, leader)
         found = self._camp_moves.get(key)
         if found is None:
-            found = self._camp_moves[key] = CampMove(origin, target, leader)
+            found = self._camp_moves[key] = act.CampMove(origin, target, leader)
         return found
 
 
@@ -147,7 +136,7 @@ def frontier(spaces: Sequence[Space | None], t: Tables) -> list[int]:
     return found
 
 
-def placements(state: State) -> list[Action]:
+def placements(state: State) -> list[act.Action]:
     """The distinct legal placements of the tile in hand (one rotation per stone
     pattern), by space then rotation; T20's waiver when none gives access."""
     tile = state.tile
@@ -156,7 +145,7 @@ def placements(state: State) -> list[Action]:
     t = tables(c)
     spaces = state.spaces
     turns = t.turns[tile]
-    found: list[Action] = []
+    found: list[act.Action] = []
     volcano = c.tiles[tile].kind == VOLCANO
     open_spaces = frontier(spaces, t)
     for s in open_spaces:
@@ -169,7 +158,7 @@ def placements(state: State) -> list[Action]:
     return [t.place[s][r] for s in open_spaces for r, _ in turns]  # T20: waived
 
 
-def place_problem(state: State, action: Place) -> str | None:
+def place_problem(state: State, action: act.Place) -> str | None:
     """Why the tile in hand may not go where ``action`` says (T19-T20), or None."""
     space, rotation = action.space, action.rotation
     spaces = state.spaces

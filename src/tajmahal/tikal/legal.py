@@ -14,25 +14,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..kit.svg import plural
-from .actions import (
-    COSTS,
-    END_TURN,
-    PASS,
-    Action,
-    Bid,
-    BuildCamp,
-    CampMove,
-    Choose,
-    Dig,
-    EndTurn,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
-    Pass,
-    Place,
-    Uncover,
-)
+from . import actions as act
+from .actions import COSTS, END_TURN, PASS
 from .components import TOP_LEVEL
 from .geometry import CAMP_KINDS, TEMPLE, VOLCANO, Tables, border, place_problem, placements, tables
 from .state import ACT, BID, CHOOSE, OVER, PLACE, RESERVE, Seat, Space, State
@@ -40,13 +23,13 @@ from .state import ACT, BID, CHOOSE, OVER, PLACE, RESERVE, Seat, Space, State
 #: T30, T33: at most two levels per temple and two treasures per space in a turn.
 PER_TURN: Final = 2
 #: The prices of T23-T40.
-ENTER: Final = COSTS[Enter]
-CAMP_MOVE: Final = COSTS[CampMove]
-UNCOVER: Final = COSTS[Uncover]
-DIG: Final = COSTS[Dig]
-EXCHANGE: Final = COSTS[Exchange]
-BUILD: Final = COSTS[BuildCamp]
-GUARD: Final = COSTS[Guard]
+ENTER: Final = COSTS[act.Enter]
+CAMP_MOVE: Final = COSTS[act.CampMove]
+UNCOVER: Final = COSTS[act.Uncover]
+DIG: Final = COSTS[act.Dig]
+EXCHANGE: Final = COSTS[act.Exchange]
+BUILD: Final = COSTS[act.BuildCamp]
+GUARD: Final = COSTS[act.Guard]
 
 
 def used(counts: Sequence[tuple[int, int]], space: int) -> int:
@@ -98,7 +81,7 @@ def may_uncover(state: State, space: Space, index: int, count: int) -> bool:
 # --------------------------------------------------------------------------- legal actions
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State) -> list[act.Action]:
     """What the seat to act may do, in a stable order; in the ACT phase the last is
     always :class:`EndTurn`, in an auction :class:`Pass`."""
     seat = state.to_act
@@ -112,14 +95,14 @@ def legal_actions(state: State) -> list[Action]:
     auction = state.auction
     assert auction is not None
     if phase == CHOOSE:
-        return [Choose(t) for t in auction.display]
+        return [act.Choose(t) for t in auction.display]
     low = max(1, auction.high + 1)
-    bids: list[Action] = [Bid(a) for a in range(low, state.players[seat].score + 1)]
+    bids: list[act.Action] = [act.Bid(a) for a in range(low, state.players[seat].score + 1)]
     bids.append(PASS)
     return bids
 
 
-def _turn_actions(state: State, seat: int) -> list[Action]:
+def _turn_actions(state: State, seat: int) -> list[act.Action]:
     """The ACT phase: entries, moves and camp moves, then what the seat's figures
     allow where they stand (uncover, guard, dig), exchanges, camps, and the end."""
     t = tables(state.setup.components)
@@ -129,7 +112,7 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
     player = state.players[seat]
     leader = player.leader
     camps = camps_of(t, player)
-    out: list[Action] = []
+    out: list[act.Action] = []
     if ap >= ENTER:
         for s in camps:
             if player.reserve > 0:
@@ -174,7 +157,7 @@ def _camp_site(here: Space | None) -> bool:
     return here is not None and here.kind in CAMP_KINDS and not here.tokens and here.camp is None
 
 
-def _on_spaces(state: State, t: Tables, seat: int, mine: list[int], out: list[Action]) -> None:
+def _on_spaces(state: State, t: Tables, seat: int, mine: list[int], out: list[act.Action]) -> None:
     """Uncover, guard and dig where ``seat``'s figures stand."""
     ap = state.ap
     player = state.players[seat]
@@ -197,7 +180,7 @@ def _on_spaces(state: State, t: Tables, seat: int, mine: list[int], out: list[Ac
             out.append(t.dig[s])
 
 
-def _exchanges(state: State, t: Tables, seat: int, out: list[Action]) -> None:
+def _exchanges(state: State, t: Tables, seat: int, out: list[act.Action]) -> None:
     """T35-T37: a single of an opponent's for a single of one's own, of another type."""
     singles = [k for k, n in enumerate(state.players[seat].treasures) if n == 1]
     if not singles:
@@ -216,7 +199,7 @@ def _exchanges(state: State, t: Tables, seat: int, out: list[Action]) -> None:
 # --------------------------------------------------------------------------- problems
 
 
-def problem(state: State, action: Action) -> str | None:
+def problem(state: State, action: act.Action) -> str | None:
     """Why ``action`` is not allowed now (a message starting with the rule id), or
     None when it is."""
     seat = state.to_act
@@ -224,23 +207,23 @@ def problem(state: State, action: Action) -> str | None:
         return "T45: the game is over"
     phase = state.phase
     if phase == PLACE:
-        if not isinstance(action, Place):
+        if not isinstance(action, act.Place):
             return "T17: first place the tile you drew"
         return place_problem(state, action)
     if phase == BID:
         return _bid_problem(state, seat, action)
     if phase == CHOOSE:
-        if not isinstance(action, Choose):
+        if not isinstance(action, act.Choose):
             return "T49: choose one of the revealed tiles"
         assert state.auction is not None
         if action.tile not in state.auction.display:
             return f"T49: tile {action.tile} is not among the revealed tiles"
         return None
-    if isinstance(action, EndTurn):
+    if isinstance(action, act.EndTurn):
         return None
-    if isinstance(action, (Place, Bid, Pass, Choose)):
+    if isinstance(action, (act.Place, act.Bid, act.Pass, act.Choose)):
         return f"T17: a turn's actions cost AP; no {type(action).__name__.lower()} now"
-    if isinstance(action, Move):
+    if isinstance(action, act.Move):
         cost: int | str = move_cost(state, action)
     else:
         cost = COSTS.get(type(action), 0)
@@ -251,10 +234,10 @@ def problem(state: State, action: Action) -> str | None:
     return _action_problem(state, seat, action)
 
 
-def _bid_problem(state: State, seat: int, action: Action) -> str | None:
-    if isinstance(action, Pass):
+def _bid_problem(state: State, seat: int, action: act.Action) -> str | None:
+    if isinstance(action, act.Pass):
         return None
-    if not isinstance(action, Bid):
+    if not isinstance(action, act.Bid):
         return "T48: bid for the next turn, or pass"
     auction = state.auction
     assert auction is not None
@@ -280,7 +263,7 @@ def _explored(state: State, space: int) -> Space | None:
     return state.spaces[space]
 
 
-def move_cost(state: State, action: Move) -> int | str:
+def move_cost(state: State, action: act.Move) -> int | str:
     """T25-T27: the AP a move costs, or why it is not possible."""
     seat = state.to_act
     assert seat is not None
@@ -304,14 +287,14 @@ def move_cost(state: State, action: Move) -> int | str:
     return cost
 
 
-def _action_problem(state: State, seat: int, action: Action) -> str | None:
-    if isinstance(action, Move):
+def _action_problem(state: State, seat: int, action: act.Action) -> str | None:
+    if isinstance(action, act.Move):
         return None  # checked with its cost
-    if isinstance(action, (Enter, CampMove)):
+    if isinstance(action, (act.Enter, act.CampMove)):
         return _camp_problem(state, seat, action)
-    if isinstance(action, Uncover):
+    if isinstance(action, act.Uncover):
         return _uncover_problem(state, seat, action)
-    if isinstance(action, Dig):
+    if isinstance(action, act.Dig):
         space = _explored(state, action.space)
         if space is None or not space.tokens:
             return f"T32: space {action.space} holds no treasure"
@@ -319,11 +302,11 @@ def _action_problem(state: State, seat: int, action: Action) -> str | None:
         if count == 0:
             return "T32: you need a figure on the treasure space"
         return _limit_problem(state.dug, action.space, count, "T33", "dig up {} treasure(s) here")
-    if isinstance(action, Exchange):
+    if isinstance(action, act.Exchange):
         return _exchange_problem(state, seat, action)
-    if isinstance(action, BuildCamp):
+    if isinstance(action, act.BuildCamp):
         return _build_problem(state, seat, action)
-    if isinstance(action, Guard):
+    if isinstance(action, act.Guard):
         return _guard_problem(state, seat, action)
     return f"unknown action {action!r}"
 
@@ -338,10 +321,10 @@ def _limit_problem(
     return f"{rule}: with {count} figure(s) there you may {allowed} this turn"
 
 
-def _camp_problem(state: State, seat: int, action: Enter | CampMove) -> str | None:
+def _camp_problem(state: State, seat: int, action: act.Enter | act.CampMove) -> str | None:
     player = state.players[seat]
     camps = camps_of(tables(state.setup.components), player)
-    if isinstance(action, Enter):
+    if isinstance(action, act.Enter):
         if action.space not in camps:
             return "T23: figures come into play on the base camp or one of your camps"
         if action.leader and player.leader != RESERVE:
@@ -356,12 +339,23 @@ def _camp_problem(state: State, seat: int, action: Enter | CampMove) -> str | No
     return _figure_problem(state, seat, action.origin, action.leader, "T24")
 
 
-def _uncover_problem(state: State, seat: int, action: Uncover) -> str | None:
-    space = _explored(state, action.space)
+def _unguarded_temple_problem(state: State, index: int, rule: str, guarded: str) -> str | None:
+    """Why space ``index`` is not an unguarded temple (``rule``: the id of the rule
+    that asks for a temple; ``guarded``: the refusal of a guarded one), or None."""
+    space = _explored(state, index)
     if space is None or space.kind != TEMPLE:
-        return f"T29: space {action.space} is not a temple"
-    if space.guard is not None:
-        return "T31: a guarded temple cannot be uncovered"
+        return f"{rule}: space {index} is not a temple"
+    return None if space.guard is None else guarded
+
+
+def _uncover_problem(state: State, seat: int, action: act.Uncover) -> str | None:
+    temple = _unguarded_temple_problem(
+        state, action.space, "T29", "T31: a guarded temple cannot be uncovered"
+    )
+    if temple is not None:
+        return temple
+    space = state.spaces[action.space]
+    assert space is not None
     count = figures(state, action.space, seat)
     if count == 0:
         return "T29: you need a figure on the temple"
@@ -375,7 +369,7 @@ def _uncover_problem(state: State, seat: int, action: Uncover) -> str | None:
     return None
 
 
-def _exchange_problem(state: State, seat: int, action: Exchange) -> str | None:
+def _exchange_problem(state: State, seat: int, action: act.Exchange) -> str | None:
     if not 0 <= action.seat < len(state.players) or action.seat == seat:
         return "T35: exchange with an opponent"
     types = len(state.setup.components.treasure_types)
@@ -390,7 +384,7 @@ def _exchange_problem(state: State, seat: int, action: Exchange) -> str | None:
     return None
 
 
-def _build_problem(state: State, seat: int, action: BuildCamp) -> str | None:
+def _build_problem(state: State, seat: int, action: act.BuildCamp) -> str | None:
     space = _explored(state, action.space)
     if space is None:
         return f"T38: space {action.space} is not explored"
@@ -404,12 +398,12 @@ def _build_problem(state: State, seat: int, action: BuildCamp) -> str | None:
     return None
 
 
-def _guard_problem(state: State, seat: int, action: Guard) -> str | None:
-    space = _explored(state, action.space)
-    if space is None or space.kind != TEMPLE:
-        return f"T40: space {action.space} is not a temple"
-    if space.guard is not None:
-        return "T40: the temple is guarded already"
+def _guard_problem(state: State, seat: int, action: act.Guard) -> str | None:
+    temple = _unguarded_temple_problem(
+        state, action.space, "T40", "T40: the temple is guarded already"
+    )
+    if temple is not None:
+        return temple
     guards = state.setup.components.guards
     if len(state.players[seat].guards) >= guards:
         return f"T40: you have placed your {guards} guards"

@@ -24,18 +24,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from .actions import (
-    Action,
-    BuildCamp,
-    CampMove,
-    Dig,
-    EndTurn,
-    Enter,
-    Exchange,
-    Guard,
-    Move,
-    Uncover,
-)
+from . import actions as act
 from .geometry import TEMPLE, VOLCANO, Tables, tables
 from .legal import legal_actions
 from .rules import TREASURE_POINTS
@@ -189,7 +178,7 @@ def evaluate(state: State) -> list[float]:
 # --------------------------------------------------------------------------- priors
 
 
-def prior(state: State, action: Action, dist: Sequence[int], rounds: int) -> float:
+def prior(state: State, action: act.Action, dist: Sequence[int], rounds: int) -> float:
     """A quick score of ``action`` for the seat to act (0 for ending the turn), per
     AP it costs: what it takes now and what it walks towards.  ``dist`` is the AP
     from each space to the nearest target (:func:`target_distances`); ``rounds`` the
@@ -197,11 +186,11 @@ def prior(state: State, action: Action, dist: Sequence[int], rounds: int) -> flo
     seat = state.to_act
     assert seat is not None
     c = state.setup.components
-    if isinstance(action, EndTurn):
+    if isinstance(action, act.EndTurn):
         return 0.0
-    if isinstance(action, Dig):
+    if isinstance(action, act.Dig):
         return 3.0
-    if isinstance(action, Move):
+    if isinstance(action, act.Move):
         cost = _border(state, action.origin, action.target)
         here, there = dist[action.origin], dist[action.target]
         gain = _arrival(state, seat, action.target, action.leader, c.leader_strength, rounds)
@@ -209,25 +198,25 @@ def prior(state: State, action: Action, dist: Sequence[int], rounds: int) -> flo
         if there < here:
             gain += 0.4 * (here - there) / max(1, here)
         return gain / max(1, cost) - 0.05
-    if isinstance(action, Enter):
+    if isinstance(action, act.Enter):
         return 0.6 if action.leader else 0.45
-    if isinstance(action, Uncover):
+    if isinstance(action, act.Uncover):
         space = state.spaces[action.space]
         assert space is not None
         strengths = _strengths(state, action.space, c.leader_strength)
         mine = strengths[seat]
         best = max(s for k, s in enumerate(strengths) if k != seat)
         return (0.5 * rounds if mine > best else 0.1) / 2
-    if isinstance(action, Guard):
+    if isinstance(action, act.Guard):
         space = state.spaces[action.space]
         assert space is not None
         return space.value * rounds * 0.25
-    if isinstance(action, Exchange):
+    if isinstance(action, act.Exchange):
         held = state.players[seat].treasures
         return (TREASURE_POINTS[held[action.take] + 1] - 1) * rounds / 3
-    if isinstance(action, BuildCamp):
+    if isinstance(action, act.BuildCamp):
         return 0.15 * rounds
-    if isinstance(action, CampMove):
+    if isinstance(action, act.CampMove):
         return -0.1
     return 0.0
 
@@ -291,7 +280,7 @@ def target_distances(state: State) -> list[int]:
     return distances(state, tables(state.setup.components), targets)
 
 
-def priors(state: State, legal: Sequence[Action]) -> list[float]:
+def priors(state: State, legal: Sequence[act.Action]) -> list[float]:
     """:func:`prior` of each of ``legal``."""
     seat = state.to_act
     assert seat is not None
@@ -300,13 +289,13 @@ def priors(state: State, legal: Sequence[Action]) -> list[float]:
     return [prior(state, a, dist, rounds) for a in legal]
 
 
-def ranked(state: State, legal: Sequence[Action]) -> list[int]:
+def ranked(state: State, legal: Sequence[act.Action]) -> list[int]:
     """The indices of ``legal`` by :func:`prior`, best first (ties: the earlier)."""
     scores = priors(state, legal)
     return sorted(range(len(legal)), key=lambda i: -scores[i])
 
 
-def rollout_action(state: State, rng: random.Random, epsilon: float) -> Action:
+def rollout_action(state: State, rng: random.Random, epsilon: float) -> act.Action:
     """The playout policy: in a turn, the action of the best :func:`prior` (a
     random one with probability ``epsilon``; nothing better than ending the turn
     ends it); a placement next to the seat's figures; otherwise the first action
