@@ -135,19 +135,7 @@ def main() -> None:
     "[default: where the system allows it].",
 )
 def play(
-    seats: tuple[str, ...],
-    players: int,
-    seed: int | None,
-    verbose: bool,
-    host: str,
-    port: int,
-    record: Path | None,
-    browser: bool,
-    linger: float | None,
-    move: float,
-    pace: float,
-    game_name: str | None,
-    sandbox: bool | None,
+    seats: tuple[str, ...], players: int, seed: int | None, verbose: bool, **web: Any
 ) -> None:
     """Play one game between in-process random players and print the scores; or,
     with SEATs, play in the web browser: each SEAT is `human` (a person at the
@@ -167,20 +155,7 @@ def play(
         from .arena.webplay import run_play
         from .games import GAMES
 
-        run_play(
-            GAMES,
-            seats,
-            game_name=game_name,
-            seed=seed,
-            host=host,
-            port=port,
-            record=record,
-            open_browser=browser,
-            linger=linger,
-            move=move,
-            pace=pace,
-            sandbox=sandbox,
-        )
+        run_play(GAMES, seats, seed=seed, **web)  # the options "With SEATs"
         return
     seed = 1 if seed is None else seed
     import random

@@ -19,7 +19,7 @@ from typing import Any, Final
 from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action
-from .components import PALACE_VALUES, Components
+from .components import PALACE_VALUES, Board, Components
 from .events import Event
 
 CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event})
@@ -31,16 +31,8 @@ def components_data(components: Components) -> dict[str, Any]:
     """The static public setup a bot gets in the hello: the board (positions, the
     grid's size, neighbours, printed tanks, edge costs) and the components."""
     c = components
-    board = c.board
     return {
-        "board": {
-            "name": board.name,
-            "positions": [list(x) for x in board.coords],
-            "grid_size": board.grid_size,
-            "neighbours": [list(n) for n in board.neighbours],
-            "tanks": list(board.tanks),
-            "edge_cost": list(board.edge_cost),
-        },
+        "board": _board_data(c.board),
         "action_points": c.action_points,
         "figures": c.figures,
         "action_tokens": c.action_tokens,
@@ -51,4 +43,16 @@ def components_data(components: Components) -> dict[str, Any]:
         "water_points": c.water_points,
         "symbols": list(c.symbols),
         "cards": [list(card) for card in c.cards],
+    }
+
+
+def _board_data(board: Board) -> dict[str, Any]:
+    """The hello's ``board`` (protocol/README.md)."""
+    return {
+        "name": board.name,
+        "positions": [list(x) for x in board.coords],
+        "grid_size": board.grid_size,
+        "neighbours": [list(n) for n in board.neighbours],
+        "tanks": list(board.tanks),
+        "edge_cost": list(board.edge_cost),
     }

@@ -267,6 +267,7 @@ def zero_sum(totals: Sequence[float]) -> tuple[float, ...]:
 # --------------------------------------------------------------------------- a game's encoding
 
 
+@frozen(eq=False)
 class Encoding(Generic[S, A]):
     """What a game declares for learning programs, and what the kit builds on it.
 
@@ -284,28 +285,21 @@ class Encoding(Generic[S, A]):
     decides).
     """
 
-    def __init__(
-        self,
-        game: AnyGame,
-        actions: ActionSpace[A],
-        players: Callable[[S], int],
-        blocks: Callable[[int], Iterable[BlockSpec]],
-        observe: Callable[[S, int, Writer], None],
-        max_decisions: Callable[[int, str | None], int],
-        chance: Any = None,
-        images: Callable[[S], npt.NDArray[np.uint8]] | None = None,
-        variants: tuple[str, ...] = (),
-    ) -> None:
-        self.game = game
-        self.actions = actions
-        self.players = players
-        self._blocks = blocks
-        self._observe = observe
-        self.max_decisions = max_decisions
-        self.chance = chance
-        self.images = images
-        self.variants = variants
-        self.layout = cache(self._layout)
+    game: AnyGame
+    actions: ActionSpace[A]
+    players: Callable[[S], int]
+    blocks: Callable[[int], Iterable[BlockSpec]]
+    observe: Callable[[S, int, Writer], None]
+    max_decisions: Callable[[int, str | None], int]
+    chance: Any = None
+    images: Callable[[S], npt.NDArray[np.uint8]] | None = None
+    variants: tuple[str, ...] = ()
+    #: :func:`observation_layout` of a player count, built once per count.
+    layout: Callable[[int], ObservationLayout] = field(init=False)
+
+    @layout.default
+    def _cached_layout(self) -> Callable[[int], ObservationLayout]:
+        return cache(self._layout)
 
     @property
     def name(self) -> str:
@@ -323,7 +317,7 @@ class Encoding(Generic[S, A]):
                 f"{game.title} is for {game.min_players}-{game.max_players} players, "
                 f"not {players}"
             )
-        return list(self._blocks(players))
+        return list(self.blocks(players))
 
     # -- actions
 
@@ -371,7 +365,7 @@ class Encoding(Generic[S, A]):
         """What ``seat`` sees of ``state`` as a flat ``float32`` vector laid out by
         :meth:`layout` (into ``out`` if given)."""
         writer = Writer(self.layout(self.players(state)), out)
-        self._observe(state, seat, writer)
+        self.observe(state, seat, writer)
         return writer.finish()
 
     # -- results

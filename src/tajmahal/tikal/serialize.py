@@ -14,7 +14,7 @@ from typing import Any, Final
 from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action
-from .components import Components
+from .components import Board, Components
 from .events import Event
 
 CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event})
@@ -25,14 +25,8 @@ from_data: Final = CONVERTER.from_data
 def components_data(components: Components) -> dict[str, Any]:
     """The static public setup a bot gets in the hello: board, tiles, levels, treasures."""
     c = components
-    board = c.board
     return {
-        "board": {
-            "name": board.name,
-            "spaces": [list(x) for x in board.coords],
-            "neighbours": [list(n) for n in board.neighbours],
-            "base_camp": board.base_camp,
-        },
+        "board": _board_data(c.board),
         "tiles": [
             {
                 "id": t.id,
@@ -51,4 +45,14 @@ def components_data(components: Components) -> dict[str, Any]:
         "camps": c.camps,
         "guards": c.guards,
         "leader_strength": c.leader_strength,
+    }
+
+
+def _board_data(board: Board) -> dict[str, Any]:
+    """The hello's ``board`` (protocol/README.md)."""
+    return {
+        "name": board.name,
+        "spaces": [list(x) for x in board.coords],
+        "neighbours": [list(n) for n in board.neighbours],
+        "base_camp": board.base_camp,
     }

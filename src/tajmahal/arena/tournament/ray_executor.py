@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 import orjson
-from attrs import evolve
+from attrs import Attribute, define, evolve, field
 
 from ..text import printable
 from .executor import ExecutorLost, GameOutcome, GameTask, load_game, play_task
@@ -186,6 +186,7 @@ class _Driver:
         self.stdout.close()
 
 
+@define(eq=False)
 class RayExecutor:
     """Plays up to ``jobs`` games at once as Ray tasks (``jobs`` None: as many as
     the cluster has CPUs).  ``address``: the cluster to join (as for
@@ -196,22 +197,17 @@ class RayExecutor:
     The driver is started on the first :meth:`run` and kept for the next;
     :meth:`close` stops it (and a local Ray it started)."""
 
-    def __init__(
-        self,
-        reference: str,
-        jobs: int | None = None,
-        address: str | None = None,
-        working_dir: Path | None = None,
-        log: Path | None = None,
-    ) -> None:
+    reference: str
+    jobs: int | None = field(default=None)
+    address: str | None = None
+    working_dir: Path | None = None
+    log: Path | None = None
+    _driver: _Driver | None = field(default=None, init=False, repr=False)
+
+    @jobs.validator
+    def _check_jobs(self, _: Attribute[int | None], jobs: int | None) -> None:
         if jobs is not None and jobs < 1:
             raise ValueError("jobs must be at least 1")
-        self.reference = reference
-        self.jobs = jobs
-        self.address = address
-        self.working_dir = working_dir
-        self.log = log
-        self._driver: _Driver | None = None
 
     def driver(self) -> _Driver:
         if self._driver is None:
