@@ -8,17 +8,20 @@ which sets the slots through their own descriptors::
     seat_of: Final = builder(Seat)
     seat = seat_of(reserve, leader)  # the same as Seat(reserve, leader)
 
-The builder has the class's own signature (for mypy too) and makes the instance
-``Seat(...)`` makes, provided the class has nothing its ``__init__`` would add: no
-validators, converters, post-init, keyword-only fields or default factories, and a
-plain default for each field left out of ``__init__`` -- :func:`builder` refuses
-another class, so a validator added later fails at import instead of being
+The builder takes the class's fields by position, as an engine builds a value field
+by field in order (a field with a default may be left out at the end; a keyword is a
+TypeError, which mypy, seeing the class's signature, does not flag), and makes the
+instance ``Seat(...)`` makes, provided the class has nothing its ``__init__`` would
+add: no validators, converters, post-init, keyword-only fields or default factories,
+and a plain default for each field left out of ``__init__`` -- :func:`builder`
+refuses another class, so a validator added later fails at import instead of being
 skipped.
 
 Compiled with mypyc (``tajmahal._engine.COMPILED``), the builder is a loop over the
-slots (given keywords, or fewer values than fields, it calls the class), within a
-few percent of a builder unrolled by hand for each class and about a third faster
-than ``__init__`` from compiled code.  Interpreted, a loop is slower than
+slots (given fewer values than fields, it calls the class), within a few percent of
+a builder unrolled by hand for each class and about a third faster than
+``__init__`` from compiled code; taking keywords as well would cost it a dict a
+call (Taj Mahal's random playouts about 5% slower).  Interpreted, a loop is slower than
 ``__init__``, so the builder is the unrolled function itself, its source written
 from the fields and compiled at import, as attrs writes ``__init__``.
 
@@ -28,8 +31,8 @@ from the fields and compiled at import, as attrs writes ``__init__``.
 ...     reserve: int
 ...     leader: int = 1
 >>> seat_of = builder(Seat)
->>> seat_of(3), seat_of(3, 0) == Seat(3, 0), seat_of(reserve=2)
-(Seat(reserve=3, leader=1), True, Seat(reserve=2, leader=1))
+>>> seat_of(3), seat_of(3, 0) == Seat(3, 0)
+(Seat(reserve=3, leader=1), True)
 """
 
 from __future__ import annotations
@@ -54,13 +57,13 @@ class _SlotBuilder:
         self.setters, self.rest = _slot_setters(cls)
         self.size = len(self.setters)
 
-    def __call__(self, *values: Any, **named: Any) -> Any:
-        if named or len(values) != self.size:
-            return self.cls(*values, **named)
+    def __call__(self, *values: Any) -> Any:
+        if len(values) != self.size:
+            return self.cls(*values)
         setters = self.setters
         instance: Any = _NEW(self.cls)
-        for i, value in enumerate(values):
-            setters[i](instance, value)
+        for i in range(self.size):
+            setters[i](instance, values[i])
         for setter, default in self.rest:
             setter(instance, default)
         return instance
@@ -70,8 +73,8 @@ class _SlotBuilder:
 
 
 def builder(cls: Callable[P, T]) -> Callable[P, T]:
-    """A constructor of ``cls`` (a frozen slotted attrs class) with its signature,
-    faster; see the module."""
+    """A constructor of ``cls`` (a frozen slotted attrs class) taking its fields by
+    position, faster; see the module."""
     if not isinstance(cls, type):
         raise TypeError(f"builder: {cls!r} is not a class")
     if _COMPILED:
@@ -94,7 +97,8 @@ def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 
 
 def _unrolled(cls: type) -> Callable[..., Any]:
-    """The builder of ``cls`` as one function, a line a slot (interpreted code)."""
+    """The builder of ``cls`` as one function, a line a slot (interpreted code), its
+    parameters positional-only as the compiled builder's are."""
     setters, rest = _slot_setters(cls)
     scope: dict[str, Any] = {"_new": _NEW, "_cls": cls}
     params: list[str] = []
@@ -111,7 +115,8 @@ def _unrolled(cls: type) -> Callable[..., Any]:
         scope[f"_rest{j}"], scope[f"_rest_default{j}"] = setter, default
         lines.append(f"    _rest{j}(__instance, _rest_default{j})")
     name = f"{cls.__name__.lower()}_of"
-    lines.insert(0, f"def {name}({', '.join(params)}):\n    __instance = _new(_cls)")
+    signature = ", ".join([*params, "/"]) if params else ""
+    lines.insert(0, f"def {name}({signature}):\n    __instance = _new(_cls)")
     lines.append("    return __instance\n")
     exec("\n".join(lines), scope)
     return scope[name]  # type: ignore[no-any-return]
