@@ -11,6 +11,7 @@ import attrs
 import pytest
 from attrs import field, frozen
 
+import tajmahal
 from tajmahal.kit import slots
 from tajmahal.kit.slots import builder
 
@@ -50,10 +51,29 @@ def test_defaults_work_as_in_the_class_and_keywords_are_refused(
         seat_of(reserve=2, camps=(3,), leader=False)
 
 
-def test_builder_takes_the_form_of_how_the_module_runs() -> None:
+def test_builder_takes_the_form_of_the_engine_in_use() -> None:
+    # kit.slots is one of the engine's compiled modules: it runs compiled exactly
+    # when the package chose the compiled engine (pure: TAJMAHAL_PURE=1).
+    assert slots._COMPILED == tajmahal.COMPILED
     made = builder(Seat)
-    assert isinstance(made, slots._SlotBuilder) == slots._COMPILED
+    assert isinstance(made, slots._SlotBuilder) == tajmahal.COMPILED
     assert made(1, (0,)) == Seat(1, (0,))
+
+
+@frozen
+class Marker:
+    """A value with no field to give (a flag, say)."""
+
+    uses: int = field(default=0, init=False)
+
+
+@pytest.mark.parametrize("form", FORMS, ids=["loop", "unrolled"])
+def test_a_class_with_nothing_to_give_is_built_with_no_values(
+    form: Callable[[type], Any],
+) -> None:
+    made = form(Marker)()
+    assert type(made) is Marker
+    assert made.uses == 0
 
 
 @frozen
