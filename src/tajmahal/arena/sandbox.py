@@ -137,10 +137,13 @@ def command(
     sandbox: bool,
     memory: int | None,
     hide: Iterable[Path] = (),
+    home: str | None = None,
 ) -> list[str]:
     """The command line that starts the bot ``argv`` in the sandbox (``sandbox``),
     or confined as far as can be without it; ``hide``: directories of the
-    referee's (records, logs, a tournament) the bot must not see."""
+    referee's (records, logs, a tournament) the bot must not see; ``home``: the
+    bot's own folder (a ladder's copy of it), which it starts in and may read
+    (else the folders of its program and script; it starts in this directory)."""
     limits = [] if memory is None else ["--memory", str(memory)]
     if not sandbox:
         if scope_available():
@@ -152,8 +155,8 @@ def command(
     if found is None:
         raise OSError("bwrap is not installed")
     bwrap, no_userns = found
-    argv = _absolute(argv)
-    readable = readable_paths(argv)
+    argv = _absolute(argv, home)
+    readable = readable_paths(argv, home)
     options = [
         *_namespace_options(no_userns), "--hostname", "sandbox",
         *_system_options(),
@@ -166,7 +169,7 @@ def command(
     for directory in _masked(hide, readable):
         options += ["--tmpfs", directory, "--remount-ro", directory]
     options += [
-        "--chdir", _working_dir(readable, hide),
+        "--chdir", _working_dir(readable, hide) if home is None else os.path.abspath(home),
         "--clearenv", *_environment_options(),
     ]
     limits += ["--processes", str(PROCESSES)]
@@ -186,18 +189,21 @@ def _namespace_options(no_userns: bool) -> list[str]:
     ]
 
 
-def _absolute(argv: Sequence[str]) -> list[str]:
+def _absolute(argv: Sequence[str], home: str | None = None) -> list[str]:
     """``argv`` with its program and script (the first two arguments) made
-    absolute paths when they name files relative to this directory: the bot
-    may start in another working directory (see :func:`_working_dir`)."""
+    absolute paths when they name files relative to this directory (or to
+    ``home``): the bot may start in another working directory (see
+    :func:`_working_dir`)."""
     out = list(argv)
+    base = os.path.abspath(home or os.curdir)
     for index, arg in enumerate(out[:2]):
-        if os.sep in arg and not os.path.isabs(arg) and os.path.exists(arg):
-            out[index] = os.path.abspath(arg)
+        path = os.path.join(base, arg)
+        if os.sep in arg and not os.path.isabs(arg) and os.path.exists(path):
+            out[index] = path
     return out
 
 
-def readable_paths(argv: Sequence[str]) -> list[str]:
+def readable_paths(argv: Sequence[str], home: str | None = None) -> list[str]:
     """The directories, besides the system's, a sandboxed bot may read: Python's
     (its installation, this package's, the import path's) and Node's, and those
     of the bot's program and script (the first arguments that name files; the

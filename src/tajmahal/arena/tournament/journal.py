@@ -86,7 +86,11 @@ class Finished(Data):
 CONVERTER.register_unstructure_hook(
     Finished,
     make_dict_unstructure_fn(
-        Finished, CONVERTER, seal=override(omit=True), sealed_digest=override(omit=True)
+        Finished,
+        CONVERTER,
+        seal=override(omit=True),
+        sealed_digest=override(omit=True),
+        result=override(unstruct_hook=lambda result: result),  # JSON data as it is
     ),
 )
 CONVERTER.register_structure_hook(
@@ -159,6 +163,8 @@ class TournamentDir:
         self, root: Path, plan: Plan, finished: list[Finished], lock: int, key: bytes
     ) -> None:
         self.root = root
+        #: The directory's real path (the paths in tasks and in the journal's lines).
+        self.resolved = root.resolve()
         self.plan = plan
         self.finished = finished
         self._lock = lock
@@ -227,7 +233,7 @@ class TournamentDir:
         while line:
             written = os.write(self._journal, line)
             line = line[written:]
-        os.fsync(self._journal)
+        os.fdatasync(self._journal)  # its data and length: all a reader needs
         self.finished.append(entry)
         return entry
 
@@ -287,8 +293,11 @@ class TournamentDir:
             os.close(self._lock)
 
     def _relative(self, path: str) -> str:
+        inside = f"{self.resolved}{os.sep}"
+        if path.startswith(inside):  # as the tasks give it
+            return Path(path[len(inside) :]).as_posix()
         try:
-            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+            return Path(path).resolve().relative_to(self.resolved).as_posix()
         except ValueError:
             return path
 
