@@ -208,8 +208,10 @@ def readable_paths(argv: Sequence[str], home: str | None = None) -> list[str]:
     (its installation, this package's, the import path's) and Node's, and those
     of the bot's program and script (the first arguments that name files; the
     files alone when they lie directly in ``/``, ``/tmp`` or another directory
-    the sandbox makes its own)."""
+    the sandbox makes its own), and the bot's ``home``."""
     dirs = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+    if home is not None:
+        dirs.append(os.path.abspath(home))
     dirs.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
     dirs.append(str(Path(_LAUNCHER).parents[2]))  # the directory holding this package
     here = os.getcwd()  # on the import path of `python -m` (a tournament worker)
