@@ -180,23 +180,29 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
 
     @owners.command(name="add")
     @click.argument("name")
+    @where_options
     @click.pass_obj
-    def owners_add(where: tuple[Path | None, str | None], name: str) -> None:
+    def owners_add(where: tuple[Path | None, str | None], name: str, ladder_dir: Path | None,
+                   db_url: str | None) -> None:
         """Make the owner NAME and print its API token (once)."""
         from .roster import add_owner
 
-        with opened(registry, *where) as lad, errors_as_lines():
+        with opened(registry, ladder_dir or where[0], db_url or where[1]) as lad, \
+                errors_as_lines():
             token = add_owner(lad.db, name)
         click.echo(f"owner {name}: API token {token} (shown this once: keep it)")
 
     @owners.command(name="token")
     @click.argument("name")
+    @where_options
     @click.pass_obj
-    def owners_token(where: tuple[Path | None, str | None], name: str) -> None:
+    def owners_token(where: tuple[Path | None, str | None], name: str, ladder_dir: Path | None,
+                     db_url: str | None) -> None:
         """Give the owner NAME a new API token (the old one stops working)."""
         from .roster import new_owner_token
 
-        with opened(registry, *where) as lad, errors_as_lines():
+        with opened(registry, ladder_dir or where[0], db_url or where[1]) as lad, \
+                errors_as_lines():
             token = new_owner_token(lad.db, name)
         click.echo(f"owner {name}: new API token {token} (shown this once: keep it)")
 

@@ -45,6 +45,8 @@ MAX_FILES: Final = 10_000
 _CHUNK: Final = 1 << 16
 _MANIFEST_FIELDS: Final = {"command", "description"}
 _MAX_MANIFEST: Final = 64 << 10
+#: What a command's second word names when it is the script a program runs.
+_SCRIPTS: Final = (".py", ".js", ".mjs", ".jar", ".sh", ".rb", ".pl", ".lua", ".class")
 
 
 class FolderError(LadderError):
@@ -89,6 +91,10 @@ def check_command(folder: Path, command: str) -> None:
         if not os.path.isabs(arg) and os.sep in arg and ".." in PurePosixPath(arg).parts:
             raise FolderError(f"the command {shown!r} names a file outside the bot's folder")
     problem = spec.problem([], cwd=folder)
+    script = spec.argv[1] if len(spec.argv) > 1 else ""
+    if problem is None and (script.endswith(_SCRIPTS) or "/" in script):
+        if not (folder / script).is_file():  # python3 main.py: main.py must be there
+            problem = f"no such file {script!r}"
     if problem is not None:
         raise FolderError(f"the command {shown!r} cannot start the bot: {printable(problem)}")
 
