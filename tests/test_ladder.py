@@ -25,7 +25,7 @@ pytestmark = pytest.mark.once  # the ladder's logic does not depend on the engin
 def init(root: Path, db: str | None, *args: str) -> Path:
     where = root / "lad"
     extra = ["--db", db] if db is not None else []
-    code, out, err = cli("ladder", "init", str(where), "--game", "tajmahal", *extra, *args)
+    code, _, err = cli("ladder", "init", str(where), "--game", "tajmahal", *extra, *args)
     assert code == 0, err
     return where
 
@@ -190,18 +190,18 @@ def test_verify_finds_what_was_changed_either_side(tmp_path: Path, ladder_db: st
     record = where / "games" / "000002.jsonl"
     kept = record.read_bytes()
     record.write_bytes(kept.replace(b'"seed":', b'"seed": ', 1))
-    code, out, err = lad(where, "verify")
+    code, _, err = lad(where, "verify")
     assert code == 1 and "game 2: its record games/000002.jsonl is not the one" in err
     record.write_bytes(kept)
     (where / "games" / "000099.jsonl").write_bytes(kept)
-    code, out, err = lad(where, "verify")
+    code, _, err = lad(where, "verify")
     assert code == 1 and "games/000099.jsonl: a record that no finished game" in err
     (where / "games" / "000099.jsonl").unlink()
     db = database(where)
     with db.write() as conn:
         conn.execute(update(ratings).where(ratings.c.version_id == 1).values(mu=99.0))
     db.close()
-    code, out, err = lad(where, "verify")
+    code, _, err = lad(where, "verify")
     assert code == 1 and "version 1: its rating and totals are not what re-rating" in err
 
 
@@ -226,8 +226,8 @@ def test_the_seed_fixes_the_schedule_and_the_ratings(tmp_path: Path, ladder_db: 
 def _create_database(template: str, url: str) -> None:
     import psycopg
 
-    base, name = template.rsplit("/", 1)
-    with psycopg.connect(base.replace("postgresql://", "postgresql://") + "/postgres",
+    base = template.rsplit("/", 1)[0]
+    with psycopg.connect(base + "/postgres",
                          autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{url.rsplit("/", 1)[1]}"')
 

@@ -92,9 +92,9 @@ def check_command(folder: Path, command: str) -> None:
             raise FolderError(f"the command {shown!r} names a file outside the bot's folder")
     problem = spec.problem([], cwd=folder)
     script = spec.argv[1] if len(spec.argv) > 1 else ""
-    if problem is None and (script.endswith(_SCRIPTS) or "/" in script):
-        if not (folder / script).is_file():  # python3 main.py: main.py must be there
-            problem = f"no such file {script!r}"
+    named = script.endswith(_SCRIPTS) or "/" in script  # python3 main.py: main.py is there
+    if problem is None and named and not (folder / script).is_file():
+        problem = f"no such file {script!r}"
     if problem is not None:
         raise FolderError(f"the command {shown!r} cannot start the bot: {printable(problem)}")
 
