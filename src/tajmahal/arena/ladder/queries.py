@@ -54,6 +54,7 @@ def summary(conn: Connection, settings: dict[str, Any]) -> dict[str, Any]:
     return {
         "game": settings["game"],
         "players": settings["players"],
+        "max_players": settings["max_players"],
         "variant": settings["variant"],
         "duplicate": bool(settings["duplicate"]),
         "round_games": settings["round_games"],
