@@ -313,7 +313,7 @@ def _unzip(data: bytes, into: Path) -> None:
                         raise FolderError(f"{printable(info.filename)!r}: a link out of the folder")
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.symlink_to(link)
-                elif mode == 0 or stat.S_ISREG(mode):
+                elif stat.S_IFMT(mode) in (0, stat.S_IFREG):  # no type: a file (writestr)
                     with archive.open(info) as source:
                         budget.copy(source, target, bool(mode & 0o111))
                 else:
