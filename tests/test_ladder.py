@@ -290,3 +290,22 @@ def database_unchecked(where: Path) -> Any:
     place = find(where, None)
     assert place is not None
     return create_engine(engine_url(place.url))
+
+
+def test_the_schema_is_alembics_newest_and_upgrade_keeps_it(
+    tmp_path: Path, ladder_db: str | None
+) -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from tajmahal.arena.ladder import database
+    from tajmahal.arena.ladder.schema import REVISION, REVISIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(database.__file__).with_name("migrations")))
+    script = ScriptDirectory.from_config(config)
+    assert script.get_current_head() == REVISION == REVISIONS[-1]
+    assert [r.revision for r in script.walk_revisions()][::-1] == list(REVISIONS)
+    where = init(tmp_path, ladder_db, "--players", "2")
+    assert ok(where, "upgrade").strip() == f"schema {REVISION}: up to date"
+    assert ok(where, "standings", "--json").strip() == "[]"

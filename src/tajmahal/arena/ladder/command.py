@@ -70,7 +70,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
         """Make a new ladder in DIRECTORY (new or empty)."""
         require_ladder()
         from .database import create_database, now
-        from .store import make_dir
+        from .store import described_url, make_dir, shown
 
         game = load_game_option(registry, game_name)
         low, high = _players(game, players)
@@ -97,8 +97,8 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
             db = create_database(place.url, {**settings, "store": str(place.root)})
             db.close()
         seats = str(low) if low == high else f"{low} to {high}"
-        click.echo(f"a {game.title} ladder in {place.root} ({seats} players a game), its "
-                   f"database {_where(place.url)}")
+        click.echo(f"a {game.title} ladder in {shown(place.root)} ({seats} players a game), "
+                   f"its database {described_url(place)}")
         click.echo(f"next: tajmahal ladder add NAME (COMMAND | DIR) --ladder {directory}")
 
     @ladder.command()
@@ -255,12 +255,6 @@ def _players(game: AnyGame, players: int | None) -> tuple[int, int]:
             f"{game.title} is for {game.min_players}-{game.max_players} players",
             param_hint="--players")
     return players, players
-
-
-def _where(url: str) -> str:
-    from .database import shown_url
-
-    return shown_url(url)
 
 
 def _folder_of(command: str, builtins: list[str]) -> tuple[Path, str]:

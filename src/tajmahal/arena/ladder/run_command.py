@@ -16,6 +16,7 @@ from ..text import printable
 from ..tournament.display import rate_text
 from ..tournament.session import Executors
 from .opening import errors_as_lines, opened, where_options
+from .store import shown
 
 
 class Lines:
@@ -72,7 +73,7 @@ def run_command(registry: GameRegistry) -> click.Command:
                     state = Ladder.load(lad.db, lad.place, lad.game)
                     listener = None if quiet or as_json else Lines()
                     if not (quiet or as_json):
-                        click.echo(f"{lad.game.title} ladder in {lad.place.root}: playing "
+                        click.echo(f"{lad.game.title} ladder in {shown(lad.place.root)}: playing "
                                    f"{'until stopped' if games is None else f'{games} games'}, "
                                    f"{players.describe()}")
                     with terminate_as_interrupt(), containment.guarded():

@@ -148,6 +148,25 @@ def remove_partial_records(place: LadderDir) -> None:
             continue
 
 
+def shown(path: Path) -> str:
+    """``path`` as messages show it: relative to the current directory when it is
+    beneath it (``.`` for that directory itself)."""
+    try:
+        return str(path.relative_to(Path.cwd().absolute()))
+    except ValueError:
+        return str(path)
+
+
+def described_url(place: LadderDir) -> str:
+    """The database as messages show it: the ladder's own SQLite file, or the URL
+    (without its password)."""
+    from .database import shown_url
+
+    if place.url == default_url(place.root):
+        return f"{DB_DIR}/ladder.db in it (SQLite)"
+    return shown_url(place.url)
+
+
 def relative(place: LadderDir, path: str) -> str:
     """``path`` relative to the ladder's directory (as the database keeps it)."""
     inside = f"{place.root}{os.sep}"

@@ -68,9 +68,9 @@ class Executors:
 
     def describe(self) -> str:
         if self.ray is None:
-            return f"{self.jobs or default_jobs()} jobs"
+            return count(self.jobs or default_jobs(), "job")
         where = self.ray.address or "a local Ray"
-        jobs = "as many jobs as it has CPUs" if self.jobs is None else f"{self.jobs} jobs"
+        jobs = "as many jobs as it has CPUs" if self.jobs is None else count(self.jobs, "job")
         return f"on Ray ({where}), {jobs}"
 
     def get(self, root: Path) -> Executor:
