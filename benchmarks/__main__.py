@@ -3,7 +3,7 @@ print the benchmark table.
 
 ``--game`` measures only the games named (their engines, their built-in bots, and
 their engines side by side with python-chess), none of the game-independent parts
-(the referee, start-up, the sandbox, the viewer); ``--markdown`` prints the table as Markdown
+(the referee, start-up, the sandbox, the viewer, the ladder); ``--markdown`` prints the table as Markdown
 (docs/performance.md quotes it)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import bots, compare, engine, games, referee, sandbox, startup, viewer
+from . import bots, compare, engine, games, ladder, referee, sandbox, startup, viewer
 from .measure import Result
 
 
@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             + startup.run_all(args.quick)
             + sandbox.run_all(args.quick)
             + viewer.run_all(args.quick)
+            + ladder.run_all(args.quick)
         )
     print_table(results, args.markdown)
     if args.json:

@@ -15,6 +15,7 @@ from referee_support import BOTS, cli
 from sqlalchemy import select, text, update
 
 from tajmahal.arena.ladder.database import open_database
+from tajmahal.arena.ladder.schedule import rated_prefix
 from tajmahal.arena.ladder.schema import games, ladder, owners, rating_history, ratings
 from tajmahal.arena.ladder.store import find
 from tajmahal.arena.sandbox import unavailable
@@ -84,7 +85,7 @@ def test_a_class_ladder_end_to_end(tmp_path: Path, ladder_db: str | None) -> Non
     assert all(len(g["seats"]) == 3 and g["kind"] == "rated" for g in listed)
     db = database(where)
     with db.read() as conn:
-        assert conn.execute(select(ladder.c.rated_slots)).scalar() == 8
+        assert rated_prefix(conn) == 8
         assert len(conn.execute(select(rating_history)).all()) == 24
         record = conn.execute(select(games.c.record).where(games.c.id == 3)).scalar()
     db.close()

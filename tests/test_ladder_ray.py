@@ -10,8 +10,8 @@ import pytest
 from referee_support import cli
 
 pytest.importorskip("ray")  # in the test extra: CI has it
-from test_ladder_kill import make, state  # noqa: E402
-from test_tournament_ray import ray_head  # noqa: E402
+from test_ladder_kill import make, state
+from test_tournament_ray import ray_head
 
 #: Ray's behaviour does not depend on the engine, and a Ray head takes seconds to start.
 pytestmark = [pytest.mark.once, pytest.mark.slow]

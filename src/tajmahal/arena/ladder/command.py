@@ -90,7 +90,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
             "time_move": limits["move"], "time_bank": limits["bank"],
             "handshake": limits["handshake"], "grace": limits["grace"],
             "max_line": limits["max_line"], "max_log": limits["max_log"],
-            "memory": limits["memory"], "created": now(), "planned_rounds": 0, "rated_slots": 0,
+            "memory": limits["memory"], "created": now(), "planned_rounds": 0,
         }
         with errors_as_lines():
             place = make_dir(directory, db_url)

@@ -1,9 +1,13 @@
 """The ladder's database: SQLAlchemy 2 (Core) over an embedded SQLite file or a
 PostgreSQL server, through the same code.
 
-SQLite runs in WAL mode (readers never wait for the writer), with full syncs,
-foreign keys on, and a write transaction that takes the write lock as it begins
-(``BEGIN IMMEDIATE``): a read-then-write never races another writer.
+SQLite runs in WAL mode (readers never wait for the writer), foreign keys on,
+and a write transaction that takes the write lock as it begins (``BEGIN
+IMMEDIATE``): a read-then-write never races another writer.  Its commits are
+synced at checkpoints (``synchronous=NORMAL``, what SQLite advises for WAL): a
+killed process loses no committed transaction; a machine that loses power may
+lose the last ones, never the database's consistency (a game whose end is lost
+so is played again: the ladder counts nothing twice).
 PostgreSQL's write transactions take the ladder's row ``FOR UPDATE`` first, to
 the same effect.  Every write is one transaction: all of it or none of it.
 
@@ -32,6 +36,7 @@ from .schema import METADATA, REVISION, REVISIONS, ladder
 _RUN_LOCK: Final = 0x74616A6C  # "tajl"
 #: Seconds SQLite waits for another writer before giving up.
 _BUSY: Final = 60.0
+_LOCK_LADDER: Final = select(ladder.c.id).with_for_update()
 
 
 class LadderError(Exception):
@@ -109,6 +114,7 @@ class Database:
         self.url = url
         self.postgres = is_postgres(url)
         self.engine: Engine = _engine(url)
+        self._held: Connection | None = None
 
     @contextlib.contextmanager
     def read(self) -> Iterator[Connection]:
@@ -120,12 +126,30 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """A connection in a write transaction, committed at the end of the block
         (rolled back if it raises); writers take turns."""
-        with translated(self.url), self.engine.connect() as conn:
+        with translated(self.url), self._connection() as conn:
             conn.execution_options(ladder_write=True)
             with conn.begin():
                 if self.postgres:
-                    conn.execute(select(ladder.c.id).with_for_update())
+                    conn.execute(_LOCK_LADDER)
                 yield conn
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Connection]:
+        if self._held is not None:
+            yield self._held
+            return
+        with self.engine.connect() as conn:
+            yield conn
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Keep one connection for the writes of the block (a runner's many)."""
+        with translated(self.url), self.engine.connect() as conn:
+            self._held = conn
+            try:
+                yield
+            finally:
+                self._held = None
 
     def settings(self) -> dict[str, Any]:
         """The ladder's row (its settings, and where its scheduler stands)."""
@@ -188,7 +212,7 @@ def _engine(url: str) -> Engine:
     def connected(dbapi: Any, record: Any) -> None:
         dbapi.isolation_level = None  # the transactions begin as :func:`began` says
         cursor = dbapi.cursor()
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 

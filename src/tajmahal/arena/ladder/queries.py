@@ -19,6 +19,7 @@ from sqlalchemy.sql import Select
 from ..tournament.standings import RATING_Z, ahead
 from ..tournament.stats import clustered_mean
 from .database import LadderError
+from .schedule import rated_prefix
 from .schema import (
     FINISHED,
     RATED,
@@ -63,7 +64,7 @@ def summary(conn: Connection, settings: dict[str, Any]) -> dict[str, Any]:
         "created": settings["created"],
         "bots": int(active or 0),
         "games": {k: int(counts.get(k, 0)) for k in (FINISHED, SCHEDULED, "void")},
-        "rated_slots": settings["rated_slots"],
+        "rated_slots": rated_prefix(conn),
     }
 
 

@@ -39,14 +39,13 @@ from ..tournament.executor import Executor, ExecutorLost, GameOutcome, GameTask
 from ..tournament.runner import RETRIES
 from .database import Database, LadderError, now
 from .rating import INITIAL, Totals, game_credits, rate
-from .schedule import Planned, Planner
+from .schedule import Planned, Planner, rated_prefix
 from .schema import (
     FINISHED,
     SCHEDULED,
     VOID,
     bots,
     games,
-    ladder,
     rating_history,
     ratings,
     seats,
@@ -56,6 +55,27 @@ from .store import LadderDir, relative, remove_partial_records
 
 #: Seconds between two looks for requested games and new bots.
 POLL: Final = 1.0
+
+# The statements of every game's end, built once (SQLAlchemy then reuses their
+# compiled form: building them anew for each game would cost more than the rest).
+_FINISH = update(games).where(games.c.id == bindparam("g"), games.c.status == SCHEDULED).values(
+    status=FINISHED, finished=bindparam("finished"), record=bindparam("record"),
+    record_sha256=bindparam("sha256"), decisions=bindparam("decisions"),
+    duration=bindparam("duration"), error=None,
+)
+_SEATS = (
+    update(seats)
+    .where(seats.c.game_id == bindparam("g"), seats.c.seat == bindparam("s"))
+    .values(score=bindparam("score"), rank=bindparam("rank"), fault=bindparam("fault"),
+            decisions=bindparam("decisions"), fallback_decisions=bindparam("fallbacks"),
+            time_used=bindparam("time"), log=bindparam("log"))
+)
+_HISTORY = rating_history.insert()
+_RATINGS = update(ratings).where(ratings.c.version_id == bindparam("v")).values(
+    mu=bindparam("mu"), sigma=bindparam("sigma"), games=bindparam("games"),
+    wins=bindparam("wins"), rank_sum=bindparam("rank_sum"), faults=bindparam("faults"),
+    last_game=bindparam("last_game"),
+)
 
 
 @frozen
@@ -138,8 +158,9 @@ class Ladder:
             }
             state = cls(
                 db, place, game, settings, planner, {}, totals, {}, deque(), deque(), {}, {},
-                settings["rated_slots"], 0,
+                0, 0,
             )
+            state.rated_slots = rated_prefix(conn)
             state.refresh_versions(conn)
             state.take_scheduled(conn)
             state.take_unrated(conn)
@@ -266,24 +287,17 @@ class Ladder:
             assert result is not None
             record = self.place.record_path(game.id)
             digest = hashlib.sha256(record.read_bytes()).hexdigest()
-            written = conn.execute(
-                update(games).where(games.c.id == game.id, games.c.status == SCHEDULED).values(
-                    status=FINISHED, finished=now(), record=self.place.record_relative(game.id),
-                    record_sha256=digest, decisions=result["decisions"],
-                    duration=result["duration"], error=None,
-                )
-            )
+            written = conn.execute(_FINISH, {
+                "g": game.id, "finished": now(), "record": self.place.record_relative(game.id),
+                "sha256": digest, "decisions": result["decisions"],
+                "duration": result["duration"],
+            })
             if written.rowcount != 1:  # finished already (by another runner's hand)
                 return None
             faults = {f["seat"]: f["kind"] for f in result["faults"]}
             logs = {_seat_of(p): relative(self.place, p) for p in result["logs"]}
             conn.execute(
-                update(seats)
-                .where(seats.c.game_id == bindparam("g"), seats.c.seat == bindparam("s"))
-                .values(score=bindparam("score"), rank=bindparam("rank"),
-                        fault=bindparam("fault"), decisions=bindparam("decisions"),
-                        fallback_decisions=bindparam("fallbacks"),
-                        time_used=bindparam("time"), log=bindparam("log")),
+                _SEATS,
                 [
                     {"g": game.id, "s": i, "score": result["scores"][i],
                      "rank": result["ranks"][i], "fault": faults.get(i),
@@ -343,15 +357,8 @@ class Ladder:
             self.rated_slots += 1
             self.planner.remember(self.rated_slots, self.totals)
         if history:
-            conn.execute(rating_history.insert(), history)
-            conn.execute(
-                update(ratings).where(ratings.c.version_id == bindparam("v")).values(
-                    mu=bindparam("mu"), sigma=bindparam("sigma"), games=bindparam("games"),
-                    wins=bindparam("wins"), rank_sum=bindparam("rank_sum"),
-                    faults=bindparam("faults"), last_game=bindparam("last_game")),
-                [self.totals[v].row(v) for v in sorted(changed)],
-            )
-        conn.execute(update(ladder).values(rated_slots=self.rated_slots))
+            conn.execute(_HISTORY, history)
+            conn.execute(_RATINGS, [self.totals[v].row(v) for v in sorted(changed)])
 
     def _totals(self, version: int) -> Totals:
         if version not in self.totals:
@@ -388,16 +395,8 @@ def run_ladder(
     interrupted, lost, idle = False, None, None
     remove_partial_records(state.place)
     try:
-        while True:
-            stalled = _play(state, executor, listener, limit, counts)
-            if limit is not None and counts["finished"] + counts["void"] >= limit:
-                break
-            if stalled is None:
-                continue
-            idle = stalled
-            if not wait:
-                break
-            time.sleep(POLL)
+        with state.db.holding():
+            idle = _run(state, executor, listener, limit, wait, counts)
     except KeyboardInterrupt:
         interrupted = True
     except ExecutorLost as e:
@@ -407,6 +406,26 @@ def run_ladder(
     remove_partial_records(state.place)
     return RunReport(counts["finished"], counts["failed"], counts["void"], interrupted, lost,
                      idle, time.monotonic() - start)
+
+
+def _run(
+    state: Ladder,
+    executor: Executor,
+    listener: Listener | None,
+    limit: int | None,
+    wait: bool,
+    counts: dict[str, int],
+) -> str | None:
+    """Passes of the executor until the limit; why it stopped short (too few bots)."""
+    while True:
+        stalled = _play(state, executor, listener, limit, counts)
+        if limit is not None and counts["finished"] + counts["void"] >= limit:
+            return None
+        if stalled is None:
+            continue
+        if not wait:
+            return stalled
+        time.sleep(POLL)
 
 
 def _play(

@@ -46,6 +46,10 @@ from .schema import (
     versions,
 )
 
+#: New games, their ids returned in the order given; and the versions' clocks.
+_NEW_GAMES = games.insert().returning(games.c.id, sort_by_parameter_order=True)
+_PASSES = update(versions).where(versions.c.id == bindparam("v")).values(passes=bindparam("p"))
+
 
 @frozen
 class Planned:
@@ -134,8 +138,8 @@ class Planner:
         if not sizes:
             return []
         first = self.planned_rounds * self.round_games
-        planned: list[Planned] = []
-        seat_rows: list[dict[str, int]] = []
+        games_: list[dict[str, Any]] = []
+        seatings: list[tuple[int, ...]] = []
         slot = first
         while slot < first + self.round_games:
             placing = {v for v in active if self.tally.games(v) < self.placement}
@@ -152,32 +156,36 @@ class Planner:
             for rotation in range(rotations):
                 order = seating(size, rotation)
                 seated = tuple(chosen[order[s]] for s in range(size))
-                game_id = _insert_game(conn, slot, deal_seed(self.seed, deal), deal, rotation)
-                seat_rows += [{"g": game_id, "s": s, "v": v} for s, v in enumerate(seated)]
-                planned.append(Planned(game_id, slot, deal_seed(self.seed, deal), seated))
+                games_.append({"slot": slot, "kind": RATED, "seed": deal_seed(self.seed, deal),
+                               "deal": deal, "rotation": rotation, "status": SCHEDULED,
+                               "created": now(), "tries": 0})
+                seatings.append(seated)
                 self.tally.add(seated)
                 slot += 1
             advance(self.passes, chosen, placing)
-        conn.execute(
-            seats.insert(),
-            [{"game_id": r["g"], "seat": r["s"], "version_id": r["v"]} for r in seat_rows],
-        )
-        conn.execute(
-            update(versions).where(versions.c.id == bindparam("v")).values(passes=bindparam("p")),
-            [{"v": v, "p": self.passes[v]}
-             for v in sorted({r["v"] for r in seat_rows} | set(active))],
-        )
+        ids = conn.execute(_NEW_GAMES, games_).scalars().all()
+        conn.execute(seats.insert(), [
+            {"game_id": i, "seat": s, "version_id": v}
+            for i, seated in zip(ids, seatings, strict=True) for s, v in enumerate(seated)])
+        conn.execute(_PASSES, [{"v": v, "p": self.passes[v]} for v in sorted(
+            {v for seated in seatings for v in seated} | set(active))])
         self.planned_rounds += 1
         conn.execute(update(ladder).values(planned_rounds=self.planned_rounds))
-        return planned
+        return [Planned(int(i), g["slot"], g["seed"], seated)
+                for i, g, seated in zip(ids, games_, seatings, strict=True)]
 
 
-def _insert_game(conn: Connection, slot: int, seed: int, deal: int, rotation: int) -> int:
-    inserted = conn.execute(games.insert().values(
-        slot=slot, kind=RATED, seed=seed, deal=deal, rotation=rotation, status=SCHEDULED,
-        created=now(), tries=0,
-    ))
-    return inserted_id(inserted)
+def rated_prefix(conn: Connection) -> int:
+    """The number of rated slots: every game below the first slot still scheduled
+    is finished (or void) and rated (a game's end is rated in the transaction that
+    writes it, with every later finished one the prefix then reaches)."""
+    waiting = conn.execute(
+        select(func.min(games.c.slot)).where(games.c.status == SCHEDULED,
+                                             games.c.slot.is_not(None))).scalar()
+    if waiting is not None:
+        return int(waiting)
+    planned = conn.execute(select(func.max(games.c.slot))).scalar()
+    return 0 if planned is None else int(planned) + 1
 
 
 def active_versions(conn: Connection) -> list[int]:

@@ -11,7 +11,8 @@ One database holds one ladder:
   ones unrated), ``seats`` (who sat where, and how it went), each finished
   game's record path and SHA-256;
 - ``ratings`` (each version's rating and totals now) and ``rating_history``
-  (its rating after each rated game, in schedule order);
+  (its rating after each rated game, in schedule order: the games of the slots
+  below the first one still scheduled are all rated);
 - ``requests`` (unrated games an owner asked for).
 
 The schema's version is Alembic's (:data:`REVISION`, kept in the table
@@ -78,8 +79,6 @@ ladder = Table(
     Column("created", String(_STAMP), nullable=False),
     #: Rounds of the rated schedule planned so far.
     Column("planned_rounds", Integer, nullable=False),
-    #: Rated slots below this one are all finished (or void) and rated.
-    Column("rated_slots", Integer, nullable=False),
 )
 
 owners = Table(

@@ -23,6 +23,7 @@ from ..game import AnyGame
 from ..tournament.charges import record_mismatch
 from .database import Database
 from .rating import INITIAL, Totals, game_credits, rate
+from .schedule import rated_prefix
 from .schema import FINISHED, SCHEDULED, VOID, games, rating_history, ratings, seats, versions
 from .store import LadderDir
 
@@ -50,7 +51,7 @@ def verify(db: Database, place: LadderDir, game: AnyGame, settings: Mapping[str,
             seated.setdefault(s.game_id, []).append(s)
         history = {(h.slot, h.version_id): h for h in conn.execute(select(rating_history))}
         stored = {r.version_id: r for r in conn.execute(select(ratings))}
-        rated_slots = int(settings["rated_slots"])
+        rated_slots = rated_prefix(conn)
     known: dict[str, Any] = {}
     for row in rows:
         if row.record is not None:
