@@ -3,8 +3,8 @@ print the benchmark table.
 
 ``--game`` measures only the games named (their engines, their built-in bots, and
 their engines side by side with python-chess), none of the game-independent parts
-(the referee, start-up, the sandbox, the viewer, the ladder); ``--markdown`` prints the table as Markdown
-(docs/performance.md quotes it)."""
+(the referee, start-up, the sandbox, the viewer, the ladder); ``--markdown`` prints the
+table as Markdown (docs/performance.md quotes it)."""
 
 from __future__ import annotations
 

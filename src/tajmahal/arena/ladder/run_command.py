@@ -9,12 +9,8 @@ from pathlib import Path
 import click
 import orjson
 
-from .. import containment
 from ..registry import GameRegistry
-from ..signals import terminate_as_interrupt
 from ..text import printable
-from ..tournament.display import rate_text
-from ..tournament.session import Executors
 from .opening import errors_as_lines, opened, where_options
 from .store import shown
 
@@ -61,6 +57,10 @@ def run_command(registry: GameRegistry) -> click.Command:
         """Schedule and play the ladder's games: requested ones first, then the
         rated schedule; ratings are updated after every game.  Stop it at any
         moment (Ctrl-C, kill): the next run goes on with nothing lost."""
+        from .. import containment
+        from ..signals import terminate_as_interrupt
+        from ..tournament.display import rate_text
+        from ..tournament.session import Executors
         from .runner import Ladder, run_ladder
 
         if executor != "ray" and address is not None:
