@@ -415,7 +415,7 @@ def check_result(
 ) -> None:
     """The result's time, duration and exits (its counts are checked already)."""
     only(result, RESULT_FIELDS, "the result line")
-    duration = result.get("duration")
+    duration: Any = result.get("duration")
     if not _seconds(duration):
         raise FieldError(f'"duration" must be a number of seconds: {quote(duration)}')
     slack = 1e-4 + clocks.slack
@@ -435,9 +435,13 @@ def check_result(
             )
         ended = entry.get("exit")
         builtin = header_players[seat]["bot"] in builtins
-        if builtin and ended != BUILTIN_EXIT or not builtin and not (
-            ended is None or (isinstance(ended, str) and _PROGRAM_EXIT.fullmatch(ended))
-        ):
+        if builtin:
+            wrong = ended != BUILTIN_EXIT
+        else:
+            wrong = ended is not None and not (
+                isinstance(ended, str) and _PROGRAM_EXIT.fullmatch(ended)
+            )
+        if wrong:
             kind = "a built-in bot" if builtin else "a program"
             raise FieldError(f'"players" entry {seat}: "exit" {quote(ended)} is not how {kind} '
                              "ends")
