@@ -436,12 +436,17 @@ def play_in_browser(
     config = evolve(config, time=tuple(times), on_step=table.on_step)
     server = Server(table, host, port)
     server.start()
-    launch = Launch(server.url, game.title) if open_browser else None
+    launch: Launch | None = None
     try:
         say(f"the game is at {server.url} (Ctrl-C stops it)")
-        if launch is not None:
-            say(f"opening it in your browser through {launch.uri} (readable by you only)")
-            launch.open_browser()
+        if open_browser:
+            try:
+                launch = Launch(server.url, game.title)
+            except OSError as e:
+                say(f"cannot open your browser ({e.strerror or e}): open the address above")
+            else:
+                say(f"opening it in your browser through {launch.uri} (readable by you only)")
+                launch.open_browser()
         result = play_match(game, setup, connections, config, seed=seed)
         table.finish(result)
         if linger is None:

@@ -98,7 +98,8 @@ class WebSession:
 class Launch:
     """The launch file of ``address``: a page that sends the browser on to it,
     written in a new private folder (mode 0700, the file 0600) and removed with
-    it by :meth:`close` (or at the end of a ``with`` block)."""
+    it by :meth:`close` (or at the end of a ``with`` block).  Raises OSError
+    where it cannot be written (no temporary folder)."""
 
     def __init__(self, address: str, title: str) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="tajmahal-"))  # 0700, made anew
@@ -111,9 +112,13 @@ class Launch:
             f'<body><p>Opening <a href="{target}">{html.escape(title)}</a> ...</p></body>'
             "</html>\n"
         )
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError:
+            self.close()
+            raise
 
     @property
     def uri(self) -> str:
