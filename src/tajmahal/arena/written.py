@@ -49,11 +49,12 @@ from .protocol import (
 from .text import printable, quote
 
 #: The fields of each line and entry the referee writes (``deal`` may be missing
-#: from records written before it; ``choice`` from hand-made ones).
+#: from records written before it; ``choice`` from hand-made ones; a player's
+#: ``seed``, the seed told to its bot, from records written before it was kept).
 HEADER_FIELDS: Final = frozenset({"type", "format", "format_version", "game", "referee",
                                   "started", "seed", "deal", "variant", "players", "time",
                                   "handshake", "setup"})
-PLAYER_FIELDS: Final = frozenset({"seat", "name", "version", "bot"})
+PLAYER_FIELDS: Final = frozenset({"seat", "name", "version", "bot", "seed"})
 TIME_FIELDS: Final = frozenset({"move", "bank"})
 ACTION_FIELDS: Final = frozenset({"type", "decision", "seat", "action", "choice", "by", "time",
                                   "scores"})
@@ -176,6 +177,9 @@ def check_header(header: Mapping[str, Any]) -> None:
             raise FieldError(f'"time" entry {seat}: "move" must be a positive number of seconds')
     for seat, entry in enumerate(header["players"]):
         only(entry, PLAYER_FIELDS, f'"players" entry {seat}')
+        told = entry.get("seed", 0)
+        if type(told) is not int or not 0 <= told < 2**63:
+            raise FieldError(f'"players" entry {seat}: "seed" must be an integer: {quote(told)}')
         bot = entry["bot"]
         if not bot or "\0" in bot:
             raise FieldError(f'"players" entry {seat}: "bot" must be a command: {quote(bot)}')
