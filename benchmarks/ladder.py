@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from .measure import Result, module_main, spread
 
@@ -33,14 +34,10 @@ RATIO_TARGET = 0.9  # ladder games/min over the tournament's
 BOTS = ("random", "random", "random", "random")
 
 
-def _ladder(root: Path, games: int, jobs: int) -> tuple[float, float]:
-    """Parent CPU seconds and wall seconds of ``games`` ladder games."""
+def new_ladder(root: Path) -> tuple[Any, Any]:
+    """A new 4-player Taj Mahal ladder in ``root`` (SQLite): its directory and database."""
     from tajmahal.arena.ladder.database import create_database, now
-    from tajmahal.arena.ladder.roster import Stored, add_version
-    from tajmahal.arena.ladder.runner import Ladder, run_ladder
     from tajmahal.arena.ladder.store import make_dir
-    from tajmahal.arena.tournament import LocalExecutor, game_reference
-    from tajmahal.tajmahal.adapter import TAJMAHAL
 
     place = make_dir(root, None)
     settings = {
@@ -50,7 +47,17 @@ def _ladder(root: Path, games: int, jobs: int) -> tuple[float, float]:
         "max_log": 10 << 20, "memory": None, "created": now(), "planned_rounds": 0,
         "store": str(place.root),
     }
-    db = create_database(place.url, settings)
+    return place, create_database(place.url, settings)
+
+
+def _ladder(root: Path, games: int, jobs: int) -> tuple[float, float]:
+    """Parent CPU seconds and wall seconds of ``games`` ladder games."""
+    from tajmahal.arena.ladder.roster import Stored, add_version
+    from tajmahal.arena.ladder.runner import Ladder, run_ladder
+    from tajmahal.arena.tournament import LocalExecutor, game_reference
+    from tajmahal.tajmahal.adapter import TAJMAHAL
+
+    place, db = new_ladder(root)
     try:
         for index, bot in enumerate(BOTS):
             add_version(db, f"{bot}{index}", Stored.of_builtin(bot))
@@ -120,22 +127,13 @@ def fill(root: Path, bots: int, games: int) -> Path:
     written directly: random seats and ranks, ratings from the model)."""
     from sqlalchemy import insert, update
 
-    from tajmahal.arena.ladder.database import create_database, now
+    from tajmahal.arena.ladder.database import now
     from tajmahal.arena.ladder.rating import INITIAL, rate
     from tajmahal.arena.ladder.roster import Stored, add_version
     from tajmahal.arena.ladder.schema import games as games_table
     from tajmahal.arena.ladder.schema import ladder, rating_history, ratings, seats
-    from tajmahal.arena.ladder.store import make_dir
 
-    place = make_dir(root, None)
-    settings = {
-        "game": "tajmahal", "players": 4, "max_players": 4, "variant": None, "seed": 1,
-        "round_games": 16, "placement": 10, "duplicate": False, "time_move": 1.0,
-        "time_bank": 10.0, "handshake": 10.0, "grace": 2.0, "max_line": 1 << 20,
-        "max_log": 10 << 20, "memory": None, "created": now(), "planned_rounds": 0,
-        "store": str(place.root),
-    }
-    db = create_database(place.url, settings)
+    place, db = new_ladder(root)
     for index in range(bots):
         add_version(db, f"bot{index:02d}", Stored.of_builtin("random"))
     rng = random.Random(1)

@@ -130,6 +130,16 @@ def postgres_server() -> Iterator[PostgresServer]:
         server.stop()
 
 
+def sibling_database(url: str, suffix: str) -> str:
+    """A new, empty database beside the one at ``url`` (the same server): its URL."""
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}_{suffix}"')
+    return f"{base}/{name}_{suffix}"
+
+
 def wait_until(check: object, seconds: float = 60.0) -> None:
     """Wait until ``check()`` is true (a test's own limit, not a timing claim)."""
     deadline = time.monotonic() + seconds

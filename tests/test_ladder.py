@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 import pytest
+from ladder_support import sibling_database
 from referee_support import BOTS, cli
 from sqlalchemy import select, text, update
 
@@ -214,23 +215,13 @@ def test_the_seed_fixes_the_schedule_and_the_ratings(tmp_path: Path, ladder_db: 
         (tmp_path / sub).mkdir()
         db = ladder_db
         if db is not None and sub == "two":
-            db = db + "_2"
-            _create_database(ladder_db, db)
+            db = sibling_database(db, "2")
         where = init(tmp_path / sub, db, "--players", "3", "--round", "3", "--seed", "11")
         for name in ("greedy", "random", "first", "random2"):
             ok(where, "add", name, name.rstrip("2"))
         ok(where, "run", "--games", "9", "-j", jobs, "-q")
         results.append(_schedule_and_ratings(where))
     assert results[0] == results[1]
-
-
-def _create_database(template: str, url: str) -> None:
-    import psycopg
-
-    base = template.rsplit("/", 1)[0]
-    with psycopg.connect(base + "/postgres",
-                         autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{url.rsplit("/", 1)[1]}"')
 
 
 def _schedule_and_ratings(where: Path) -> Any:

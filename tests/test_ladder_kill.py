@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ladder_support import PostgresServer, postgres_server, wait_until
+from ladder_support import PostgresServer, postgres_server, sibling_database, wait_until
 from referee_support import cli
 from sqlalchemy import func, select, text
 
@@ -87,14 +87,7 @@ def state(where: Path) -> Any:
 def test_kill_9_at_any_moment_loses_nothing(tmp_path: Path, ladder_db: str | None) -> None:
     whole = tmp_path / "whole"
     whole.mkdir()
-    other_db = None
-    if ladder_db is not None:
-        import psycopg
-
-        base, name = ladder_db.rsplit("/", 1)
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}_whole"')
-        other_db = f"{base}/{name}_whole"
+    other_db = None if ladder_db is None else sibling_database(ladder_db, "whole")
     uninterrupted = make(whole, other_db)
     code, _, err = cli("ladder", "run", "--games", str(GAMES), "-j", "2", "-q",
                        "--ladder", str(uninterrupted))

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ladder_support import sibling_database
 from referee_support import cli
 
 pytest.importorskip("ray")  # in the test extra: CI has it
@@ -29,14 +30,7 @@ def test_ray_plays_the_same_games_as_the_local_executor(
     local, remote = tmp_path / "local", tmp_path / "ray"
     local.mkdir()
     remote.mkdir()
-    other = None
-    if ladder_db is not None:
-        import psycopg
-
-        base, name = ladder_db.rsplit("/", 1)
-        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}_ray"')
-        other = f"{base}/{name}_ray"
+    other = None if ladder_db is None else sibling_database(ladder_db, "ray")
     here, there = make(local, ladder_db), make(remote, other)
     code, _, err = cli("ladder", "run", "--games", "8", "-j", "2", "-q", "--ladder", str(here))
     assert code == 0, err

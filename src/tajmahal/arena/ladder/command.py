@@ -187,10 +187,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
         """Make the owner NAME and print its API token (once)."""
         from .roster import add_owner
 
-        with opened(registry, ladder_dir or where[0], db_url or where[1]) as lad, \
-                errors_as_lines():
-            token = add_owner(lad.db, name)
-        click.echo(f"owner {name}: API token {token} (shown this once: keep it)")
+        _token(add_owner, name, "API token", ladder_dir or where[0], db_url or where[1])
 
     @owners.command(name="token")
     @click.argument("name")
@@ -201,10 +198,15 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
         """Give the owner NAME a new API token (the old one stops working)."""
         from .roster import new_owner_token
 
-        with opened(registry, ladder_dir or where[0], db_url or where[1]) as lad, \
-                errors_as_lines():
-            token = new_owner_token(lad.db, name)
-        click.echo(f"owner {name}: new API token {token} (shown this once: keep it)")
+        _token(new_owner_token, name, "new API token", ladder_dir or where[0],
+               db_url or where[1])
+
+    def _token(make: Any, name: str, what: str, ladder_dir: Path | None,
+               db_url: str | None) -> None:
+        """Print the token ``make(db, name)`` gives (once: it is kept hashed)."""
+        with opened(registry, ladder_dir, db_url) as lad, errors_as_lines():
+            token = make(lad.db, name)
+        click.echo(f"owner {name}: {what} {token} (shown this once: keep it)")
 
     @ladder.command()
     @click.argument("names", nargs=-1, required=True, metavar="BOT BOT [BOT...]")

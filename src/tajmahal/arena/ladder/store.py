@@ -24,7 +24,7 @@ from typing import Final
 import orjson
 from attrs import frozen
 
-from ..tournament.journal import record_name, write_atomically
+from ..tournament.journal import GAMES, LOGS, GameFiles, record_name, write_atomically
 from .database import LadderError
 
 MANIFEST: Final = "ladder.json"
@@ -32,26 +32,16 @@ FORMAT: Final = "tajmahal-ladder"
 FORMAT_VERSION: Final = 1
 DB_DIR: Final = "db"
 VERSIONS: Final = "versions"
-GAMES: Final = "games"
-LOGS: Final = "logs"
 INCOMING: Final = "incoming"
 WORKERS_LOG: Final = "workers.log"
 
 
 @frozen
-class LadderDir:
+class LadderDir(GameFiles):
     """The ladder's directory (``root``, absolute) and its database's URL."""
 
     root: Path
     url: str
-
-    @property
-    def games_dir(self) -> Path:
-        return self.root / GAMES
-
-    @property
-    def log_dir(self) -> Path:
-        return self.root / LOGS
 
     @property
     def versions_dir(self) -> Path:
@@ -60,9 +50,6 @@ class LadderDir:
     @property
     def incoming(self) -> Path:
         return self.root / INCOMING
-
-    def record_path(self, game: int) -> Path:
-        return self.games_dir / record_name(game)
 
     def record_relative(self, game: int) -> str:
         return f"{GAMES}/{record_name(game)}"

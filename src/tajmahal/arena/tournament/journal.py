@@ -155,7 +155,26 @@ def record_name(number: int) -> str:
     return f"{number:06d}.jsonl"
 
 
-class TournamentDir:
+class GameFiles:
+    """The files of played games in a directory ``root`` (a tournament's, a
+    ladder's): each game's record in ``games/``, the bots' logs in ``logs/``."""
+
+    __slots__ = ()
+    root: Path
+
+    @property
+    def games_dir(self) -> Path:
+        return self.root / GAMES
+
+    @property
+    def log_dir(self) -> Path:
+        return self.root / LOGS
+
+    def record_path(self, number: int) -> Path:
+        return self.games_dir / record_name(number)
+
+
+class TournamentDir(GameFiles):
     """An open output directory, locked against a second tournament in it.
 
     Use :meth:`open`; then :attr:`plan` is the plan in force (the stored one, with
@@ -177,17 +196,6 @@ class TournamentDir:
         #: Journal lines left out on opening: they repeated an earlier one exactly.
         self.repeated: list[Repeated] = []
         self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
-
-    @property
-    def games_dir(self) -> Path:
-        return self.root / GAMES
-
-    @property
-    def log_dir(self) -> Path:
-        return self.root / LOGS
-
-    def record_path(self, number: int) -> Path:
-        return self.games_dir / record_name(number)
 
     @classmethod
     def open(cls, root: Path, plan: Plan) -> TournamentDir:
