@@ -301,3 +301,63 @@ def test_the_schema_is_alembics_newest_and_upgrade_keeps_it(
     where = init(tmp_path, ladder_db, "--players", "2")
     assert ok(where, "upgrade").strip() == f"schema {REVISION}: up to date"
     assert ok(where, "standings", "--json").strip() == "[]"
+
+
+class Failing:
+    """An executor that loses every game's first ``losses`` tries (as a worker or a
+    Ray node lost in the middle of the game), then plays it."""
+
+    def __init__(self, losses: int) -> None:
+        from tajmahal.arena.tournament import InlineExecutor
+        from tajmahal.tajmahal.adapter import TAJMAHAL
+
+        self.inline = InlineExecutor(TAJMAHAL)
+        self.losses = losses
+        self.tries: dict[int, int] = {}
+
+    def run(self, tasks: Any) -> Any:
+        from tajmahal.arena.tournament import GameOutcome
+
+        for task in tasks:
+            if task is None:
+                return
+            self.tries[task.number] = self.tries.get(task.number, 0) + 1
+            if self.tries[task.number] <= self.losses:
+                yield GameOutcome(task.number, error="the worker process ended", transient=True)
+            else:
+                yield from self.inline.run([task])
+
+
+@pytest.mark.parametrize("losses", [2, 3])
+def test_a_lost_game_is_played_again_then_void(
+    tmp_path: Path, ladder_db: str | None, losses: int
+) -> None:
+    """A game lost twice is played a third time and counts once; one lost three
+    times (the retries spent) is void: kept with its error, skipped by the ratings,
+    and the schedule goes on."""
+    from tajmahal.arena.ladder.runner import Ladder, run_ladder
+    from tajmahal.arena.tournament.runner import RETRIES
+    from tajmahal.tajmahal.adapter import TAJMAHAL
+
+    where = init(tmp_path, ladder_db, "--players", "2", "--round", "2")
+    for name in ("a", "b"):
+        ok(where, "add", name, "random")
+    place = find(where, None)
+    assert place is not None and RETRIES == 2
+    db = open_database(place.url)
+    try:
+        executor = Failing(losses)
+        report = run_ladder(Ladder.load(db, place, TAJMAHAL), executor, limit=2)
+    finally:
+        db.close()
+    assert executor.tries == {1: min(losses + 1, 3), 2: min(losses + 1, 3)}
+    if losses == 2:
+        assert (report.finished, report.failed, report.void) == (2, 4, 0)
+        assert [g["status"] for g in as_json(where, "games", "--limit", "9")] == ["finished"] * 2
+    else:
+        assert (report.finished, report.failed, report.void) == (0, 4, 2)
+        shown = as_json(where, "show", "1")
+        assert shown["status"] == "void" and shown["tries"] == 3
+        assert shown["error"] == "the worker process ended"
+        assert as_json(where, "bots", "a", "--history") == []
+    assert ok(where, "verify").strip().endswith("OK")
