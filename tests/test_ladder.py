@@ -256,6 +256,7 @@ def test_bad_input_gets_one_line(tmp_path: Path, ladder_db: str | None) -> None:
     if ladder_db is not None:
         code, _, err = cli("ladder", "init", str(tmp_path / "again"), "--db", ladder_db)
         assert code == 1 and "already holds a ladder (schema 0001)" in err
+        assert not (tmp_path / "again").exists()  # nothing half-made left behind
     db = database(where)
     with db.write() as conn:
         conn.execute(update(ladder).values(game="no-such-game"))

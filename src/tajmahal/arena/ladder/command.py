@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import shlex
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
              variant: str | None, **limits: Any) -> None:
         """Make a new ladder in DIRECTORY (new or empty)."""
         require_ladder()
-        from .database import create_database, now
+        from .database import create_database, now, require_driver
         from .store import described_url, make_dir, shown
 
         game = load_game_option(registry, game_name)
@@ -93,8 +94,18 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
             "memory": limits["memory"], "created": now(), "planned_rounds": 0,
         }
         with errors_as_lines():
+            if db_url is not None:
+                require_driver(db_url)
+            existed = directory.exists()
             place = make_dir(directory, db_url)
-            db = create_database(place.url, {**settings, "store": str(place.root)})
+            try:
+                db = create_database(place.url, {**settings, "store": str(place.root)})
+            except BaseException:  # nothing half-made is left behind
+                if existed:
+                    _empty(place.root)
+                else:
+                    shutil.rmtree(place.root)
+                raise
             db.close()
         seats = str(low) if low == high else f"{low} to {high}"
         click.echo(f"a {game.title} ladder in {shown(place.root)} ({seats} players a game), "
@@ -247,6 +258,15 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
 
     ladder.add_command(serve_command(registry))
     return ladder
+
+
+def _empty(folder: Path) -> None:
+    """Take out what ``folder`` holds (it was empty before)."""
+    for path in folder.iterdir():
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
 
 
 def _players(game: AnyGame, players: int | None) -> tuple[int, int]:

@@ -12,7 +12,6 @@ import orjson
 from ..registry import GameRegistry
 from ..text import printable
 from .opening import errors_as_lines, opened, where_options
-from .store import shown
 
 
 class Lines:
@@ -62,6 +61,7 @@ def run_command(registry: GameRegistry) -> click.Command:
         from ..tournament.display import rate_text
         from ..tournament.session import Executors
         from .runner import Ladder, run_ladder
+        from .store import shown
 
         if executor != "ray" and address is not None:
             raise click.UsageError("--address is for --executor ray")
