@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -298,11 +298,11 @@ def _submit(ctx: Context, name: str, data: bytes, owner_id: int) -> dict[str, An
             "command": stored.command, "new_bot": added.new_bot, "unchanged": added.unchanged}
 
 
-def make_app(ctx: Context) -> Any:
-    """The API's starlette application."""
+def make_app(ctx: Context, pages: Sequence[Any] = ()) -> Any:
+    """The API's starlette application, and ``pages`` (more routes: a web face's)."""
     from starlette.applications import Starlette
 
-    return Starlette(routes=api_routes(ctx))
+    return Starlette(routes=[*api_routes(ctx), *pages])
 
 
 def serve_command(registry: GameRegistry) -> click.Command:
