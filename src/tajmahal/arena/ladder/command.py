@@ -42,6 +42,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
           tajmahal ladder add house greedy
           tajmahal ladder run --games 100 && tajmahal ladder standings
         """
+        require_ladder()  # before any command imports the database layer
 
     @ladder.command()
     @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
