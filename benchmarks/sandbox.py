@@ -19,23 +19,27 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from tajmahal.arena import sandbox
 
 from .measure import Result, module_main, spread
 
-BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "bots" / "random_bot.py")]
+BOT = (sys.executable, str(Path(__file__).resolve().parent.parent / "bots" / "random_bot.py"))
 HELLO = b'{"type": "hello", "protocol_version": 1, "seat": 0, "players": 2, "seed": 1}\n'
 
 
-def hello_time(argv: list[str]) -> float:
-    """Wall seconds from starting ``argv`` to its answer to the hello (the CPU time
+def hello_time(launch: sandbox.Launch) -> float:
+    """Wall seconds from starting ``launch`` to its answer to the hello (the CPU time
     of a sandboxed bot is not counted here: its processes are reaped in its own
     PID namespace)."""
+    argv = launch.argv
     start = time.perf_counter()
     with subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL) as bot:
+                          stderr=subprocess.DEVNULL, pass_fds=launch.fds) as bot:
+        launch.close()
         assert bot.stdin is not None and bot.stdout is not None
         bot.stdin.write(HELLO)
         bot.stdin.flush()
@@ -47,12 +51,15 @@ def hello_time(argv: list[str]) -> float:
     return took
 
 
-def modes() -> dict[str, list[str]]:
-    found = {"as is": BOT}
+def modes() -> dict[str, Callable[[], sandbox.Launch]]:
+    """How each mode starts the bot (a new launch each time: the sandbox's filter
+    is handed over on a descriptor that is read once)."""
+    found: dict[str, Callable[[], sandbox.Launch]] = {"as is": lambda: sandbox.Launch(BOT)}
     if sandbox.scope_available():
-        found["launcher, Landlock scope"] = sandbox.command(BOT, sandbox=False, memory=None)
+        found["launcher, Landlock scope"] = partial(
+            sandbox.command, BOT, sandbox=False, memory=None)
     if sandbox.unavailable() is None:
-        found["sandbox"] = sandbox.command(BOT, sandbox=True, memory=None)
+        found["sandbox"] = partial(sandbox.command, BOT, sandbox=True, memory=None)
     return found
 
 
@@ -61,8 +68,8 @@ def run_all(quick: bool) -> list[Result]:
     rounds = 3 if quick else 20
     walls: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
-        for name, argv in commands.items():
-            walls[name].append(hello_time(argv) * 1e3)
+        for name, launch in commands.items():
+            walls[name].append(hello_time(launch()) * 1e3)
     plain = statistics.median(walls["as is"])
     results = []
     for name, values in walls.items():

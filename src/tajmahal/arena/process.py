@@ -198,8 +198,12 @@ class ProcessConnection(Connection):
         watch: bool = True,
         signal_exit: bool = False,
         program: str | None = None,
+        pass_fds: Sequence[int] = (),
     ) -> None:
         self.argv = list(argv)
+        #: Descriptors handed to the bot's command at its start (then closed here):
+        #: the sandbox's seccomp filter, which ``bwrap`` reads.
+        self.pass_fds = tuple(pass_fds)
         #: The bot's own program when ``argv`` starts it through another (a launcher).
         self.program = program
         #: The bot runs under a program (the sandbox's) that reports its death by
@@ -237,6 +241,7 @@ class ProcessConnection(Connection):
     def start(self) -> str | None:
         program = self.program
         if program is not None and shutil.which(program, path=_search_path(self.env)) is None:
+            self._close_passed()
             self.exit_status = "not started"
             return f"could not start {program!r}: no such program, or not executable"
         try:
@@ -248,12 +253,15 @@ class ProcessConnection(Connection):
                 bufsize=0,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=self.pass_fds,
                 cwd=self.cwd,
                 env=self.env,
             )
         except OSError as e:
             self.exit_status = "not started"
             return f"could not start {self.argv[0]!r}: {e.strerror or e}"
+        finally:
+            self._close_passed()
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
         containment.started(self.proc.pid)
@@ -276,6 +284,13 @@ class ProcessConnection(Connection):
             else:
                 self.poller.register(self.pidfd, select.POLLIN)
         return None
+
+    def _close_passed(self) -> None:
+        """Close the descriptors handed to the bot (it has its own copies)."""
+        for fd in self.pass_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.pass_fds = ()
 
     def _has_exited(self) -> bool:
         """Whether the leader exited, without reaping it (so its group id stays ours)."""
@@ -553,6 +568,7 @@ class ProcessConnection(Connection):
         return self.stderr.last_line() if self.stderr is not None else ""
 
     def kill(self) -> None:
+        self._close_passed()  # never started
         proc = self.proc
         if proc is None or proc.returncode is not None:
             return

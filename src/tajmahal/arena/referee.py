@@ -335,12 +335,14 @@ def connect(
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
-            argv = sandbox.command(
+            launch = sandbox.command(
                 spec.argv, sandbox=config.sandbox, memory=config.memory, hide=hidden_dirs(config)
             )
+            argv = launch.argv
             out.append(
                 ProcessConnection(
                     argv,
+                    pass_fds=launch.fds,
                     label=spec.text,
                     log_path=logs[seat],
                     max_line=config.max_line,

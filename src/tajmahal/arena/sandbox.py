@@ -23,6 +23,12 @@ privilege: unprivileged user namespaces) puts it in its own
   ``zero``, ``random``, ``urandom``, a private ``pts``: no terminal of yours).
   The records, logs and tournament directory of the game are hidden even when
   they lie beneath a directory it may read;
+- a seccomp filter (:mod:`~tajmahal.arena.syscalls`) that refuses the system
+  calls reaching what every process of the machine shares (file locks, the
+  page cache's state, file watches, the kernel log, keyrings, ``AF_VSOCK``),
+  ``io_uring``, and calls no bot needs; and the machine-wide counters of
+  ``/proc`` that a bot could move and another read (:data:`HIDDEN_COUNTERS`)
+  are hidden;
 - new session, so it has no controlling terminal; its environment holds only
   ``PATH``, ``HOME``, ``TMPDIR`` and the language (``LANG``, ``LC_ALL``);
 - and it dies with its referee (``--die-with-parent``).
@@ -43,6 +49,7 @@ worker, or another seat's bot.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import stat
@@ -53,7 +60,9 @@ from pathlib import Path
 from shutil import which
 from typing import Final
 
-from . import confine
+from attrs import frozen
+
+from . import confine, syscalls
 
 #: Bytes a sandboxed bot may keep in its ``/tmp`` (and as much in ``/dev/shm``).
 TMP_SIZE: Final = 256 << 20
@@ -104,16 +113,23 @@ def unavailable() -> str | None:
             "(Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
         )
     bwrap, no_userns = found
+    no_filter = syscalls.unavailable()
+    if no_filter is not None:
+        return no_filter
+    rules = syscalls.descriptor()
     probe = [
-        bwrap, *_namespace_options(no_userns), "--ro-bind", "/", "/", "--proc", "/proc",
-        "--dev", "/dev", "--tmpfs", "/tmp", "--", which("true") or "/bin/true",
+        bwrap, *_namespace_options(no_userns), "--seccomp", str(rules), "--ro-bind", "/", "/",
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", which("true") or "/bin/true",
     ]
     try:
         done = subprocess.run(
-            probe, capture_output=True, timeout=30, check=False, stdin=subprocess.DEVNULL
+            probe, capture_output=True, timeout=30, check=False, stdin=subprocess.DEVNULL,
+            pass_fds=(rules,),
         )
     except (OSError, subprocess.SubprocessError) as e:
         return f"the sandbox could not be started here: {e}"
+    finally:
+        os.close(rules)
     if done.returncode == 0:
         return None
     why = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -131,33 +147,50 @@ def scope_available() -> bool:
     return confine.landlock_abi() >= confine.SCOPE_ABI
 
 
+@frozen
+class Launch:
+    """How to start a bot: its command line, and the file descriptors it is handed
+    (``fds``: the sandbox's seccomp filter, which ``bwrap`` reads at its start).
+    Whoever starts it passes ``fds`` to it and closes them (:meth:`close`)."""
+
+    argv: tuple[str, ...]
+    fds: tuple[int, ...] = ()
+
+    def close(self) -> None:
+        """Close the descriptors (once the bot is started, or if it never is)."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
 def command(
     argv: Sequence[str],
     *,
     sandbox: bool,
     memory: int | None,
     hide: Iterable[Path] = (),
-) -> list[str]:
-    """The command line that starts the bot ``argv`` in the sandbox (``sandbox``),
-    or confined as far as can be without it; ``hide``: directories of the
-    referee's (records, logs, a tournament) the bot must not see."""
+) -> Launch:
+    """How to start the bot ``argv`` in the sandbox (``sandbox``), or confined as
+    far as can be without it; ``hide``: directories of the referee's (records,
+    logs, a tournament) the bot must not see."""
     limits = [] if memory is None else ["--memory", str(memory)]
     if not sandbox:
         if scope_available():
             limits.append("--scope")
         if not limits:
-            return list(argv)
-        return [sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv]
+            return Launch(tuple(argv))
+        return Launch((sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv))
     found = _bwrap()
     if found is None:
         raise OSError("bwrap is not installed")
     bwrap, no_userns = found
     argv = _absolute(argv)
     readable = readable_paths(argv)
+    rules = syscalls.descriptor()
     options = [
-        *_namespace_options(no_userns), "--hostname", "sandbox",
+        *_namespace_options(no_userns), "--hostname", "sandbox", "--seccomp", str(rules),
         *_system_options(),
-        "--proc", "/proc", "--dev", "/dev",
+        "--proc", "/proc", *_counters_hidden(), "--dev", "/dev",
         "--size", str(TMP_SIZE), "--perms", "1777", "--tmpfs", "/tmp",
         "--size", str(TMP_SIZE), "--tmpfs", "/dev/shm",
     ]
@@ -173,7 +206,32 @@ def command(
     for directory in (*SYSTEM_DIRS, *readable, "/proc"):
         limits += ["--read", directory]
     limits += ["--write", "/tmp", "--write", "/dev/shm", "--devices", "/dev"]
-    return [bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv]
+    return Launch(
+        (bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv),
+        (rules,),
+    )
+
+
+#: Machine-wide counters in ``/proc`` that a bot could move and another read
+#: exactly (open files, inodes, dentries, file locks): hidden in the sandbox.
+#: (Coarser ones, such as free memory and the load, stay: see docs/cli.md.)
+HIDDEN_COUNTERS: Final = (
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/fs/aio-nr",
+    "/proc/locks",
+)
+
+
+def _counters_hidden() -> list[str]:
+    """Options that cover :data:`HIDDEN_COUNTERS` with an empty file."""
+    options: list[str] = []
+    for path in HIDDEN_COUNTERS:
+        if os.path.exists(path):
+            options += ["--ro-bind", "/dev/null", path]
+    return options
 
 
 def _namespace_options(no_userns: bool) -> list[str]:
