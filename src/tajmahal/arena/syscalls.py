@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import importlib
 import os
 import tempfile
 from collections.abc import Sequence
@@ -161,10 +162,9 @@ def _binding() -> ModuleType:
     """libseccomp's binding; raises ImportError (or OSError) where it or the
     library cannot be had."""
     try:
-        import pyseccomp
+        return importlib.import_module("pyseccomp")
     except RuntimeError as e:  # the binding finds no libseccomp
         raise OSError(str(e)) from None
-    return pyseccomp
 
 
 @functools.cache
