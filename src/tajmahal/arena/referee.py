@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import hashlib
+import hmac
 import os
 import secrets
 import shlex
@@ -265,7 +266,11 @@ class MatchConfig:
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
     progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
     (see :mod:`~tajmahal.arena.sandbox`); ``hide``: directories sandboxed bots
-    must not see, besides the record's and the logs' (a tournament's)."""
+    must not see, besides the record's and the logs' (a tournament's).
+    ``seat_key``: the secret the seeds told to the bots are made with
+    (:func:`told_seed`; a tournament's comes from its directory's key, so a game
+    played again tells the same seeds); None: a fresh random one per match.  The
+    seeds told are in the record's header, the key is not."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -282,6 +287,7 @@ class MatchConfig:
     sandbox: bool = False
     memory: int | None = None
     hide: tuple[Path, ...] = ()
+    seat_key: bytes | None = field(default=None, repr=False)
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
@@ -356,11 +362,19 @@ def connect(
 
 
 def seat_seed(seed: int, seat: int) -> int:
-    """The seed handed to the bot of ``seat`` (for its own randomness).
-
-    A one-way hash of the match seed: the match seed deals the cards, so a bot
-    that could work it back from its own seed could read the deck."""
+    """The seed of the built-in player of ``seat`` (it runs inside the referee,
+    where nothing sees it): a hash of the match seed, so that built-in players
+    play the same way in every run of a seed."""
     digest = hashlib.sha256(f"tajmahal seat seed {seed} {seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+def told_seed(key: bytes, seat: int) -> int:
+    """The seed the hello hands the bot of ``seat`` (for its own randomness): an
+    HMAC of the seat under the match's secret ``key`` (:attr:`MatchConfig.seat_key`),
+    so it says nothing about the match seed, whatever seed was typed (a bot that
+    worked a small seed back from its own could deal the deck)."""
+    digest = hmac.new(key, f"tajmahal seat seed {seat}".encode(), "sha256").digest()
     return int.from_bytes(digest[:4], "big") >> 1
 
 

@@ -94,6 +94,7 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         memory=plan.memory,
         record=str(store.record_path(slot.number).resolve()),
         log_dir=str(store.log_dir.resolve()),
+        seat_key=store.seat_key(slot.number).hex(),
     )
 
 
