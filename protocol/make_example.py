@@ -59,7 +59,8 @@ def transcript() -> list[tuple[str, bytes]]:
         InProcessConnection(RandomPlayer(SEED + 1), "random"),
         InProcessConnection(RandomPlayer(SEED + 2), "random"),
     ]
-    play_match(TAJMAHAL, TAJMAHAL.random_setup(3, SEED), conns, MatchConfig(trace=trace, seat_key=SEAT_KEY), SEED)
+    config = MatchConfig(trace=trace, seat_key=SEAT_KEY)
+    play_match(TAJMAHAL, TAJMAHAL.random_setup(3, SEED), conns, config, SEED)
     return lines
 
 
