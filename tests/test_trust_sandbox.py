@@ -205,3 +205,28 @@ def test_memory_caps_a_sandboxed_bot_too() -> None:
     result = match_json("first", hostile("hog", "300"), *FAST, "--memory", "200", "--sandbox")
     (fault,) = result["faults"]
     assert (fault["seat"], fault["kind"]) == (1, "crash") and fault["stderr"] == "MemoryError"
+
+
+@needs_sandbox
+def test_outputs_a_sandboxed_bot_could_read_while_it_plays_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flat layout (bots, record, logs and trace in one folder): the sandbox
+    shows the bot its own folder, so the other seats' logs, and with --trace
+    every hand, would be readable; it is refused before any bot starts.  In a
+    folder of their own beneath it they are hidden (the test above)."""
+    bots = tmp_path / "bots"
+    shutil.copytree(Path(hostile("x")).parent, bots)
+    monkeypatch.chdir(bots)
+    for options in (["--record", "game.jsonl"], ["--trace", "trace.jsonl"],
+                    ["--record", "games/g.jsonl", "--log-dir", "."]):
+        code, _, stderr = cli("match", "./spy.py", "random", "--sandbox", *options)
+        assert code == 2, stderr
+        assert f"{bots} is a folder the sandbox lets bot './spy.py' read" in stderr
+    assert sorted(p.name for p in bots.iterdir()) == sorted(
+        p.name for p in Path(hostile("x")).parent.iterdir())  # nothing written
+    code, _, stderr = cli("tournament", "./spy.py", "random", "--out", ".", "--games", "2")
+    assert code == 2 and f"--out .: {bots} is a folder the sandbox" in stderr, stderr
+    code, _, stderr = cli("match", "./channel_probe.py", "random", "--no-sandbox", "-q",
+                          "--record", "game.jsonl", "--time", "5")
+    assert code == 0, stderr  # unsandboxed, the bots read your files anyway

@@ -38,6 +38,7 @@ from .referee import (
 )
 from .registry import GameRegistry, UnknownGame, registry_of
 from .report import fault_text, replay_table, result_table
+from .sandbox import exposed as sandbox_exposed
 from .sandbox import unavailable as sandbox_unavailable
 from .signals import terminate_as_interrupt
 from .text import printable
@@ -224,6 +225,12 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             )
         containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
         specs = parse_bots(bots, builtins)
+        record_dir = record.parent if record is not None else None
+        trace_dir = trace.parent if trace is not None else None
+        check_outputs_hidden(specs, sandbox, [
+            (record_dir, f"--record {record}"), (log_dir, f"--log-dir {log_dir}"),
+            (trace_dir, f"--trace {trace}"),
+        ])
         for path, what in ((record, "--record"), (trace, "--trace")):
             if path is not None:
                 check_writable(path, what)
@@ -282,6 +289,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             watch=watch,
             sandbox=sandbox,
             memory=memory,
+            hide=(trace_dir,) if trace_dir is not None else (),
         )
         if preflight:
             check_bots_start(game, specs, config)
@@ -401,6 +409,39 @@ def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
         reason = f": {why}" if why else " (this tournament was started with --no-sandbox)"
         click.echo(f"warning: the bots are not sandboxed{reason}; they run as you, with "
                    "your files, network and processes within reach", err=True)
+
+
+def check_outputs_hidden(
+    specs: Sequence[BotSpec], sandboxed: bool, outputs: Sequence[tuple[Path | None, str]]
+) -> None:
+    """Refuse outputs that a sandboxed bot could read while it plays: each of
+    ``outputs`` is a directory of the referee's (records, logs, a trace, a
+    tournament) and the option that put it there.  The sandbox hides such a
+    directory when it lies beneath a bot's folder, but not when it *is* one (the
+    flat layout ``match --sandbox ./a.py ./b.py --record game.jsonl``) or holds
+    one: the other seats' logs, and with ``--trace`` every hand, would be
+    readable by the bots."""
+    if not sandboxed:
+        return
+    for directory, option in outputs:
+        if directory is None:
+            continue
+        for spec in specs:
+            if spec.builtin is not None:
+                continue
+            seen = sandbox_exposed(spec.argv, directory)
+            if seen is None:
+                continue
+            where = os.path.abspath(directory)
+            what = (
+                f"{where} is a folder" if seen == where else f"{where} holds {seen}, a folder"
+            )
+            raise click.UsageError(
+                f"{option}: {what} the sandbox lets bot {spec.text!r} read: the bots could "
+                "read the other seats' logs (and records, traces) while they play. Write "
+                "them into a folder of their own beneath it (such as games/) or outside "
+                "the bots' folders"
+            )
 
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:

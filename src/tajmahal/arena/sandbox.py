@@ -186,6 +186,13 @@ def command(
     bwrap, no_userns = found
     argv = _absolute(argv)
     readable = readable_paths(argv)
+    hide = list(hide)
+    for directory in hide:
+        seen = exposed(argv, directory)
+        if seen is not None:
+            raise ValueError(
+                f"the sandbox of {argv[-1]!r} would let it read {directory} (through {seen})"
+            )
     rules = syscalls.descriptor()
     options = [
         *_namespace_options(no_userns), "--hostname", "sandbox", "--seccomp", str(rules),
@@ -329,6 +336,25 @@ def _private_in(top: str) -> tuple[str, ...]:
             if stat.S_ISREG(mode) and not mode & 0o004:
                 found.append(path)
     return tuple(found)
+
+
+def exposed(argv: Sequence[str], directory: Path) -> str | None:
+    """The directory the sandbox of the bot ``argv`` would let it read that makes
+    ``directory`` (of the referee's: records, logs, a tournament) readable too:
+    ``directory`` is that directory itself or holds it (then it cannot be hidden),
+    or lies in a system directory; None if it is out of the bot's sight or
+    hidden (beneath a directory it reads, see :func:`_masked`)."""
+    path = os.path.abspath(directory)
+    for system in SYSTEM_DIRS:
+        if not os.path.islink(system) and _beneath(path, system):
+            return system
+    readable = readable_paths(_absolute(argv))
+    if not any(_beneath(path, d) for d in readable):
+        return None  # not in the sandbox at all
+    for d in readable:
+        if _beneath(d, path):  # the same directory, or one it holds: not to be hidden
+            return d
+    return None
 
 
 def _masked(hide: Iterable[Path], readable: Sequence[str]) -> list[str]:

@@ -13,6 +13,7 @@ import click
 
 from ..commands import (
     check_bots_start,
+    check_outputs_hidden,
     check_sandbox,
     load_game_option,
     parse_bots,
@@ -202,15 +203,22 @@ def has_programs(game: AnyGame, bots: Sequence[str]) -> bool:
 
 
 def check_entrants(
-    game: AnyGame, entrants: Sequence[Entrant], options: dict[str, Any], plan: Plan | None = None
+    game: AnyGame,
+    entrants: Sequence[Entrant],
+    options: dict[str, Any],
+    plan: Plan | None = None,
+    out: Path | None = None,
 ) -> None:
     """Refuse to play unless every entrant looks startable and (unless
-    --no-preflight) starts and answers the hello: before any game, and before the
-    output directory is made."""
+    --no-preflight) starts and answers the hello, and (sandboxed) no bot could
+    read the output directory ``out``: before any game, and before the output
+    directory is made."""
     builtins = sorted(game.builtin_players())
     specs = parse_bots([e.bot for e in entrants], builtins)
     source = plan.to_data() if plan is not None else options
     check_sandbox(source["sandbox"])
+    if out is not None:
+        check_outputs_hidden(specs, source["sandbox"], [(out, f"--out {out}")])
     if not options["preflight"]:
         return
     config = MatchConfig(

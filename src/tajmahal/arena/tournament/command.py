@@ -157,7 +157,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
             else:
                 lineup = lineup_of(bots, options) if bots else None
                 plan = plan_for(game, out, lineup, games, seed, options)
-                check_entrants(game, plan.entrants, options, plan)
+                check_entrants(game, plan.entrants, options, plan, out)
                 if has_programs(game, tuple(e.bot for e in plan.entrants)):
                     say_sandbox(plan.sandbox, sandbox_given(), quiet)
                 status = play(game, out, plan, games, players, as_json, quiet)

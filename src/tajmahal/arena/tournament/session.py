@@ -133,7 +133,7 @@ def play_gauntlet(
             entrants = stored
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
-    check_entrants(game, entrants, options)
+    check_entrants(game, entrants, options, out=out)
     if has_programs(game, tuple(e.bot for e in entrants)):
         say_sandbox(options["sandbox"], sandbox_given(), quiet)
     candidate = entrants[0]
