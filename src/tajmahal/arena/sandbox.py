@@ -187,11 +187,11 @@ def command(
     argv = _absolute(argv)
     readable = readable_paths(argv)
     hide = list(hide)
-    for directory in hide:
-        seen = exposed(argv, directory)
+    for folder in hide:
+        seen = exposed(argv, folder)
         if seen is not None:
             raise ValueError(
-                f"the sandbox of {argv[-1]!r} would let it read {directory} (through {seen})"
+                f"the sandbox of {argv[-1]!r} would let it read {folder} (through {seen})"
             )
     rules = syscalls.descriptor()
     options = [
