@@ -25,7 +25,13 @@ from ..registry import GameRegistry, UnknownGame
 from . import gauntlet
 from .journal import TournamentError, stored_plan
 from .plan import Plan
-from .schedule import Entrant, deals_for, parse_entrants, seatings_per_deal
+from .schedule import (
+    Entrant,
+    deals_for,
+    duplicate_by_default,
+    parse_entrants,
+    seatings_per_deal,
+)
 from .sprt import SprtError, SprtParams, parse_sprt, require_scipy
 
 DEFAULT_GAMES = 100
@@ -46,6 +52,7 @@ _PLAN_OPTIONS = (
     "sandbox",
     "memory",
     "seatings",
+    "duplicate",
     "sprt",
 )
 
@@ -102,6 +109,7 @@ def _new_plan(
         memory=options["memory"],
         seatings=options["seatings"],
         sprt=_sprt_checked(options["sprt"], seats),
+        duplicate=options["duplicate"],
     )
 
 
@@ -199,7 +207,7 @@ def has_programs(game: AnyGame, bots: Sequence[str]) -> bool:
         entrants = parse_entrants(bots)
     except ValueError:
         return True
-    return not bots or any(e.bot not in game.builtin_players() for e in entrants)
+    return not bots or not duplicate_by_default([e.bot for e in entrants], game.builtin_players())
 
 
 def check_entrants(

@@ -101,6 +101,14 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         "orders of the bots (neighbours balanced too).",
     )
     @click.option(
+        "--duplicate/--fresh-deals",
+        default=None,
+        help="Play each deal's cards in every seating (duplicate deals: the luck of the "
+        "cards cancels out), or fresh cards in every game [default: duplicate when every "
+        "BOT is built in; fresh when one is a program, which could tell another seating "
+        "what it saw: see docs/tournaments.md].",
+    )
+    @click.option(
         "--sprt",
         metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S,stop=T]",
         help="Stop a two-bot match-up when a sequential probability ratio test decides "
@@ -146,6 +154,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
         game = tournament_game(registry, game_name, out, is_gauntlet_run)
         options["sandbox"] = default_sandbox(options["sandbox"], has_programs(game, bots))
+        if options["duplicate"] is None:
+            options["duplicate"] = not has_programs(game, bots)
         if executor != "ray" and (address is not None or ray_working_dir is not None):
             raise click.UsageError("--address and --ray-working-dir are for --executor ray")
         players = Executors(game, executor, jobs, address, ray_working_dir)

@@ -123,7 +123,7 @@ def run_tournament(
         audit(game, store)  # journaled games count only as the tournament wrote them
     builtins = set(game.builtin_players()) if game is not None else None
     tries: dict[int, int] = {}
-    standings = Standings(plan.entrants)
+    standings = Standings(plan.entrants, plan.duplicate)
     test = sequential_test(plan)
     for entry in sorted(store.finished, key=lambda g: g.number):
         standings.add(entry)

@@ -191,9 +191,10 @@ def _run(
         names = ", ".join(e.name for e in plan.entrants)
         up_to = "" if plan.sprt is None else "at most "
         screen.print(f"{game.title} tournament: {names}")
+        fresh = "" if plan.duplicate else ", fresh cards in every game"
         screen.print(
             f"{up_to}{count(plan.games, 'game')} ({count(plan.deals, 'deal')} x "
-            f"{seatings_text(plan)}), seed {plan.seed}, {players.describe()}; "
+            f"{seatings_text(plan)}{fresh}), seed {plan.seed}, {players.describe()}; "
             f"results in {store.root}"
         )
         if plan.sprt is not None:
