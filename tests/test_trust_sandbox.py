@@ -26,10 +26,9 @@ import orjson
 import pytest
 from referee_support import cli, hostile, match_json, needs_sandbox, plain_user_cli
 
-from tajmahal.arena import commands
+from tajmahal.arena import cgroups, commands
 
 FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
-linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux rlimits")
 SECRET = "271828182845"
 IPC_CREAT, IPC_RMID = 0o1000, 0
 
@@ -192,19 +191,41 @@ def test_the_sandbox_is_refused_up_front_by_match_where_it_cannot_be_had(
     assert code == 2 and "the sandbox needs X" in stderr and stdout == ""
 
 
-@linux
-def test_memory_caps_what_a_bot_can_hold() -> None:
-    result = match_json("first", hostile("hog", "300"), *FAST, "--memory", "200")
+OOM = "killed by the out-of-memory killer: it went over its memory bound"
+needs_cgroups = pytest.mark.skipif(
+    cgroups.unavailable() is not None and not os.environ.get("CI"),
+    reason=str(cgroups.unavailable()))
+
+
+@needs_cgroups
+@pytest.mark.parametrize("where", ["heap", "memfd", "shm"])
+def test_memory_bounds_all_a_bot_holds_memory_files_and_shared_memory_too(where: str) -> None:
+    """--memory is a cgroup's bound on the bot's whole tree: a 2 GB memory file
+    (no address space) held the host's memory before; now the bot is killed."""
+    result = match_json("first", hostile("hog", "300", where), *FAST, "--memory", "200")
     (fault,) = result["faults"]
-    assert (fault["seat"], fault["kind"]) == (1, "crash") and fault["stderr"] == "MemoryError"
-    assert match_json("first", hostile("hog", "100"), *FAST, "--memory", "200")["faults"] == []
+    assert (fault["seat"], fault["kind"]) == (1, "crash") and OOM in fault["detail"]
+    assert match_json("first", hostile("hog", "100", where), *FAST, "--memory", "200")[
+        "faults"] == []
 
 
 @needs_sandbox
-def test_memory_caps_a_sandboxed_bot_too() -> None:
-    result = match_json("first", hostile("hog", "300"), *FAST, "--memory", "200", "--sandbox")
+@needs_cgroups
+def test_memory_bounds_a_sandboxed_bot_and_its_children() -> None:
+    result = match_json("first", hostile("hog", "300", "memfd"), *FAST, "--memory", "200",
+                        "--sandbox")
     (fault,) = result["faults"]
-    assert (fault["seat"], fault["kind"]) == (1, "crash") and fault["stderr"] == "MemoryError"
+    assert (fault["seat"], fault["kind"]) == (1, "crash") and OOM in fault["detail"]
+    # A child holding it is killed, the bot plays on (its group is bounded as a whole).
+    result = match_json("first", hostile("hog", "300", "child"), *FAST, "--memory", "200",
+                        "--sandbox")
+    assert result["faults"] == [] and result["seats"][1]["fallback_decisions"] == 0
+
+
+def test_memory_is_refused_where_no_cgroup_can_bound_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(commands, "cgroups_unavailable", lambda: "no cgroup here")
+    code, stdout, stderr = cli("match", "random", "random", "--memory", "200")
+    assert code == 2 and "no cgroup here" in stderr and "--memory" in stderr and stdout == ""
 
 
 @needs_sandbox

@@ -18,6 +18,7 @@ import click
 import orjson
 
 from . import containment
+from .cgroups import unavailable as cgroups_unavailable
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, read_game_id, replay
@@ -89,7 +90,9 @@ _REFEREE_OPTIONS = (
         "--memory",
         type=click.IntRange(min=16),
         metavar="MB",
-        help="Cap each bot process's address space at MB megabytes (RLIMIT_AS).",
+        help="Bound each bot's memory, all its processes, memory files and shared "
+        "memory together, at MB megabytes (a cgroup of its own; refused where none can "
+        "be made).",
     ),
 )
 
@@ -216,6 +219,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         game = load_game_option(registry, game_name)
         sandbox = bool(sandbox)  # off unless asked for
         check_sandbox(sandbox)
+        check_memory(memory)
         builtins = sorted(game.builtin_players())
         players = len(bots)
         if not game.min_players <= players <= game.max_players:
@@ -379,6 +383,18 @@ def check_sandbox(wanted: bool) -> None:
         problem = sandbox_unavailable()
         if problem is not None:
             raise click.UsageError(f"{problem} (or give --no-sandbox)")
+
+
+def check_memory(memory: int | None) -> None:
+    """Refuse ``--memory`` where no cgroup can bound a bot's whole memory (rather
+    than leave memory files, shared memory and children unbounded)."""
+    if memory is not None:
+        problem = cgroups_unavailable()
+        if problem is not None:
+            raise click.BadParameter(
+                f"a bound on a bot's whole memory needs a cgroup for each bot: {problem}",
+                param_hint="--memory",
+            )
 
 
 def default_sandbox(given: bool | None, programs: bool = True) -> bool:

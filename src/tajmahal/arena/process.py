@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Final
 
-from . import containment
+from . import cgroups, containment
 from .connection import Connection, LineReader, Received, open_private
 from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
 from .text import printable
@@ -199,11 +199,14 @@ class ProcessConnection(Connection):
         signal_exit: bool = False,
         program: str | None = None,
         pass_fds: Sequence[int] = (),
+        group: cgroups.Group | None = None,
     ) -> None:
         self.argv = list(argv)
         #: Descriptors handed to the bot's command at its start (then closed here):
         #: the sandbox's seccomp filter, which ``bwrap`` reads.
         self.pass_fds = tuple(pass_fds)
+        #: The bot's cgroup (its memory bound and CPU share): removed once it is gone.
+        self.group = group
         #: The bot's own program when ``argv`` starts it through another (a launcher).
         self.program = program
         #: The bot runs under a program (the sandbox's) that reports its death by
@@ -488,6 +491,9 @@ class ProcessConnection(Connection):
         assert self.proc is not None
         status = self._peek_status()
         name = status.removeprefix("signal ") if status.startswith("signal ") else ""
+        if name == "SIGKILL" and self.group is not None and self.group.oom_killed():
+            return (CRASH, "killed by the out-of-memory killer: it went over its memory "
+                    "bound (--memory, for all its processes)")
         if name and name not in containment.SELF_INFLICTED:
             self.signal = name
             return (
@@ -570,6 +576,9 @@ class ProcessConnection(Connection):
     def kill(self) -> None:
         self._close_passed()  # never started
         proc = self.proc
+        if proc is None and self.group is not None:  # never started either
+            self.group.remove()
+            self.group = None
         if proc is None or proc.returncode is not None:
             return
         exited = self._has_exited()
@@ -596,3 +605,6 @@ class ProcessConnection(Connection):
             self.pidfd = None
         if self.stderr is not None:
             self.stderr.stop(1.0)
+        if self.group is not None and proc.returncode is not None:
+            self.group.remove()
+            self.group = None

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from attrs import evolve, field, frozen
 
-from . import containment, sandbox
+from . import cgroups, containment, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
@@ -264,9 +264,11 @@ class MatchConfig:
     keep every CPU busy.
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
-    progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
-    (see :mod:`~tajmahal.arena.sandbox`); ``hide``: directories sandboxed bots
-    must not see, besides the record's and the logs' (a tournament's).
+    progress output.  ``sandbox`` confines the bot processes (see
+    :mod:`~tajmahal.arena.sandbox`), ``memory`` bounds (in MB) the memory of each
+    bot's whole process tree (its cgroup: :mod:`~tajmahal.arena.cgroups`);
+    ``hide``: directories sandboxed bots must not see, besides the record's and
+    the logs' (a tournament's).
     ``seat_key``: the secret the seeds told to the bots are made with
     (:func:`told_seed`; a tournament's comes from its directory's key, so a game
     played again tells the same seeds); None: a fresh random one per match.  The
@@ -341,14 +343,21 @@ def connect(
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
-            launch = sandbox.command(
-                spec.argv, sandbox=config.sandbox, memory=config.memory, hide=hidden_dirs(config)
-            )
+            group = bot_group(config.memory)
+            try:
+                launch = sandbox.command(
+                    spec.argv, sandbox=config.sandbox, group=group, hide=hidden_dirs(config)
+                )
+            except BaseException:
+                if group is not None:
+                    group.remove()
+                raise
             argv = launch.argv
             out.append(
                 ProcessConnection(
                     argv,
                     pass_fds=launch.fds,
+                    group=group,
                     label=spec.text,
                     log_path=logs[seat],
                     max_line=config.max_line,
@@ -359,6 +368,17 @@ def connect(
                 )
             )
     return out
+
+
+def bot_group(memory: int | None) -> cgroups.Group | None:
+    """A cgroup for a bot program: at most ``memory`` MB for its whole tree (None:
+    no bound) and one CPU, where the system allows cgroups (none otherwise).
+    Raises ValueError for a ``memory`` bound that cannot be had (rather than
+    leave the bot unbounded)."""
+    group = cgroups.create(memory)
+    if group is None and memory is not None:
+        raise ValueError(f"--memory needs a cgroup for each bot: {cgroups.unavailable()}")
+    return group
 
 
 def seat_seed(seed: int, seat: int) -> int:

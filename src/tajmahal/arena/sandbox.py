@@ -35,15 +35,17 @@ privilege: unprivileged user namespaces) puts it in its own
 
 Inside, :mod:`~tajmahal.arena.confine` adds what the kernel offers: a Landlock
 domain over the same directories (writes in ``/tmp`` only, no new files in
-``/dev``), ``no_new_privs``, no core dumps, the ``--memory`` cap and at most
-:data:`PROCESSES` processes (``RLIMIT_NPROC``, counted in its own user
-namespace; the kernel does not apply it to root's processes).
+``/dev``), ``no_new_privs``, no core dumps and at most :data:`PROCESSES`
+processes (``RLIMIT_NPROC``, counted in its own user namespace; the kernel does
+not apply it to root's processes).  Outside, before ``bwrap``, the launcher puts
+the bot in its cgroup (:mod:`~tajmahal.arena.cgroups`: the ``--memory`` bound
+for its whole tree and a CPU share) where the system allows one.
 
 :func:`unavailable` says why the sandbox cannot be had here (no Linux, no
-``bwrap``, user namespaces refused).  Without the sandbox, :func:`command`
-still starts a bot through the launcher where that adds something: the
-``--memory`` cap, and (Landlock ABI 6, Linux 6.12+) signals kept to its own
-process tree, so that it cannot kill or stop its referee, its tournament
+``bwrap``, no libseccomp, user namespaces refused).  Without the sandbox,
+:func:`command` still starts a bot through the launcher where that adds
+something: its cgroup, and (Landlock ABI 6, Linux 6.12+) signals kept to its
+own process tree, so that it cannot kill or stop its referee, its tournament
 worker, or another seat's bot.
 """
 
@@ -62,7 +64,7 @@ from typing import Final
 
 from attrs import frozen
 
-from . import confine, syscalls
+from . import cgroups, confine, syscalls
 
 #: Bytes a sandboxed bot may keep in its ``/tmp`` (and as much in ``/dev/shm``).
 TMP_SIZE: Final = 256 << 20
@@ -167,19 +169,20 @@ def command(
     argv: Sequence[str],
     *,
     sandbox: bool,
-    memory: int | None,
+    group: cgroups.Group | None = None,
     hide: Iterable[Path] = (),
 ) -> Launch:
     """How to start the bot ``argv`` in the sandbox (``sandbox``), or confined as
-    far as can be without it; ``hide``: directories of the referee's (records,
-    logs, a tournament) the bot must not see."""
-    limits = [] if memory is None else ["--memory", str(memory)]
+    far as can be without it, in its cgroup ``group`` (None: none); ``hide``:
+    directories of the referee's (records, logs, a tournament) the bot must not
+    see."""
+    joined = list(cgroups.join_options(group))
     if not sandbox:
-        if scope_available():
-            limits.append("--scope")
+        limits = [*joined, *(["--scope"] if scope_available() else [])]
         if not limits:
             return Launch(tuple(argv))
         return Launch((sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv))
+    limits = []
     found = _bwrap()
     if found is None:
         raise OSError("bwrap is not installed")
@@ -213,10 +216,10 @@ def command(
     for directory in (*SYSTEM_DIRS, *readable, "/proc"):
         limits += ["--read", directory]
     limits += ["--write", "/tmp", "--write", "/dev/shm", "--devices", "/dev"]
-    return Launch(
-        (bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv),
-        (rules,),
-    )
+    inside = (bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv)
+    if joined:  # the launcher joins the group outside, then becomes bwrap
+        return Launch((sys.executable, "-I", "-S", _LAUNCHER, *joined, "--", *inside), (rules,))
+    return Launch(inside, (rules,))
 
 
 #: Machine-wide counters in ``/proc`` that a bot could move and another read

@@ -13,6 +13,7 @@ import click
 
 from ..commands import (
     check_bots_start,
+    check_memory,
     check_outputs_hidden,
     check_sandbox,
     load_game_option,
@@ -225,6 +226,7 @@ def check_entrants(
     specs = parse_bots([e.bot for e in entrants], builtins)
     source = plan.to_data() if plan is not None else options
     check_sandbox(source["sandbox"])
+    check_memory(source["memory"])
     if out is not None:
         check_outputs_hidden(specs, source["sandbox"], [(out, f"--out {out}")])
     if not options["preflight"]:
