@@ -113,7 +113,7 @@ class StderrLog:
         self.thread.start()
 
     def _run(self) -> None:
-        if self.path is not None:
+        if self.path is not None and self.cap > 0:  # no room at all: no log
             try:
                 self.out = open_private(self.path)
             except OSError:  # no log then, but stderr is still drained

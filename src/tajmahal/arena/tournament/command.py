@@ -34,6 +34,7 @@ from .arguments import (
     tournament_game,
 )
 from .gauntlet import is_gauntlet
+from .logbudget import DEFAULT_MAX_LOGS
 from .schedule import CYCLIC, SEATINGS
 from .session import Executors, play, play_gauntlet
 
@@ -99,6 +100,15 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         show_default=True,
         help="Seatings per deal: cyclic rotations (each bot at each seat once), or all "
         "orders of the bots (neighbours balanced too).",
+    )
+    @click.option(
+        "--max-logs",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_LOGS,
+        show_default=True,
+        metavar="B",
+        help="Bytes of the bots' stderr the whole tournament keeps (--max-log is per bot "
+        "and game); once spent, later games keep none, and the tournament says so.",
     )
     @click.option(
         "--duplicate/--fresh-deals",

@@ -10,7 +10,6 @@ machine; a distributed one would run :mod:`.worker` on other machines.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import sys
 import traceback
@@ -164,10 +163,14 @@ def _keep_nonempty(logs: list[str]) -> list[str]:
     kept = []
     for log in logs:
         path = Path(log)
-        with contextlib.suppress(OSError):
+        try:
             if path.stat().st_size == 0:
                 path.unlink()
                 continue
+        except FileNotFoundError:  # none was kept (the tournament's log budget is spent)
+            continue
+        except OSError:
+            pass
         kept.append(log)
     return kept
 

@@ -19,6 +19,7 @@ from ..referee import (
     DEFAULT_MAX_LOG,
     TimeControl,
 )
+from .logbudget import DEFAULT_MAX_LOGS
 from .schedule import (
     CYCLIC,
     FRESH_SEEDING,
@@ -50,7 +51,8 @@ class Plan:
     seed, the number of deals, the variant (None: the game's default for the
     number of seats), one time control per entrant (it follows the bot from seat
     to seat), the referee's other limits, and how entrants are seated in a deal
-    (``seatings``: see :data:`~.schedule.SEATINGS`), the sequential test that
+    (``seatings``: see :data:`~.schedule.SEATINGS`), the bytes of bot logs the
+    whole tournament keeps (``max_logs``: see :mod:`.logbudget`), the sequential test that
     may stop a two-entrant tournament early (``sprt``: see :mod:`.sprt`), and
     whether a deal's cards are played in each of its seatings (``duplicate``,
     the default here) or every game has cards of its own: the command line
@@ -83,6 +85,7 @@ class Plan:
     sandbox: bool = False
     memory: int | None = None
     duplicate: bool = True
+    max_logs: int = DEFAULT_MAX_LOGS
 
     def __attrs_post_init__(self) -> None:
         if not self.time:  # the referee's default for every entrant
@@ -127,6 +130,7 @@ class Plan:
             "grace": self.grace,
             "max_line": self.max_line,
             "max_log": self.max_log,
+            "max_logs": self.max_logs,
             "batch_events": self.batch_events,
             "sandbox": self.sandbox,
             "memory": self.memory,
@@ -163,6 +167,7 @@ class Plan:
                 grace=float(data["grace"]),
                 max_line=int(data["max_line"]),
                 max_log=int(data["max_log"]),
+                max_logs=int(data.get("max_logs", DEFAULT_MAX_LOGS)),
                 batch_events=bool(data["batch_events"]),
                 seatings=seatings,
                 sprt=None if data.get("sprt") is None else SprtParams.from_data(data["sprt"]),
@@ -207,6 +212,7 @@ _OPTION = {
     "grace": "--grace",
     "max_line": "--max-line",
     "max_log": "--max-log",
+    "max_logs": "--max-logs",
     "batch_events": "--batch-events",
     "sandbox": "--sandbox",
     "memory": "--memory",

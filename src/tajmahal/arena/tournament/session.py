@@ -253,6 +253,8 @@ def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = Tr
         )
         files = ", ".join(p.name for p in report.files)
         out.print(f"results in {store.root}: {files}, {GAMES}/")
+    if report.logs is not None:
+        click.echo(f"note: {report.logs}", err=True)
     if report.lost is not None:
         click.echo(
             f"stopped: {report.lost}; {report.finished} of {plan.games} games are saved in "
