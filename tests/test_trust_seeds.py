@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from referee_support import cli, faulty
 from tournament_support import make_plan
 
-from tajmahal.arena.referee import seat_seed, told_seed
+from tajmahal.arena.referee import REPRODUCIBLE_SEEDS, seat_seed, told_seed
 from tajmahal.arena.tournament.journal import TournamentDir
 
 
@@ -68,3 +70,13 @@ def test_a_tournament_tells_a_game_played_again_the_same_seeds(tmp_path: Path) -
     other = TournamentDir.open(tmp_path / "u", make_plan())
     assert other.seat_key(0) != keys[0]
     other.close()
+
+
+def test_reproducible_seeds_are_the_hash_of_the_match_seed_when_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the docs' figures run with: two runs of one seed tell the same seeds."""
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
+    (tmp_path / "a").mkdir()
+    told, recorded = told_and_recorded(tmp_path / "a")
+    assert told == recorded == [seat_seed(1, 0), seat_seed(1, 1)]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import secrets
 import time
 import weakref
 from collections.abc import Sequence
@@ -32,7 +31,7 @@ from .referee import (
     MatchResult,
     SeatResult,
     TimeControl,
-    told_seed,
+    told_seeds,
 )
 from .signals import uninterruptible
 from .text import printable, quote
@@ -108,9 +107,8 @@ class Match:
         self.config = config
         self.seed = seed
         self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
-        key = config.seat_key if config.seat_key is not None else secrets.token_bytes(32)
         #: The seed told to each seat's bot in its hello.
-        self.told = [told_seed(key, s.seat) for s in self.seats]
+        self.told = told_seeds(config.seat_key, seed, len(self.seats))
         #: The seats sent events: the bots that read them (every pipe; not an
         #: in-process player that ignores them, so nothing is encoded for it),
         #: every seat when the trace shows every message.

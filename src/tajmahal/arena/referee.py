@@ -389,6 +389,22 @@ def seat_seed(seed: int, seat: int) -> int:
     return int.from_bytes(digest[:4], "big") >> 1
 
 
+#: Set (to anything but "" or "0"), the seeds told to the bots are the hashes of
+#: the match seed they were before (:func:`seat_seed`): runs of one seed are then
+#: the same, bot programs' play included, as the docs' figures need; but a bot
+#: can work a small match seed back from its own.  Never for a competitive run.
+REPRODUCIBLE_SEEDS: Final = "TAJMAHAL_REPRODUCIBLE_SEEDS"
+
+
+def told_seeds(key: bytes | None, seed: int, seats: int) -> list[int]:
+    """The seed told to the bot of each seat of a match of ``seed``: under the
+    secret ``key`` (None: a fresh one), or as :data:`REPRODUCIBLE_SEEDS` says."""
+    if os.environ.get(REPRODUCIBLE_SEEDS, "") not in ("", "0"):
+        return [seat_seed(seed, seat) for seat in range(seats)]
+    key = key if key is not None else secrets.token_bytes(32)
+    return [told_seed(key, seat) for seat in range(seats)]
+
+
 def told_seed(key: bytes, seat: int) -> int:
     """The seed the hello hands the bot of ``seat`` (for its own randomness): an
     HMAC of the seat under the match's secret ``key`` (:attr:`MatchConfig.seat_key`),
