@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from referee_support import cli, faulty
 from tournament_support import make_plan
 
