@@ -28,8 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SPY = ROOT / "tests" / "hostile_bots" / "duplicate_spy.py"
 
 
-def spy_share(games: int, jobs: int, iterations: int, duplicate: bool, seed: int) -> dict:
-    """The spy's win share (mean, low, high) in one tournament."""
+def spy_share(
+    games: int, jobs: int, iterations: int, duplicate: bool, seed: int
+) -> tuple[dict, int]:
+    """The spy's win share (mean, low, high) in one tournament, and the number of
+    games in which the notes told it its opponent's hand."""
     with tempfile.TemporaryDirectory() as tmp:
         notes = Path(tmp, "notes")
         spy = f"spy={SPY} {notes} --iterations {iterations}"
@@ -42,8 +45,10 @@ def spy_share(games: int, jobs: int, iterations: int, duplicate: bool, seed: int
             check=True, capture_output=True, cwd=ROOT,
         )
         data = json.loads(Path(tmp, "t", "standings.json").read_text())
+        told = sum("spy: read the hand" in log.read_text()
+                   for log in Path(tmp, "t", "logs").glob("*.log"))
     share: dict = data["entrants"][0]["win_share"]
-    return share
+    return share, told
 
 
 def run_all(quick: bool) -> list[Result]:
@@ -51,13 +56,14 @@ def run_all(quick: bool) -> list[Result]:
     rows = []
     for jobs in (1, 2):
         for duplicate in (False, True):
-            share = spy_share(games, jobs, iterations, duplicate, seed=jobs)
+            share, told = spy_share(games, jobs, iterations, duplicate, seed=jobs)
             mode = "--duplicate (control)" if duplicate else "default (fresh cards)"
             interval = ("" if share["low"] is None
                         else f" [{share['low']:.2f}, {share['high']:.2f}]")
             rows.append(Result(
                 f"spy's win share against its twin, --jobs {jobs}, {mode}", share["mean"],
-                "share", note=f"{games} games, {iterations} iterations; 95%{interval}"))
+                "share", note=f"{games} games, {iterations} iterations; 95%{interval}; "
+                f"the notes told it its opponent's hand in {told} games"))
     return rows
 
 

@@ -9,8 +9,8 @@ seats had in another seating of the same cards, and searches as if it saw them
 
 ``NOTES`` is a folder every copy can write (the channel: a stand-in for any
 channel a sandbox leaves, such as the page cache's timing).  ``--honest`` plays
-the same search without reading the notes (the twin to measure against); both
-write.  ``benchmarks/duplicate_deals.py`` measures what the notes are worth.
+the same search and neither reads nor writes notes (the twin to measure
+against): what the spy reads is what *it* saw in another seating of the deal.  ``benchmarks/duplicate_deals.py`` measures what the notes are worth.
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ def send(message: dict[str, Any]) -> None:
     sys.stdout.buffer.flush()
 
 
+#: The seats whose hand the notes told (said once on stderr, for the benchmark).
+told_of = [False] * 5
+
+
 def told(view: Any, notes: Path, deal: str) -> Any:
     """``view`` with the other seats' hands from the notes shown as revealed."""
     unseen = set(unseen_cards(view))
@@ -56,6 +60,10 @@ def told(view: Any, notes: Path, deal: str) -> Any:
         room = max(0, player.hand_size - len(already))
         known = [c for c in hand if c in unseen and c not in already][:room]
         players[seat] = evolve(player, revealed=tuple(sorted({*player.revealed, *known})))
+        if not told_of[seat]:
+            print(f"spy: read the hand of seat {seat} from the notes", file=sys.stderr,
+                  flush=True)
+            told_of[seat] = True
     return evolve(view, players=tuple(players))
 
 
@@ -81,7 +89,7 @@ def main() -> None:
         elif message["type"] == "act":
             assert setup is not None
             view = view_from_data(setup, message["view"], message["legal"])
-            if not wrote:
+            if not wrote and not args.honest:  # the twin tells nothing
                 args.notes.mkdir(parents=True, exist_ok=True)
                 part = args.notes / f".{deal}.{view.seat}.{os.getpid()}"
                 part.write_text(json.dumps(list(view.hand)))
