@@ -10,7 +10,8 @@ seats had in another seating of the same cards, and searches as if it saw them
 ``NOTES`` is a folder every copy can write (the channel: a stand-in for any
 channel a sandbox leaves, such as the page cache's timing).  ``--honest`` plays
 the same search and neither reads nor writes notes (the twin to measure
-against): what the spy reads is what *it* saw in another seating of the deal.  ``benchmarks/duplicate_deals.py`` measures what the notes are worth.
+against): what the spy reads is what *it* saw in another seating of the deal.
+``benchmarks/duplicate_deals.py`` measures what the notes are worth.
 """
 
 from __future__ import annotations
