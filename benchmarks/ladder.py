@@ -42,8 +42,8 @@ def new_ladder(root: Path) -> tuple[Any, Any]:
     place = make_dir(root, None)
     settings = {
         "game": "tajmahal", "players": 4, "max_players": 4, "variant": None, "seed": 1,
-        "round_games": 16, "placement": 10, "duplicate": False, "time_move": 1.0,
-        "time_bank": 10.0, "handshake": 10.0, "grace": 2.0, "max_line": 1 << 20,
+        "secret": "0" * 64, "round_games": 16, "placement": 10, "duplicate": False,
+        "time_move": 1.0, "time_bank": 10.0, "handshake": 10.0, "grace": 2.0, "max_line": 1 << 20,
         "max_log": 10 << 20, "memory": None, "created": now(), "planned_rounds": 0,
         "store": str(place.root),
     }

@@ -87,7 +87,8 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
             round_games += low - round_games % low  # whole deals in a round
         settings = {
             "game": game.name, "players": low, "max_players": high, "variant": variant,
-            "seed": secrets.randbits(63) if seed is None else seed, "round_games": round_games,
+            "seed": secrets.randbits(63) if seed is None else seed,
+            "secret": secrets.token_hex(32), "round_games": round_games,
             "placement": placement, "duplicate": duplicate,
             "time_move": limits["move"], "time_bank": limits["bank"],
             "handshake": limits["handshake"], "grace": limits["grace"],

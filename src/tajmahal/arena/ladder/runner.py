@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -266,6 +267,7 @@ class Ladder:
             log_dir=str(self.place.log_dir),
             sandbox=any(h is not None for h in homes),
             memory=s["memory"],
+            seat_key=seat_key(s["secret"], game.id).hex(),
             homes=homes,
         )
 
@@ -374,6 +376,14 @@ class Ladder:
     def _slot(self, game_id: int) -> int:
         found = self.pending.get(game_id)
         return -1 if found is None or found.slot is None else found.slot
+
+
+def seat_key(secret: str, game: int) -> bytes:
+    """The secret the seeds told to the bots of ``game`` are made with: from the
+    ladder's own secret, so that a game played again (after a stopped run) tells
+    the same seeds, and no bot can work them out (see ``MatchConfig.seat_key``)."""
+    return hmac.new(bytes.fromhex(secret), f"seat seeds of game {game}".encode(),
+                    "sha256").digest()
 
 
 def _seat_of(log: str) -> int:

@@ -65,6 +65,8 @@ ladder = Table(
     Column("max_players", Integer, nullable=False),
     Column("variant", String(100)),
     Column("seed", BigInteger, nullable=False),
+    #: The secret the seeds told to the bots are made with (never shown): 64 hex digits.
+    Column("secret", String(64), nullable=False),
     Column("round_games", Integer, nullable=False),
     Column("placement", Integer, nullable=False),
     Column("duplicate", Boolean, nullable=False),

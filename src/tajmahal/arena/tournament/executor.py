@@ -10,7 +10,6 @@ machine; a distributed one would run :mod:`.worker` on other machines.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import sys
 import traceback
@@ -29,9 +28,10 @@ from .journal import GAMES, sync_directory
 @frozen
 class GameTask(Data):
     """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
-    bot of each seat (as for ``tajmahal match``), each seat's time control, and
-    where the record and the bots' logs go; ``homes``: the folder each seat's
-    command runs in (none given: this directory; see :class:`BotSpec`)."""
+    bot of each seat (as for ``tajmahal match``), each seat's time control,
+    where the record and the bots' logs go, the secret of the seeds the bots are
+    told (``seat_key``), and the folder each seat's command runs in (``homes``;
+    none given: this directory; see :class:`BotSpec`)."""
 
     number: int
     seed: int
@@ -47,6 +47,8 @@ class GameTask(Data):
     log_dir: str
     sandbox: bool = False
     memory: int | None = None
+    #: The secret of the seeds told to the bots, in hex ("": a fresh one).
+    seat_key: str = ""
     homes: tuple[str | None, ...] = ()
 
 
@@ -145,6 +147,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             memory=task.memory,
             hide=_tournament_dir(record),
             on_step=on_step,
+            seat_key=bytes.fromhex(task.seat_key) if task.seat_key else None,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         sync_directory(record.parent)  # the record's rename is on disk before it counts
@@ -166,10 +169,14 @@ def _keep_nonempty(logs: list[str]) -> list[str]:
     kept = []
     for log in logs:
         path = Path(log)
-        with contextlib.suppress(OSError):
+        try:
             if path.stat().st_size == 0:
                 path.unlink()
                 continue
+        except FileNotFoundError:  # none was kept (the tournament's log budget is spent)
+            continue
+        except OSError:
+            pass
         kept.append(log)
     return kept
 
