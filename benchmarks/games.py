@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tajmahal.arena.game import AnyGame
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 
 from tajmahal.arena import InProcessConnection, MatchConfig, TimeControl, play_match
 from tajmahal.arena.referee import seat_seed
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.openspiel import ismcts_player
 
 

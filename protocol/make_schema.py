@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.kit.schema import game_schema
 
 SCHEMAS = Path(__file__).resolve().parent / "schema"

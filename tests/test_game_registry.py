@@ -9,8 +9,7 @@ import orjson
 import pytest
 from referee_support import cli
 
-from tajmahal.arena.registry import GROUP, GameEntry, GameRegistry, UnknownGame
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES, GROUP, GameEntry, GameRegistry, UnknownGame
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.kit.adapter import Adapter
 
 KIT_GAMES = {

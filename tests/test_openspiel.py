@@ -23,7 +23,7 @@ from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot
 
 import tajmahal.openspiel as tos
 from tajmahal.arena import InProcessConnection, MatchConfig, MatchResult, play_match
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal.rules import check_state
 from tajmahal.tikal.chance import check as check_tikal

@@ -13,7 +13,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from tajmahal import BuildPalace, Play, Setup, TakeCard, Withdraw
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.pettingzoo import GameEnv, env, parallel_env
 from tajmahal.tajmahal.encoding import ActionIndexError, action_index
 from tajmahal.tajmahal.raster import SEAT_COLORS, city_pixel, render_image

@@ -14,7 +14,7 @@ from referee_support import BOTS, NODE, ROOT, cli
 from tikal_scenario import BASE, TEMPLE_A, TEMPLE_B, acting, at, lay, put, stacked
 
 from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.kit.search import search_choice
 from tajmahal.tikal import Dig, EndTurn, legal_actions, new_game

@@ -18,8 +18,8 @@ from tajmahal.arena import webgate
 from tajmahal.arena.connection import InProcessConnection
 from tajmahal.arena.player import FirstPlayer
 from tajmahal.arena.referee import MatchConfig, play_match
+from tajmahal.arena.registry import GAMES
 from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Server, Table
-from tajmahal.games import GAMES
 
 pytest.importorskip("uvicorn")
 

@@ -242,7 +242,7 @@ class Match:
     def write_header(self) -> None:
         if self.writer is None:
             return
-        from .. import __version__
+        from ..version import __version__
 
         self.writer.write(
             {

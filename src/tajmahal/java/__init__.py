@@ -24,12 +24,12 @@ are data (:mod:`tajmahal.java.components`); the arena plays Java through
 
 from __future__ import annotations
 
-from ..kit.dealt import SetupError
+from ..kit.errors import IllegalAction, SetupError
 from .actions import *
 from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
 from .legal import legal_actions
 from .problems import problem
-from .rules import IllegalAction, apply, final_scoring, is_over, new_game, ranks, scores, step
+from .rules import apply, final_scoring, is_over, new_game, ranks, scores, step
 from .state import ANYTIME, SCORE_SOURCES, START, Pending, Seat, Setup, State
 from .views import JavaView, determinize, view
 

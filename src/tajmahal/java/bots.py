@@ -22,12 +22,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
 from .actions import Action, EndTurn
-from .adapter import JAVA
 from .components import DEFAULT_COMPONENTS, Components
 from .heuristic import FAR, NEAR, bid_choice, evaluate, festival_value, ordered, owner
 from .legal import legal_actions
@@ -60,12 +59,15 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
         components: Components = DEFAULT_COMPONENTS,
         searched: tuple[str, ...] = (ACT, POSITION),
         playout_width: tuple[int, int] = (NEAR, FAR),
+        game: Any = None,
     ) -> None:
+        super().__init__(game)
         self.components = components
         self.searched = searched
         self.playout_width = playout_width
 
-    game = JAVA
+    #: The built-in ``mcts``: each of the 6 best choices tried twice, at most 0.8 s.
+    budget = SearchConfig(iterations=12, seconds=0.8, width=6)
 
     def determinize(self, view: JavaView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)
@@ -165,8 +167,6 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
 
 
 BOTS: Final = JavaBots()
-#: The built-in ``mcts``: each of the 6 best choices tried twice, at most 0.8 s.
-MCTS_BUILTIN: Final = SearchConfig(iterations=12, seconds=0.8, width=6)
 
 
 def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
@@ -175,4 +175,4 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
     return BOTS.greedy_index(state, legal, rng)
 
 
-__all__ = ["BOTS", "MCTS_BUILTIN", "JavaBots", "greedy_choice"]
+__all__ = ["BOTS", "JavaBots", "greedy_choice"]

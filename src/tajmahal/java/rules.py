@@ -10,7 +10,7 @@ decisions are in :mod:`tajmahal.java.legal`.  An illegal action raises
 >>> apply(state, EndTurn())
 Traceback (most recent call last):
 ...
-tajmahal.java.rules.IllegalAction: J20: place a land tile before the turn ends
+tajmahal.kit.errors.IllegalAction: J20: place a land tile before the turn ends
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 # J85: the totals by seat, ranked (a tie is a shared win).
+from ..kit.errors import IllegalAction
 from ..kit.scoring import ranks as ranks
 from ..kit.scoring import scores as scores
 from . import actions as act
@@ -64,11 +65,6 @@ from .state import (
     State,
     Turn,
 )
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message starts with the rule id."""
-
 
 # --------------------------------------------------------------------------- start
 
@@ -129,7 +125,8 @@ def step(state: State, action: act.Action) -> tuple[State, list[Event]]:
     """The state after ``action`` and what happened; raises :class:`IllegalAction`."""
     reason = problem(state, action)
     if reason is not None:
-        raise IllegalAction(reason)
+        rule, _, text = reason.partition(": ")
+        raise IllegalAction(rule, text)
     seat = state.to_act
     assert seat is not None
     events: list[Event] = []

@@ -39,7 +39,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from attrs import field, frozen
 
-from ..arena.game import AnyGame
+from ..arena.game import AnyGame, Game
 
 A = TypeVar("A")
 S = TypeVar("S")
@@ -377,20 +377,19 @@ class Encoding(Generic[S, A]):
         return zero_sum(self.game.scores(state))
 
 
-def encoding_of(game: str | AnyGame) -> Encoding[Any, Any]:
-    """The encoding ``game`` declares through its optional ``encoding()`` method
-    (``game``: a game object, or a name the package's registry knows, plugins
-    included).  ValueError for a game that declares none."""
-    if isinstance(game, str):
-        from ..games import GAMES
+def encoding_of(game: str | AnyGame | None = None) -> Encoding[Any, Any]:
+    """The encoding ``game`` declares through its optional ``encoding()`` (``game``: a
+    game object, or a name the registry of installed games knows; None: the default
+    game).  ValueError for a game that declares none."""
+    if game is None or isinstance(game, str):
+        from ..arena.registry import GAMES
 
         game = GAMES.get(game)
-    elif not hasattr(game, "title"):
-        raise TypeError(f"a game is a game's name such as 'tikal', not {game!r}")
-    method = getattr(game, "encoding", None)
-    if not callable(method):
+    elif not isinstance(game, Game):
+        raise TypeError(f"a game is a Game or a game's name such as 'tikal', not {game!r}")
+    encoding = game.encoding()
+    if not isinstance(encoding, Encoding):
         raise ValueError(f"{game.title} has no encoding for learning programs (no encoding())")
-    encoding: Encoding[Any, Any] = method()
     return encoding
 
 

@@ -10,8 +10,7 @@ from typing import Any
 import pyspiel
 
 from ..arena.game import AnyGame
-from ..arena.registry import UnknownGame
-from ..games import GAMES
+from ..arena.registry import GAMES, UnknownGame
 from ..kit.chance import ChanceModel
 from ..kit.encoding import Encoding, encoding_of
 from .game import OpenSpielGame, Shared, chance_model, game_type, short_name

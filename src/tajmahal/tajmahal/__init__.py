@@ -17,6 +17,7 @@ The arena plays it through :mod:`tajmahal.tajmahal.adapter`.  The package root
 
 from __future__ import annotations
 
+from ..kit.errors import IllegalAction, SetupError
 from .actions import *
 from .board import (
     DEFAULT_BOARD,
@@ -46,7 +47,7 @@ from .rules import (
     scores,
     step,
 )
-from .setups import Setup, SetupError
+from .setups import Setup
 from .state import (
     Dummy,
     Pending,

@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from attrs import evolve
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
-from .adapter import TAJMAHAL
 from .cards import CARD_COLOR, COLORS
 from .hidden import determinize
 from .mcts import NOISE, evaluate, hand_worth, rollout, rollout_action
@@ -120,10 +119,14 @@ def action_value(state: State, action: Action, seat: int) -> float:
 class TajMahalBots(kit.Bots[PlayerView, State, Action]):
     """Taj Mahal for the kit's bots; ``noise`` is the rollout policy's spread."""
 
-    def __init__(self, noise: float = NOISE) -> None:
-        self.noise = noise
+    #: The built-in ``mcts`` bot's budget: a fixed number of iterations, so a seed
+    #: fixes its play, with a time cap that keeps a decision under a second on a
+    #: slow machine.
+    budget = SearchConfig(iterations=300, seconds=0.9)
 
-    game = TAJMAHAL
+    def __init__(self, noise: float = NOISE, game: Any = None) -> None:
+        super().__init__(game)
+        self.noise = noise
 
     def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng)
@@ -171,14 +174,10 @@ def mcts_choice(view: PlayerView, rng: random.Random, config: SearchConfig | Non
     return search_choice(BOTS, view, view.legal, rng, config or SearchConfig())
 
 
-#: The built-in ``mcts`` bot's budget: a fixed number of iterations, so a seed fixes
-#: its play, with a time cap that keeps a decision under a second on a slow machine.
-MCTS_BUILTIN: Final = SearchConfig(iterations=300, seconds=0.9)
 
 
 __all__ = [
     "BOTS",
-    "MCTS_BUILTIN",
     "TajMahalBots",
     "greedy_choice",
     "mcts_choice",

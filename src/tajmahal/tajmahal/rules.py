@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from ..kit.errors import IllegalAction
 from .actions import (
     BUILDS,
     MOGUL_BUILDS,
@@ -19,7 +20,6 @@ from .actions import (
     Action,
     BuildMogulPalace,
     BuildPalace,
-    IllegalAction,
     Play,
     TakeCard,
     Withdraw,

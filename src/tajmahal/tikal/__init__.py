@@ -20,7 +20,7 @@ docs/tikal-rules.md.  The same shape as Taj Mahal's engine: an immutable
 
 from __future__ import annotations
 
-from ..kit.dealt import SetupError
+from ..kit.errors import IllegalAction, SetupError
 from .actions import *
 from .components import (
     DEFAULT_COMPONENTS,
@@ -33,7 +33,6 @@ from .components import (
 from .hidden import determinize
 from .legal import legal_actions, problem
 from .rules import (
-    IllegalAction,
     apply,
     is_over,
     new_game,

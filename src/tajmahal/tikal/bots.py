@@ -23,13 +23,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
 from . import mcts
 from .actions import Action, Bid
-from .adapter import TIKAL
 from .components import DEFAULT_COMPONENTS, Components
 from .hidden import determinize
 from .legal import legal_actions
@@ -73,9 +72,15 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
 class TikalBots(kit.Bots[TikalView, State, Action]):
     """Tikal for the kit's bots (see the module docstring)."""
 
-    game = TIKAL
+    #: The built-in ``mcts`` bot's budget: 1,000 iterations, capped at 0.7 s (the
+    #: default time limit is 1 s a decision); values are points relative to the best
+    #: rival, less the same deal's value at the start of the iteration.
+    budget = SearchConfig(
+        iterations=1000, seconds=0.7, exploration=1.0, baseline=True, playout_steps=30
+    )
 
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
+    def __init__(self, components: Components = DEFAULT_COMPONENTS, game: Any = None) -> None:
+        super().__init__(game)
         self.components = components
 
     def determinize(self, view: TikalView, rng: random.Random) -> State:
@@ -110,12 +115,6 @@ class TikalBots(kit.Bots[TikalView, State, Action]):
 #: Tikal's bots, as the built-in players use them.
 BOTS: Final = TikalBots()
 
-#: The built-in ``mcts`` bot's budget: 1,000 iterations, capped at 0.7 s (the
-#: default time limit is 1 s a decision); values are points relative to the best
-#: rival, less the same deal's value at the start of the iteration.
-MCTS_BUILTIN: Final = SearchConfig(
-    iterations=1000, seconds=0.7, exploration=1.0, baseline=True, playout_steps=30
-)
 
 
-__all__ = ["BOTS", "EPSILON", "MCTS_BUILTIN", "TikalBots", "bid_choice", "greedy_choice"]
+__all__ = ["BOTS", "EPSILON", "TikalBots", "bid_choice", "greedy_choice"]

@@ -51,10 +51,10 @@ from ..kit.svg import (
     text_width,
     title,
 )
-from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, Seat, State
 from .terminal import figures_text, treasures_text
+from .texts import space_label, tile_text
 from .views import SpaceView, TikalView, view
 
 SIZE: Final = 40.0  # hex radius in pixels

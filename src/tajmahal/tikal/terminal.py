@@ -28,9 +28,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..kit.terminal import SEAT_STYLES, seat_name
-from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, State
+from .texts import space_label, tile_text
 from .views import TikalView, view
 
 
