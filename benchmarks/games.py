@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tajmahal.arena.game import AnyGame
-from tajmahal.arena.registry import GAMES
+from tajmahal.arena.registry import GAMES, UnknownGame
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,12 @@ def load(engine: Engine) -> Loaded:
 
 def engine_named(name: str) -> Engine:
     """The row of the game registered as ``name`` (an alias of it will do)."""
-    known = {n: e.name for e in GAMES.entries() for n in (e.name, *e.aliases)}
+    try:
+        name = GAMES.get(name).name
+    except UnknownGame:
+        pass
     for engine in ENGINES:
-        if engine.name == known.get(name, name):
+        if engine.name == name:
             return engine
     raise KeyError(f"no benchmarked game {name!r}; known: {', '.join(e.name for e in ENGINES)}")
 

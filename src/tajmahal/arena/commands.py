@@ -134,14 +134,13 @@ def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int,
 
 
 def game_option(registry: GameRegistry, what: str) -> Callable[[F], F]:
-    """The ``--game NAME`` option (the game's name, checked when the command runs:
-    listing the names here would import every plugin's package)."""
+    """The ``--game NAME`` option (the installed games' names; a game is loaded, and
+    checked, when the command runs)."""
     return click.option(
         "--game",
         "game_name",
         metavar="NAME",
-        help=f"The game to play ({', '.join(e.name for e in registry.builtin)}, or one "
-        f"an installed package adds) [default: {what}].",
+        help=f"The game to play ({', '.join(registry.names())}) [default: {what}].",
     )
 
 

@@ -39,14 +39,14 @@ __all__ = ["DealChance", "DrawChance", "JavaChance", "check", "max_turns", "rela
 CARD: Final = "card"
 
 
-@frozen
-
 def max_turns(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
     """A bound on the turns of a game: every turn lays a land tile (J20) until the
     last three-space tile lies or none fits (J78), then a last turn each (J79)."""
     own = c.own_twos + c.own_rice + c.own_villages
     return c.three_tiles + players * own + players
 
+
+@frozen
 class DealChance(Chance[State]):
     """The deal (J13-J14): the next card, after the cards ``dealt`` (each seat's
     hand in turn, then the display card)."""

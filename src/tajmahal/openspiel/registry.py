@@ -18,8 +18,9 @@ from .game import OpenSpielGame, Shared, chance_model, game_type, short_name
 _REGISTERED: dict[str, Encoding[Any, Any]] = {}
 
 
-def register(game: AnyGame | str) -> str:
-    """Register ``game`` (a game object, or a name the registry knows) with OpenSpiel
+def register(game: AnyGame | str | None = None) -> str:
+    """Register ``game`` (a game object, or a name the registry knows; None: the
+    default game) with OpenSpiel
     as ``python_<id>`` (once; again is a no-op) and return that name.  Raises
     ValueError for a game without an encoding, TypeError without a chance model."""
     encoding = encoding_of(game)
