@@ -1,7 +1,7 @@
 """The games the benchmarks measure, and the workloads every game is measured on.
 
 A game is one row of :data:`ENGINES`: its name in the game registry
-(:data:`tajmahal.games.GAMES`, which gives its arena adapter), its engine package,
+(:data:`tajmahal.arena.registry.GAMES`, which gives its arena adapter), its engine package,
 and its targets.  The engine package exports the library API every game of this
 package has: ``new_game``, ``legal_actions``, ``apply`` and ``is_over``.  Everything
 else the benchmarks need comes from the adapter (:class:`~tajmahal.arena.game.Game`):
@@ -11,6 +11,7 @@ players.  A new game is a new row here, nothing more.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -79,10 +80,8 @@ def load(engine: Engine) -> Loaded:
 
 def engine_named(name: str) -> Engine:
     """The row of the game registered as ``name`` (an alias of it will do)."""
-    try:
+    with contextlib.suppress(UnknownGame):  # an alias: the game's own name
         name = GAMES.get(name).name
-    except UnknownGame:
-        pass
     for engine in ENGINES:
         if engine.name == name:
             return engine

@@ -31,7 +31,7 @@ from .legal import legal_actions
 from .problems import problem
 from .rules import apply, final_scoring, is_over, new_game, ranks, scores, step
 from .state import ANYTIME, SCORE_SOURCES, START, Pending, Seat, Setup, State
-from .views import JavaView, determinize, view
+from .views import PlayerView, determinize, view
 
 __all__ = [
     "ACTION_TYPES",
@@ -51,13 +51,13 @@ __all__ = [
     "ExtendPalace",
     "HoldFestival",
     "IllegalAction",
-    "JavaView",
     "Lay",
     "Move",
     "Pass",
     "Pending",
     "PlaceLand",
     "PlaceWater",
+    "PlayerView",
     "Seat",
     "Select",
     "Setup",

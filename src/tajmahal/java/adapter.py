@@ -27,7 +27,7 @@ from .legal import legal_actions
 from .serialize import CONVERTER, components_data
 from .state import SCORE_SOURCES, Seat, Setup, State
 from .texts import EVENT_TEXTS, JavaWords, action_text, card_text
-from .views import JavaView, view
+from .views import PlayerView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -62,7 +62,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
-    view_type = JavaView
+    view_type = PlayerView
     # The view straight from the state (as views.view makes it).
     state_type = State
     view_by_hand: ClassVar[Mapping[str, str]] = {

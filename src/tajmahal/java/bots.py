@@ -32,7 +32,7 @@ from .heuristic import FAR, NEAR, bid_choice, evaluate, festival_value, ordered,
 from .legal import legal_actions
 from .rules import apply
 from .state import ACT, FESTIVAL, POSITION, SHAPE, TARGET, VALUE, State
-from .views import JavaView, determinize
+from .views import PlayerView, determinize
 
 #: The phases of a half-made action.
 HALF: Final = (POSITION, SHAPE, TARGET, VALUE)
@@ -40,7 +40,7 @@ HALF: Final = (POSITION, SHAPE, TARGET, VALUE)
 IDLE: Final = 0.05
 
 
-class JavaBots(kit.Bots[JavaView, State, Action]):
+class JavaBots(kit.Bots[PlayerView, State, Action]):
     """Java for the kit's bots.  The greedy judgement of a choice is the worth of
     the best complete action it begins (:meth:`action_value`).  The search
     compares the best few choices of a decision (:attr:`SearchConfig.width`), each
@@ -69,7 +69,7 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
     #: The built-in ``mcts``: each of the 6 best choices tried twice, at most 0.8 s.
     budget = SearchConfig(iterations=12, seconds=0.8, width=6)
 
-    def determinize(self, view: JavaView, rng: random.Random) -> State:
+    def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)
 
     legal_actions = staticmethod(legal_actions)
@@ -162,7 +162,7 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
             value -= IDLE
         return value
 
-    def searches(self, view: JavaView) -> bool:
+    def searches(self, view: PlayerView) -> bool:
         return view.phase in self.searched
 
 

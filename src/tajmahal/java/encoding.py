@@ -36,7 +36,7 @@ from .actions import Action
 from .chance import JavaChance, max_turns
 from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
 from .state import NONE, PHASES, TERRAINS, VARIANTS, State
-from .views import JavaView, view
+from .views import PlayerView, view
 
 __all__ = ["encoding", "max_decisions"]
 
@@ -107,7 +107,7 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
     ]
 
 
-def _fill(c: Components, v: JavaView, w: Writer) -> None:
+def _fill(c: Components, v: PlayerView, w: Writer) -> None:
     n = len(v.players)
     me = v.seat
     k = len(c.cards)

@@ -29,7 +29,7 @@ from .state import Festival, Pending, Seat, Setup, State, Turn
 
 
 @frozen
-class JavaView(Pictured):
+class PlayerView(Pictured):
     """A seat's view: the public state (see :class:`~tajmahal.java.state.State`),
     its own hand, every hand's size and the draw pile's size."""
 
@@ -62,15 +62,15 @@ class JavaView(Pictured):
 
 
 _Hands = tuple[int, ...]
-_seen: Callable[[State, int, _Hands, _Hands, tuple[Seat, ...]], JavaView] = copier(
-    JavaView,
+_seen: Callable[[State, int, _Hands, _Hands, tuple[Seat, ...]], PlayerView] = copier(
+    PlayerView,
     "state, seat, hand, hands, players",
     variant="state.setup.variant",
     pile="len(state.pile)",
 )
 
 
-def view(state: State, seat: int) -> JavaView:
+def view(state: State, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``: its own hand, the other hands and the pile
     only as counts."""
     players = state.players
@@ -80,13 +80,13 @@ def view(state: State, seat: int) -> JavaView:
 
 
 #: The state of a view with its hidden parts given.
-_guessed: Callable[[JavaView, Setup, tuple[Seat, ...], tuple[int, ...]], State] = copier(
+_guessed: Callable[[PlayerView, Setup, tuple[Seat, ...], tuple[int, ...]], State] = copier(
     State, "v, setup, players, pile", left=("reshuffles",)
 )
 
 
 def determinize(
-    v: JavaView, rng: random.Random, components: Components = DEFAULT_COMPONENTS
+    v: PlayerView, rng: random.Random, components: Components = DEFAULT_COMPONENTS
 ) -> State:
     """A state consistent with ``v``: the cards the seat has not seen (other hands,
     the pile) dealt at random, and a random reshuffle seed."""

@@ -18,7 +18,7 @@ A game's bots module declares its :class:`Bots` subclass, with the search budget
 of its built-in ``mcts`` player (:attr:`Bots.budget`), and the game's adapter hands
 it out (``bots()``); :func:`builtin_players` makes the players the game offers::
 
-    class TikalBots(Bots[TikalView, State, Action]):
+    class TikalBots(Bots[PlayerView, State, Action]):
         budget = SearchConfig(iterations=120, seconds=0.8)
         ...
 

@@ -23,7 +23,7 @@ from .events import Event
 from .serialize import CONVERTER, components_data
 from .state import SCORE_SOURCES, Setup, State
 from .texts import EVENT_TEXTS, TikalWords, action_text, tile_text
-from .views import SpaceView, TikalView, view
+from .views import PlayerView, SpaceView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -60,7 +60,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     score_sources: tuple[str, ...] = SCORE_SOURCES
 
     converter = CONVERTER
-    view_type = TikalView
+    view_type = PlayerView
     # The view straight from the state (as views.view makes it), its unchanged
     # parts (seats, spaces, workers) kept by identity from decision to decision.
     state_type = State

@@ -34,7 +34,7 @@ from .hidden import determinize
 from .legal import legal_actions
 from .rules import apply
 from .state import ACT, BID, State
-from .views import TikalView
+from .views import PlayerView
 
 #: The share of random actions in the search's playouts (the others: the best prior).
 EPSILON: Final = 0.2
@@ -69,7 +69,7 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
     return choice
 
 
-class TikalBots(kit.Bots[TikalView, State, Action]):
+class TikalBots(kit.Bots[PlayerView, State, Action]):
     """Tikal for the kit's bots (see the module docstring)."""
 
     #: The built-in ``mcts`` bot's budget: 1,000 iterations, capped at 0.7 s (the
@@ -83,7 +83,7 @@ class TikalBots(kit.Bots[TikalView, State, Action]):
         super().__init__(game)
         self.components = components
 
-    def determinize(self, view: TikalView, rng: random.Random) -> State:
+    def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)
 
     legal_actions = staticmethod(legal_actions)
@@ -108,7 +108,7 @@ class TikalBots(kit.Bots[TikalView, State, Action]):
             return range(len(legal))
         return mcts.ranked(state, legal)
 
-    def searches(self, view: TikalView) -> bool:
+    def searches(self, view: PlayerView) -> bool:
         return view.phase == ACT
 
 

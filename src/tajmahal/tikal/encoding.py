@@ -55,7 +55,7 @@ from .state import (  # the game's phases and constants
     VARIANTS,
     State,
 )
-from .views import TikalView, view
+from .views import PlayerView, view
 
 __all__ = ["encoding", "max_decisions", "score_bound"]
 
@@ -180,7 +180,7 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
     ]
 
 
-def _fill(c: Components, v: TikalView, w: Writer) -> None:
+def _fill(c: Components, v: PlayerView, w: Writer) -> None:
     n = len(v.players)
     me = v.seat
     kinds = len(KINDS)
