@@ -253,15 +253,20 @@ def zero_sum(totals: Sequence[float]) -> tuple[float, ...]:
     """Each seat's result of a finished game for learning programs: the seats with
     the highest total share a prize of 1, and every seat gets
     ``n/(n-1) * (share - 1/n)``: +1 for a lone winner, ``-1/(n-1)`` for each other
-    seat; the values sum to 0.
+    seat; the values sum to 0 (a lone seat gets 0).  Each value is one division
+    of whole numbers, ``(n - w) / (w (n - 1))`` for each of ``w`` winners, so it is
+    the float nearest the exact value: a lone winner gets exactly 1.0.
 
     >>> zero_sum([10, 40, 20, 30])
     (-0.333..., 1.0, -0.333..., -0.333...)
     """
+    n = len(totals)
+    if n == 1:
+        return (0.0,)
     best = max(totals)
     winners = sum(1 for t in totals if t == best)
-    n = len(totals)
-    return tuple(n / (n - 1) * ((1 / winners if t == best else 0.0) - 1 / n) for t in totals)
+    won, lost = (n - winners) / (winners * (n - 1)), -1 / (n - 1)
+    return tuple(won if t == best else lost for t in totals)
 
 
 # --------------------------------------------------------------------------- a game's encoding
