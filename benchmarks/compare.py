@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         worker(args.worker, args.scale)
         return 0
-    from .__main__ import print_table
+    from .report import print_table
 
     print_table(run_all(args.quick, args.rounds, args.game), args.markdown)
     return 0

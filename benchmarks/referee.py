@@ -319,7 +319,7 @@ if __name__ == "__main__":
 
     from rich.console import Console
 
-    from .__main__ import table
+    from .report import table
 
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.referee", description="Only the referee rows of the benchmarks."

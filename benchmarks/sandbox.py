@@ -23,7 +23,8 @@ from pathlib import Path
 
 from tajmahal.arena import sandbox
 
-from .measure import Result, module_main, spread
+from .measure import Result, spread
+from .report import module_main
 
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "bots" / "random_bot.py")]
 HELLO = b'{"type": "hello", "protocol_version": 1, "seat": 0, "players": 2, "seed": 1}\n'

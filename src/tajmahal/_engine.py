@@ -42,7 +42,7 @@ COMPILED: Final = (
     "tikal.legal",
     "tikal.mcts",
     "tikal.rules",
-    "kit.jsontext",
+    "arena.jsontext",
     "kit.search",
     "kit.slots",
     "java.geometry",

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import orjson
 
-from ..kit.jsontext import ArrayTexts
+from .jsontext import ArrayTexts
 from . import containment, protocol
 from .connection import Connection
 from .game import AnyGame, illegal_reason
@@ -51,7 +51,7 @@ def _trace_line(message: Any) -> bytes:
         return orjson.dumps({"unencodable": quote(message, 200)})
 
 
-#: How many actions' JSON texts a game's :class:`~tajmahal.kit.jsontext.ArrayTexts` keeps.
+#: How many actions' JSON texts a game's :class:`~tajmahal.arena.jsontext.ArrayTexts` keeps.
 _ACTION_TEXTS_LIMIT: Final = 100_000
 
 

@@ -7,7 +7,7 @@ names and seat counts, its engine's functions, its converter
 its score breakdown, and the texts that describe its actions and events for
 people — and gets the rest: views, actions and events as JSON data and as the
 byte-exact JSON text the referee sends (parts kept from one decision to the next,
-:mod:`tajmahal.kit.jsontext`), strict action parsing, the reason an action is
+:mod:`tajmahal.arena.jsontext`), strict action parsing, the reason an action is
 illegal, the fallback policy, the built-in players (:mod:`tajmahal.kit.bots`), and
 the view a built-in bot rebuilds from its messages.
 
@@ -43,7 +43,7 @@ from ..arena.game import Game
 from ..arena.player import Player
 from . import scoring
 from .errors import IllegalAction
-from .jsontext import Texts, field_names
+from ..arena.jsontext import Texts, field_names
 from .tagged import TaggedConverter, type_tag
 
 if TYPE_CHECKING:

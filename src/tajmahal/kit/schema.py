@@ -23,7 +23,7 @@ import attrs
 from attrs import field, frozen
 
 from .adapter import Adapter
-from .jsontext import field_names
+from ..arena.jsontext import field_names
 from .tagged import type_tag
 
 INTEGER: Final[dict[str, Any]] = {"type": "integer"}

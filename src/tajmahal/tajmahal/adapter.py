@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..kit.adapter import Adapter, dict_function, field_expressions, who
-from ..kit.jsontext import field_names
+from ..arena.jsontext import field_names
 from . import rules
 from .actions import Action, Withdraw, action_text
 from .events import CardDrawn, Event, event_for
