@@ -13,9 +13,8 @@ from ..arena.game import AnyGame
 from ..arena.registry import GAMES, UnknownGame
 from ..kit.chance import ChanceModel
 from ..kit.encoding import Encoding, encoding_of
-from .game import OpenSpielGame, Shared, chance_model, game_type, short_name
-
-_REGISTERED: dict[str, Encoding[Any, Any]] = {}
+from .game import REGISTERED as _REGISTERED
+from .game import OpenSpielGame, chance_model, game_type, short_name
 
 
 def register(game: AnyGame | str | None = None) -> str:
@@ -63,8 +62,3 @@ def register_all() -> None:
 def registered_encoding(name: str) -> Encoding[Any, Any]:
     """The encoding of the game registered as ``name`` (``python_<id>``)."""
     return _REGISTERED[name]
-
-
-def shared(name: str) -> Shared:
-    """What every state of the game registered as ``name`` shares (unpickling)."""
-    return Shared.of(_REGISTERED[name])
