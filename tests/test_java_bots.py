@@ -13,7 +13,8 @@ from java_scenario import acting, at, fresh, palace, put, tiles
 from referee_support import BOTS as BOT_DIR
 from referee_support import cli
 
-from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
+from tajmahal.arena.referee import BotSpec, run_match
+from tajmahal.arena.terms import MatchConfig
 from tajmahal.java import (
     Action,
     EndTurn,

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from tajmahal.kit.encoding import zero_sum  # noqa: E402
+from tajmahal.kit.encoding import zero_sum
 
 COUNTS = range(2, 9)
 

@@ -13,8 +13,9 @@ from attrs import evolve
 from referee_support import BOTS, NODE, ROOT, cli
 from tikal_scenario import BASE, TEMPLE_A, TEMPLE_B, acting, at, lay, put, stacked
 
-from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
+from tajmahal.arena.referee import BotSpec, run_match
 from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import MatchConfig
 from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.kit.search import search_choice
 from tajmahal.tikal import Dig, EndTurn, legal_actions, new_game

@@ -12,8 +12,9 @@ from referee_support import Undrawn
 
 from tajmahal.arena.connection import InProcessConnection
 from tajmahal.arena.player import FirstPlayer
-from tajmahal.arena.referee import MatchConfig, MatchResult, play_match
+from tajmahal.arena.referee import play_match
 from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import MatchConfig, MatchResult
 from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Table
 
 

@@ -17,8 +17,9 @@ import pytest
 from tajmahal.arena import webgate
 from tajmahal.arena.connection import InProcessConnection
 from tajmahal.arena.player import FirstPlayer
-from tajmahal.arena.referee import MatchConfig, play_match
+from tajmahal.arena.referee import play_match
 from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import MatchConfig
 from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Server, Table
 
 pytest.importorskip("uvicorn")

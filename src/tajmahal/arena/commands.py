@@ -21,25 +21,23 @@ from . import containment
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, read_game_id, replay
-from .referee import (
+from .referee import BotSpec, preflight, run_match
+from .registry import GameRegistry, UnknownGame, registry_of
+from .report import fault_text, replay_table, result_table
+from .sandbox import unavailable as sandbox_unavailable
+from .signals import terminate_as_interrupt
+from .terms import (
     DEFAULT_BANK,
     DEFAULT_GRACE,
     DEFAULT_HANDSHAKE,
     DEFAULT_MAX_LINE,
     DEFAULT_MAX_LOG,
     DEFAULT_MOVE,
-    BotSpec,
     Fault,
     MatchConfig,
     MatchResult,
     TimeControl,
-    preflight,
-    run_match,
 )
-from .registry import GameRegistry, UnknownGame, registry_of
-from .report import fault_text, replay_table, result_table
-from .sandbox import unavailable as sandbox_unavailable
-from .signals import terminate_as_interrupt
 from .text import printable
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -18,13 +18,14 @@ from typing import Any, Final
 
 import orjson
 
-from .jsontext import ArrayTexts
 from . import containment, protocol
 from .connection import Connection
 from .game import AnyGame, illegal_reason
+from .jsontext import ArrayTexts
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
 from .record import DEALT, FORMAT, FORMAT_VERSION, GIVEN, RecordWriter, dealt_data
-from .referee import (
+from .signals import uninterruptible
+from .terms import (
     _TELL_TIME,
     Fault,
     MatchConfig,
@@ -33,7 +34,6 @@ from .referee import (
     TimeControl,
     seat_seed,
 )
-from .signals import uninterruptible
 from .text import printable, quote
 
 

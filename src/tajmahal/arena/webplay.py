@@ -40,8 +40,9 @@ from .game import AnyGame, Pictures
 from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
-from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
+from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
+from .terms import MatchConfig, MatchResult, TimeControl
 from .viewer import asset, seen_by
 from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol, new_token
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from attrs import evolve
 
-from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
 from ..arena.jsontext import field_names
+from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
 from . import rules
 from .actions import Action, Done, EndTurn, Pass
 from .events import CardTaken, Event

@@ -40,10 +40,10 @@ import attrs
 import orjson
 
 from ..arena.game import Game
+from ..arena.jsontext import Texts, field_names
 from ..arena.player import Player
 from . import scoring
 from .errors import IllegalAction
-from ..arena.jsontext import Texts, field_names
 from .tagged import TaggedConverter, type_tag
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import Adapter, dict_function, field_expressions, who
 from ..arena.jsontext import field_names
+from ..kit.adapter import Adapter, dict_function, field_expressions, who
 from . import rules
 from .actions import Action, Withdraw, action_text
 from .events import CardDrawn, Event, event_for

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
 from ..arena.jsontext import field_names
+from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
 from . import legal, rules
 from .actions import Action, EndTurn, Pass
 from .events import Event
