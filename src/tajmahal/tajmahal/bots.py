@@ -3,7 +3,7 @@
 :data:`BOTS` declares Taj Mahal to the kit's bots (:mod:`tajmahal.kit.bots`): how
 its views are read from protocol messages and guessed into full states
 (:func:`~tajmahal.determinize`), its evaluation and rollout policy
-(:mod:`tajmahal.tajmahal.mcts`), the search's horizon (the current visit) and tree
+(:mod:`tajmahal.tajmahal.heuristic`), the search's horizon (the current visit) and tree
 (below the root, only card plays and withdrawals are nodes; palaces and display
 cards follow the policy), and the greedy bot's judgement of an action.
 :class:`GreedyPlayer` and :class:`MCTSPlayer` get the same messages as a subprocess
@@ -38,7 +38,7 @@ from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
 from .cards import CARD_COLOR, COLORS
 from .hidden import determinize
-from .mcts import NOISE, evaluate, hand_worth, rollout, rollout_action
+from .heuristic import NOISE, evaluate, hand_worth, rollout, rollout_action
 from .rules import apply, legal_actions
 from .state import PLACE, PLAY, TAKE, State
 from .views import PlayerView
@@ -58,7 +58,7 @@ CONTESTED: Final = 0.7
 
 def card_worth(hand: Sequence[int]) -> float:
     """What the cards in ``hand`` are worth for the rest of the game: the search's
-    :func:`~tajmahal.tajmahal.mcts.hand_worth`, whites a little less, a coloured
+    :func:`~tajmahal.tajmahal.heuristic.hand_worth`, whites a little less, a coloured
     card 0.05 more a symbol, and a bonus for the colour held most."""
     main = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
     return hand_worth(hand, WHITE_CARD, SYMBOL_BONUS) + MAIN_COLOR * main

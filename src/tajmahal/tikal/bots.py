@@ -6,7 +6,7 @@ Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
 (:func:`~tajmahal.tikal.hidden.determinize`: the face-down treasures and the order
 of the stack are guessed) and think on it, with Tikal's judgement of
-:mod:`tajmahal.tikal.mcts` (compiled): the evaluation of a position (the points a
+:mod:`tajmahal.tikal.heuristic` (compiled): the evaluation of a position (the points a
 seat has and would score in the scoring rounds to come, relative to the best
 rival), and a quick prior on each action that orders the search's candidates and
 drives its playouts.
@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
-from . import mcts
+from . import heuristic
 from .actions import Action, Bid
 from .components import DEFAULT_COMPONENTS, Components
 from .hidden import determinize
@@ -54,7 +54,7 @@ def bid_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int
 
 
 def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
-    """The legal action after which the seat's :func:`~tajmahal.tikal.mcts.evaluate`
+    """The legal action after which the seat's :func:`~tajmahal.tikal.heuristic.evaluate`
     is highest (ties: the earlier), by :meth:`TikalBots.action_value`; bids by
     :func:`bid_choice`."""
     seat = state.to_act
@@ -88,10 +88,10 @@ class TikalBots(kit.Bots[PlayerView, State, Action]):
 
     legal_actions = staticmethod(legal_actions)
     apply = staticmethod(apply)
-    evaluate = staticmethod(mcts.evaluate)
+    evaluate = staticmethod(heuristic.evaluate)
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
-        return mcts.rollout_action(state, rng, EPSILON)
+        return heuristic.rollout_action(state, rng, EPSILON)
 
     def within(self, start: State, state: State) -> bool:
         """The seat's own turn (a scoring turn is a turn of its own, T43)."""
@@ -100,13 +100,13 @@ class TikalBots(kit.Bots[PlayerView, State, Action]):
     def candidates(
         self, state: State, legal: Sequence[Action], rng: random.Random
     ) -> Sequence[int]:
-        """In a turn, by :func:`~tajmahal.tikal.mcts.prior`, best first; a bid by
+        """In a turn, by :func:`~tajmahal.tikal.heuristic.prior`, best first; a bid by
         :func:`bid_choice`; otherwise all."""
         if state.phase == BID:
             return [bid_choice(state, legal, rng)]
         if state.phase != ACT:
             return range(len(legal))
-        return mcts.ranked(state, legal)
+        return heuristic.ranked(state, legal)
 
     def searches(self, view: PlayerView) -> bool:
         return view.phase == ACT
