@@ -33,6 +33,7 @@ COMPILED: Final = (
     "tajmahal.counting",
     "tajmahal.draft",
     "tajmahal.rules",
+    "tajmahal.legal",
     "tajmahal.hidden",
     "tajmahal.heuristic",
     "tikal.draft",

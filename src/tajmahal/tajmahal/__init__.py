@@ -35,13 +35,13 @@ from .cards import (
 )
 from .counting import ranks
 from .hidden import determinize
+from .legal import legal_actions
 from .rules import (
     StateError,
     apply,
     breakdown,
     check_state,
     is_over,
-    legal_actions,
     new_game,
     opening_events,
     scores,

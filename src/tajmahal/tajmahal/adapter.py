@@ -20,6 +20,7 @@ from ..kit.adapter import Adapter, dict_function, field_expressions, who
 from . import rules
 from .actions import Action, Withdraw, action_text
 from .events import CardDrawn, Event, event_for
+from .legal import legal_actions
 from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
@@ -78,7 +79,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     words = TajMahalWords
 
     new_game = staticmethod(new_game)
-    legal_actions = staticmethod(rules.legal_actions)
+    legal_actions = staticmethod(legal_actions)
     step = staticmethod(rules.step)
     apply = staticmethod(rules.apply)
     view = staticmethod(view)

@@ -37,9 +37,10 @@ from ..kit import bots as kit
 from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
 from .cards import CARD_COLOR, COLORS
-from .hidden import determinize
 from .heuristic import NOISE, evaluate, hand_worth, rollout, rollout_action
-from .rules import apply, legal_actions
+from .hidden import determinize
+from .legal import legal_actions
+from .rules import apply
 from .state import PLACE, PLAY, TAKE, State
 from .views import PlayerView
 
