@@ -41,6 +41,7 @@ COMPILED: Final = (
     "tikal.geometry",
     "tikal.hidden",
     "tikal.legal",
+    "tikal.problems",
     "tikal.heuristic",
     "tikal.rules",
     "arena.jsontext",

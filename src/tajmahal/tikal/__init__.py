@@ -31,7 +31,8 @@ from .components import (
     load_components,
 )
 from .hidden import determinize
-from .legal import legal_actions, problem
+from .legal import legal_actions
+from .problems import problem
 from .rules import (
     apply,
     is_over,

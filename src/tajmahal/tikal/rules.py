@@ -15,7 +15,7 @@ Traceback (most recent call last):
 ...
 tajmahal.kit.errors.IllegalAction: T17: first place the tile you drew
 
-Legality is :mod:`tajmahal.tikal.legal`; this module plays what it allows: the
+Legality is :mod:`tajmahal.tikal.problems`; this module plays what it allows: the
 turns, rounds and auctions (the effects of a turn's actions are
 :mod:`tajmahal.tikal.effects`).  A step changes a
 :class:`~tajmahal.tikal.draft.Draft` of the state and freezes it into one new
@@ -57,7 +57,7 @@ from .events import (
     TurnEnded,
 )
 from .geometry import VOLCANO, rotated
-from .legal import problem
+from .problems import problem
 from .state import (
     ACT,
     ACTION_POINTS,
