@@ -27,11 +27,12 @@ from __future__ import annotations
 from ..kit.errors import IllegalAction, SetupError
 from .actions import *
 from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
+from .hidden import determinize
 from .legal import legal_actions
 from .problems import problem
 from .rules import apply, final_scoring, is_over, new_game, ranks, scores, step
 from .state import ANYTIME, SCORE_SOURCES, START, Pending, Seat, Setup, State
-from .views import PlayerView, determinize, view
+from .views import PlayerView, view
 
 __all__ = [
     "ACTION_TYPES",

@@ -5,7 +5,7 @@ declared by :data:`BOTS`; the judgement is :mod:`tajmahal.java.heuristic`.
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
-(:func:`~tajmahal.java.views.determinize`: the other hands and the pile are
+(:func:`~tajmahal.java.hidden.determinize`: the other hands and the pile are
 guessed) and think on it.
 
 An action of Java is made of up to three decisions (what, where, how), and a
@@ -29,10 +29,11 @@ from ..kit.search import SearchConfig
 from .actions import Action, EndTurn
 from .components import DEFAULT_COMPONENTS, Components
 from .heuristic import FAR, NEAR, bid_choice, evaluate, festival_value, ordered, owner
+from .hidden import determinize
 from .legal import legal_actions
 from .rules import apply
 from .state import ACT, FESTIVAL, POSITION, SHAPE, TARGET, VALUE, State
-from .views import PlayerView, determinize
+from .views import PlayerView
 
 #: The phases of a half-made action.
 HALF: Final = (POSITION, SHAPE, TARGET, VALUE)

@@ -30,9 +30,10 @@ from ..kit.chance import PUBLIC, Chance, PileChanceModel
 from .actions import Action, TakeCard
 from .components import DEFAULT_COMPONENTS, Components
 from .events import CardTaken
+from .hidden import determinize
 from .rules import new_game, step
 from .state import START, VARIANTS, Setup, State
-from .views import determinize, view
+from .views import view
 
 __all__ = ["DealChance", "DrawChance", "JavaChance", "check", "max_turns", "relabel"]
 
@@ -200,7 +201,7 @@ class JavaChance(PileChanceModel[State, Action]):
         return players * self.hand_size + 1 + 2 * 2 * max_turns(players, self.components)
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
-        """The cards ``seat`` has not seen dealt again (:func:`tajmahal.java.views.determinize`)."""
+        """The cards ``seat`` has not seen dealt again (:func:`tajmahal.java.hidden.determinize`)."""
         return self.normalize(determinize(view(state, seat), rng, state.components))
 
 

@@ -30,6 +30,7 @@ from attrs import frozen
 
 from ..kit.svg import hexagon, points, svg_document, text, title
 from .components import Components
+from .hidden import determinize
 from .panel import festival, hand_parts, seat_block, supply, turn_words
 from .sheet import (
     BARE,
@@ -46,7 +47,7 @@ from .sheet import (
     sheet_of,
 )
 from .state import NONE, RICE, VILLAGE, WATER, State
-from .views import PlayerView, determinize
+from .views import PlayerView
 
 
 def board_layer(c: Components) -> str:
