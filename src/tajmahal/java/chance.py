@@ -201,7 +201,7 @@ class JavaChance(PileChanceModel[State, Action]):
         return players * self.hand_size + 1 + 2 * 2 * max_turns(players, self.components)
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
-        """The cards ``seat`` has not seen dealt again (:func:`tajmahal.java.hidden.determinize`)."""
+        """The cards ``seat`` has not seen dealt again (:func:`.hidden.determinize`)."""
         return self.normalize(determinize(view(state, seat), rng, state.components))
 
 
