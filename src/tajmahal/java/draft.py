@@ -22,7 +22,7 @@ _turn: Final = builder(Turn)
 
 
 class Draft:
-    """The fields of a state, to change before :meth:`state` freezes them."""
+    """The fields of a state, to change before :meth:`freeze` freezes them."""
 
     def __init__(self, s: State) -> None:
         self.setup: Setup = s.setup
