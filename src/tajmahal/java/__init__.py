@@ -24,9 +24,9 @@ are data (:mod:`tajmahal.java.components`); the arena plays Java through
 
 from __future__ import annotations
 
-from ..kit.errors import IllegalAction, SetupError
+from ..kit.errors import ComponentError, IllegalAction, SetupError
 from .actions import *
-from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
+from .components import DEFAULT_COMPONENTS, Board, Components, load_components
 from .hidden import determinize
 from .legal import legal_actions
 from .problems import problem

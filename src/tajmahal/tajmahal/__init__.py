@@ -17,12 +17,11 @@ The arena plays it through :mod:`tajmahal.tajmahal.adapter`.  The package root
 
 from __future__ import annotations
 
-from ..kit.errors import IllegalAction, SetupError
+from ..kit.errors import ComponentError, IllegalAction, SetupError
 from .actions import *
 from .board import (
     DEFAULT_BOARD,
     Board,
-    BoardError,
     City,
     load_board,
 )
@@ -71,12 +70,12 @@ __all__ = [
     "SYMBOLS",
     "Action",
     "Board",
-    "BoardError",
     "BonusTile",
     "BuildMogulPalace",
     "BuildPalace",
     "Card",
     "City",
+    "ComponentError",
     "Dummy",
     "IllegalAction",
     "Pending",

@@ -20,12 +20,11 @@ docs/tikal-rules.md.  The same shape as Taj Mahal's engine: an immutable
 
 from __future__ import annotations
 
-from ..kit.errors import IllegalAction, SetupError
+from ..kit.errors import ComponentError, IllegalAction, SetupError
 from .actions import *
 from .components import (
     DEFAULT_COMPONENTS,
     Board,
-    ComponentError,
     Components,
     Tile,
     load_components,
