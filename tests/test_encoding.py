@@ -10,7 +10,7 @@ import pytest
 from attrs import evolve
 from hypothesis import given
 from hypothesis import strategies as st
-from test_properties import SETTINGS, hide_secrets
+from tajmahal_support import SETTINGS, hide_secrets
 
 from tajmahal import (
     BuildMogulPalace,
