@@ -120,7 +120,7 @@ def test_built_in_players_answer_from_the_messages_alone() -> None:
         "view": TIKAL.view_data(state, 0),
         "legal": [TIKAL.action_to_data(a) for a in legal_actions(state)],
     }
-    reply = GreedyPlayer(TIKAL_BOTS, 1).handle(message)
+    reply = GreedyPlayer(TIKAL.bots(), 1).handle(message)
     assert reply is not None and 0 <= reply["choice"] < len(message["legal"])
     assert GAMES.get("tikal") is TIKAL
 
