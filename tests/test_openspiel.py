@@ -190,7 +190,7 @@ def test_resampling_keeps_what_the_seat_knows(name: str, players: int) -> None:
 @pytest.mark.parametrize(("name", "players"), COUNTS)
 def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None:
     # Two simulations a decision; leaves valued by whole random games in two-player
-    # Taj Mahal (where such games found the dummy's bug: test_openspiel_tajmahal.py
+    # Taj Mahal (where such games found the dummy's bug: test_tajmahal_openspiel.py
     # has its node), by 20 random steps in Taj Mahal and Tikal, by the position as
     # it is in Java (whose engine is slow: a game is some 800 steps).
     steps = {("tajmahal", 2): None, ("java", players): 0}.get((name, players), 20)

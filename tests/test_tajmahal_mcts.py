@@ -22,7 +22,7 @@ from tajmahal.tajmahal.bots import mcts_choice
 from tajmahal.tajmahal.heuristic import evaluate, rollout
 from tajmahal.tajmahal.testing import states
 
-from scenario import Table, at_visit
+from tajmahal_scenario import Table, at_visit
 
 FAST = SearchConfig(iterations=40)
 
