@@ -72,13 +72,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("seats", nargs=-1, metavar="[SEAT...]")
-@click.option(
-    "--players",
-    "-n",
-    type=click.IntRange(min=1),
-    help="Without SEATs: the number of players [default: 4, or the nearest count the "
-    "game allows].",
-)
+@click.option("--players", "-n", type=int, help="Without SEATs: the number of players.")
 @click.option(
     "--seed",
     type=click.IntRange(0, 2**64 - 1),  # as for match (arena.commands.SEED): records hold it

@@ -110,29 +110,24 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
             f"display card: {shown}",
         ]
 
-    # -- optional parts
+    # -- optional parts (arena.game.Game and kit.adapter.Adapter say what each is)
 
     def bots(self) -> JavaBots:
-        """Java's judgement for the built-in ``greedy`` and ``mcts`` players."""
         from .bots import JavaBots
 
         return JavaBots(self.components, game=self)
 
     def encoding(self) -> Encoding[State, Action]:
-        """Action indices, observation tensors and the chance model, for learning
-        programs (:mod:`tajmahal.java.encoding`; needs the ``rl`` extra)."""
         from .encoding import encoding
 
         return encoding(self)
 
     def pictures(self) -> JavaPictures:
-        """How the HTML viewer and the browser game draw the game (SVG layers)."""
         from .pictures import pictures
 
         return pictures(self.components)
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
-        """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
         from .terminal import position
 
         return position(state, names, seat)

@@ -133,8 +133,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         ]
 
     def encoding(self) -> Encoding[State, Action]:
-        """Action indices, observation tensors and the chance model, for learning
-        programs (:mod:`tajmahal.tajmahal.encoding`; needs the ``rl`` extra)."""
         from .encoding import encoding
 
         return encoding(self)
@@ -146,13 +144,11 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         return TajMahalBots(game=self)
 
     def pictures(self) -> TajMahalPictures:
-        """How the HTML viewer and the browser game draw the game (SVG layers)."""
         from .pictures import PICTURES
 
         return PICTURES
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
-        """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
         from .terminal import position
 
         return position(state, names, seat)
