@@ -25,11 +25,12 @@ from typing import Any, Final
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from ..kit.errors import ComponentError
 from ..kit.tagged import DataError as DataError
 from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action, Play
-from .board import Board, ComponentError, board_from_dict, board_to_dict
+from .board import Board, board_from_dict, board_to_dict
 from .events import Event
 
 
