@@ -392,8 +392,8 @@ def encoding_of(game: str | AnyGame | None = None) -> Encoding[Any, Any]:
         game = GAMES.get(game)
     elif not isinstance(game, Game):
         raise TypeError(f"a game is a Game or a game's name such as 'tikal', not {game!r}")
-    encoding = game.encoding()
-    if not isinstance(encoding, Encoding):
+    encoding: Encoding[Any, Any] | None = game.encoding()
+    if encoding is None:
         raise ValueError(f"{game.title} has no encoding for learning programs (no encoding())")
     return encoding
 
