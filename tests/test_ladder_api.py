@@ -26,8 +26,8 @@ from tajmahal.arena.ladder.api import SCHEMAS, Context, make_app
 from tajmahal.arena.ladder.database import open_database
 from tajmahal.arena.ladder.folders import MAX_ARCHIVE, MAX_BYTES
 from tajmahal.arena.ladder.store import find
+from tajmahal.arena.registry import GAMES
 from tajmahal.arena.sandbox import unavailable
-from tajmahal.games import GAMES
 
 pytestmark = pytest.mark.once
 uvicorn = pytest.importorskip("uvicorn")

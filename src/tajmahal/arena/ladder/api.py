@@ -270,7 +270,8 @@ def _own_log(ctx: Context, owner_id: int, game_id: int, seat: int) -> bytes:
 def _submit(ctx: Context, name: str, data: bytes, owner_id: int) -> dict[str, Any]:
     """Unpack, check, store and add an uploaded version (before any of it runs: the
     archive's checks, the manifest's command, then its hello in the sandbox)."""
-    from ..referee import BotSpec, MatchConfig, preflight
+    from ..referee import BotSpec, preflight
+    from ..terms import MatchConfig
     from ..text import printable
     from .database import LadderError
     from .folders import read_manifest, unpack

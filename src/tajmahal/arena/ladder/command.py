@@ -17,9 +17,10 @@ import click
 
 from ..commands import check_bots_start, game_option, load_game_option, referee_options
 from ..game import AnyGame
-from ..referee import BotSpec, MatchConfig
+from ..referee import BotSpec
 from ..registry import GameRegistry, registry_of
 from ..sandbox import unavailable as sandbox_unavailable
+from ..terms import MatchConfig
 from ..text import printable
 from .opening import Opened, errors_as_lines, opened, require_ladder, where_options
 

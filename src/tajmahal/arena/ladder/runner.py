@@ -34,7 +34,7 @@ from attrs import define, frozen
 from sqlalchemy import Connection, bindparam, select, update
 
 from ..game import AnyGame
-from ..referee import TimeControl
+from ..terms import TimeControl
 from ..tournament.charges import record_mismatch
 from ..tournament.executor import Executor, ExecutorLost, GameOutcome, GameTask
 from ..tournament.runner import RETRIES
