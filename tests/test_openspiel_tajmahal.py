@@ -9,7 +9,6 @@ import importlib.util
 import random
 from pathlib import Path
 
-import numpy as np
 import pyspiel
 import pytest
 from attrs import evolve
@@ -27,7 +26,7 @@ from tajmahal import (
     new_game,
     view,
 )
-from tajmahal.openspiel import OpenSpielGame
+from tajmahal.openspiel import OpenSpielGame, history_text
 from tajmahal.tajmahal.encoding import action_index
 from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
 from tajmahal.tajmahal.rules import step
@@ -332,11 +331,10 @@ def test_the_dummy_turns_a_card_the_last_withdrawal_discarded_before_a_new_displ
 # --------------------------------------------------------------------------- information
 
 
-def test_information_states_grow_and_hide_the_other_hands() -> None:
+def test_histories_hide_the_other_hands() -> None:
     game = load(2)
     state = game.new_initial_state()
     rng = random.Random(3)
-    previous = {p: state.information_state_tensor(p) for p in range(2)}
     for _ in range(300):
         if state.is_terminal():
             break
@@ -346,13 +344,7 @@ def test_information_states_grow_and_hide_the_other_hands() -> None:
             )
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-        for p in range(2):
-            now = state.information_state_tensor(p)
-            used = int(np.count_nonzero(previous[p]))
-            assert now[:used] == previous[p][:used]  # perfect recall: a longer history
-            assert np.count_nonzero(now) == used + 1
-            previous[p] = now
-    text0, text1 = state.information_state_string(0), state.information_state_string(1)
+    text0, text1 = history_text(state, 0), history_text(state, 1)
     engine = state.engine
     assert engine is not None
     # The deal: seat 0 sees its six cards by id, and only "a card went to seat 1".
@@ -364,7 +356,10 @@ def test_information_states_grow_and_hide_the_other_hands() -> None:
     kinds = [t.split(":")[0] for t in text1.split()[1 : 1 + 1 + 11 + 15]]
     assert kinds == ["start"] + ["tile"] * 11 + ["bonus"] * 15
     assert text0.startswith("seat0:") and text1.startswith("seat1:")
-    assert len(state.information_state_tensor(0)) == 1 + game.max_history_length()
+    assert state.information_state_string(1).endswith(f" | {text1}")
+    # The information state's tensor is the observation: a few thousand floats.
+    assert state.information_state_tensor(1) == state.observation_tensor(1)
+    assert len(state.information_state_tensor(1)) == 1614
 
 
 # --------------------------------------------------------------------------- bots

@@ -208,4 +208,5 @@ def encoding(game: Java) -> Encoding[State, Action]:
         max_decisions=lambda players, variant: max_decisions(players, c),
         chance=JavaChance(c),
         variants=VARIANTS,
+        private=("hand",),
     )

@@ -282,7 +282,10 @@ class Encoding(Generic[S, A]):
     (:class:`tajmahal.kit.chance.ChanceModel`); ``images`` draws a state as an
     RGB array for ``render_mode="rgb_array"`` (None: the game has no such picture);
     ``variants`` the variants a user may ask for by name (empty: the player count
-    decides).
+    decides); ``private`` the names of the blocks that hold what the observing
+    seat alone sees (its hand): every other block is public, the same whoever
+    observes but for the order of the seats (OpenSpiel's public observation, and
+    every seat's private one, are made of them).
     """
 
     game: AnyGame
@@ -294,6 +297,7 @@ class Encoding(Generic[S, A]):
     chance: Any = None
     images: Callable[[S], npt.NDArray[np.uint8]] | None = None
     variants: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
     #: :func:`observation_layout` of a player count, built once per count.
     layout: Callable[[int], ObservationLayout] = field(init=False)
 

@@ -17,10 +17,24 @@ from attrs import evolve, field, frozen
 from ..arena.game import AnyGame
 from ..kit.chance import PUBLIC, Chance, ChanceModel, Tokens, is_chance
 from ..kit.encoding import Encoding
-from .observers import InfoStateObserver, ObservationObserver
+from .observers import (
+    ALL_PLAYERS,
+    NONE,
+    SINGLE_PLAYER,
+    HistoryObserver,
+    InfoStateObserver,
+    ObservationObserver,
+    PartsObserver,
+)
 
 #: The players of a game loaded without parameters, if the game allows it.
 DEFAULT_PLAYERS: Final = 4
+#: OpenSpiel's kinds of private information, as :class:`PartsObserver` names them.
+_PRIVATE: Final = {
+    pyspiel.PrivateInfoType.NONE: NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER: SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS: ALL_PLAYERS,
+}
 
 
 def short_name(game: AnyGame) -> str:
@@ -294,18 +308,36 @@ class OpenSpielGame(pyspiel.Game):
         return decisions + self.model.max_chance_nodes(players)
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: Any = None
-    ) -> ObservationObserver | InfoStateObserver:
-        if params:
-            raise ValueError(f"observer parameters are not supported, got {params}")
-        if iig_obs_type is not None and (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise ValueError("only the single player's observation and information state")
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            return InfoStateObserver(self)
-        return ObservationObserver(self.encoding, self.num_players())
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ObservationObserver | InfoStateObserver | HistoryObserver | PartsObserver:
+        """The observer of an ``IIGObservationType`` (None: the observation).  Perfect
+        recall is the seat's information state (public and its private information);
+        parameter ``history`` (true) makes its tensor the history's token ids.
+        Without perfect recall, every mix of public and private information:
+        public and the seat's own is the observation, anything else a
+        :class:`PartsObserver`."""
+        options = dict(params or {})
+        history = bool(options.pop("history", False))
+        if options:
+            raise ValueError(f"unknown observer parameters {sorted(options)}; known: history")
+        if iig_obs_type is None:
+            if history:
+                raise ValueError("the history is an information state: ask for perfect recall")
+            return ObservationObserver(self.encoding, self.num_players())
+        private = _PRIVATE[iig_obs_type.private_info]
+        public = bool(iig_obs_type.public_info)
+        if iig_obs_type.perfect_recall:
+            if not public or private != SINGLE_PLAYER:
+                raise ValueError(
+                    "perfect recall is the seat's information state: public information "
+                    "and the seat's own private information (private_info=SINGLE_PLAYER)"
+                )
+            return HistoryObserver(self) if history else InfoStateObserver(self)
+        if history:
+            raise ValueError("the history is an information state: ask for perfect recall")
+        if public and private == SINGLE_PLAYER:
+            return ObservationObserver(self.encoding, self.num_players())
+        return PartsObserver(self, public, private)
 
     def state_from_engine(self, engine: Any) -> OpenSpielState:
         """An OpenSpiel state at ``engine`` (a decision or the end), with no history:

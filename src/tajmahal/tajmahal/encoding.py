@@ -289,6 +289,7 @@ ENCODING: Final = Encoding[State, Action](
     max_decisions=lambda players, variant: max_game_length(players),
     chance=CHANCE,
     images=render_image,
+    private=("hand",),
 )
 
 
