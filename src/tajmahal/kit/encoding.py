@@ -27,6 +27,7 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, Generic, TypeVar
@@ -133,6 +134,8 @@ class Block:
     offset: int
     high: float
     meaning: str
+    #: The axes of ``shape`` that run over the seats (``"n"`` where it was declared).
+    seat_axes: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -203,7 +206,8 @@ def observation_layout(players: int, spec: Iterable[BlockSpec]) -> ObservationLa
     offset = 0
     for name, shape, high, meaning in spec:
         dims = tuple(players if d == "n" else int(d) for d in shape)
-        block = Block(name, dims, offset, float(high), meaning)
+        seats = tuple(axis for axis, d in enumerate(shape) if d == "n")
+        block = Block(name, dims, offset, float(high), meaning, seats)
         blocks.append(block)
         offset = block.stop
     return ObservationLayout(players, tuple(blocks))
@@ -212,13 +216,16 @@ def observation_layout(players: int, spec: Iterable[BlockSpec]) -> ObservationLa
 class Writer:
     """Fills an observation: collect the elements that hold 1 (:meth:`one`) and those
     that hold other values (:meth:`put`), by block offset plus the element's flat
-    position in the block; :meth:`finish` writes them all at once."""
+    position in the block; :meth:`finish` writes them all at once.  ``out`` is
+    cleared first unless ``clear`` is False (it then keeps what it holds)."""
 
     __slots__ = ("at", "layout", "obs", "offset", "ones", "values")
 
-    def __init__(self, layout: ObservationLayout, out: Vector | None = None) -> None:
+    def __init__(
+        self, layout: ObservationLayout, out: Vector | None = None, clear: bool = True
+    ) -> None:
         self.layout = layout
-        self.obs = layout.zeros(out)
+        self.obs = layout.zeros(out) if clear or out is None else out
         self.offset = layout.offsets
         self.ones: list[int] = []
         self.at: list[int] = []
@@ -286,6 +293,12 @@ class Encoding(Generic[S, A]):
     seat alone sees (its hand): every other block is public, the same whoever
     observes but for the order of the seats (OpenSpiel's public observation, and
     every seat's private one, are made of them).
+
+    ``observer``, if given, makes a :class:`tajmahal.kit.observing.Observer` for a
+    player count: the game's observation in parts, rewritten where a state
+    changed, every seat's from one vector; ``observe`` then writes only the
+    ``private`` blocks.  :meth:`observation` keeps one observer per player count
+    (and thread), so that any caller gets that speed.
     """
 
     game: AnyGame
@@ -298,12 +311,16 @@ class Encoding(Generic[S, A]):
     images: Callable[[S], npt.NDArray[np.uint8]] | None = None
     variants: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
+    observer: Callable[[int], Any] | None = None
     #: :func:`observation_layout` of a player count, built once per count.
     layout: Callable[[int], ObservationLayout] = field(init=False)
 
     @layout.default
     def _cached_layout(self) -> Callable[[int], ObservationLayout]:
         return cache(self._layout)
+
+    #: This thread's observers, by player count (see ``observer``).
+    _local: threading.local = field(init=False, factory=threading.local, repr=False)
 
     @property
     def name(self) -> str:
@@ -368,9 +385,24 @@ class Encoding(Generic[S, A]):
     def observation(self, state: S, seat: int, out: Vector | None = None) -> Vector:
         """What ``seat`` sees of ``state`` as a flat ``float32`` vector laid out by
         :meth:`layout` (into ``out`` if given)."""
-        writer = Writer(self.layout(self.players(state)), out)
+        players = self.players(state)
+        if self.observer is not None:
+            observed: Vector = self.observer_of(players).observation(state, seat, out)
+            return observed
+        writer = Writer(self.layout(players), out)
         self.observe(state, seat, writer)
         return writer.finish()
+
+    def observer_of(self, players: int) -> Any:
+        """This thread's observer of ``players``-seat states (``observer``)."""
+        observers: dict[int, Any] | None = getattr(self._local, "observers", None)
+        if observers is None:
+            observers = self._local.observers = {}
+        found = observers.get(players)
+        if found is None:
+            assert self.observer is not None
+            found = observers[players] = self.observer(players)
+        return found
 
     # -- results
 

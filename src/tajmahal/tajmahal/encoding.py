@@ -11,8 +11,8 @@ Every action of the game has a stable integer index in ``range(NUM_ACTIONS)``
 
 An observation is one seat's view as a flat ``float32`` vector whose length
 depends only on the number of players (:func:`observation_layout` names its
-blocks).  It is computed from :func:`tajmahal.view`, so it never holds what the
-seat cannot see: other hands, the deck's order, the seed.
+blocks).  It holds what :func:`tajmahal.view` shows the seat and nothing else:
+never other hands, the deck's order, the seed.
 
 >>> from tajmahal import Setup, new_game
 >>> state = new_game(Setup.random(4, seed=1))
@@ -31,6 +31,7 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -51,15 +52,17 @@ from ..kit.encoding import (
     ObservationLayout,
     Writer,
 )
+from ..kit.observing import Emit, Items, Observer, Part
 from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
 from .adapter import TAJMAHAL
 from .board import CITIES, PROVINCES
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
 from .chance import BONUS_KINDS, CHANCE
+from .hidden import determinize
 from .raster import render_image
 from .setups import VISITS, display_size
-from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
-from .views import PlayerView, view
+from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, PlayerState, State
+from .views import PlayerView
 
 # --------------------------------------------------------------------------- actions
 
@@ -180,101 +183,118 @@ def _by_character(what: str) -> str:
 
 def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """A seat's :class:`~tajmahal.PlayerView` as a flat ``float32`` vector laid out
-    by :func:`observation_layout` (into ``out`` if given)."""
+    by :func:`observation_layout` (into ``out`` if given): the observation of any
+    state the view allows (the observation reads nothing the seat cannot see)."""
     if v.seat is None:
         raise ValueError("an observation needs a seat: a spectator's view has no hand")
-    writer = Writer(ENCODING.layout(v.setup.players), out)
-    _fill(v, writer)
-    return writer.finish()
+    return ENCODING.observation(determinize(v, random.Random(0)), v.seat, out)
 
 
-def _observe(state: State, seat: int, writer: Writer) -> None:
-    _fill(view(state, seat), writer)
+# The observation in parts (tajmahal.kit.observing): each reads a piece of the
+# state that a step leaves alone more often than not, and writes what every seat
+# sees of it, in seat 0's frame; the hand is the observing seat's own.
 
 
-def _fill(v: PlayerView, w: Writer) -> None:
-    n = v.setup.players
-    me = v.seat
-    assert me is not None
-    o = w.offset
-    cards = len(CARDS)
-    ones = w.ones  # indices that hold 1
-    at, values = w.at, w.values  # indices that hold other values, and those values
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    def put(index: int, value: float) -> None:
-        if value:
-            at.append(index)
-            values.append(value)
-
-    ones.append(o["visit"] + v.visit - 1)
-    ones.append(o["phase"] + PHASES.index(v.phase))
-    if v.to_act is not None:
-        ones.append(o["to_act"] + rel(v.to_act))
-    ones.append(o["start_player"] + rel(v.start_player))
-    ones.append(o["province"] + v.province)
-    base = o["visit_order"] - 1
-    ones += [base + province * VISITS + k for province, k in enumerate(v.setup.province_tiles)]
-    court = v.court
-    ones += [o["court"] + i for i, symbol in enumerate(SYMBOLS) if symbol in court]
-    for i, count in enumerate(v.reserve):
-        put(o["reserve"] + i, count)
-    ones += [o["supply"] + i for i, card in enumerate(_SPECIALS) if card in v.supply]
-    put(o["deck_size"], v.deck_size / len(REGULAR_CARDS))
-    for name, group in (("hand", v.hand), ("display", v.display), ("discard", v.discard)):
-        base = o[name]
-        ones += [base + c for c in group]
-    if v.dummy is not None:
-        ones += [o["dummy"] + c for c in v.dummy.cards]
-        put(o["dummy_bidding"], float(v.dummy.bidding))
-    if v.pending is not None:
-        pending = v.pending
+def _write_turn(state: State, e: Emit) -> None:
+    e.one("visit", state.visit - 1)
+    e.one("phase", PHASES.index(state.phase))
+    if state.to_act is not None:
+        e.one("to_act", state.to_act)
+    e.one("start_player", state.start_player)
+    e.one("province", state.province)
+    e.put("deck_size", 0, len(state.deck) / len(REGULAR_CARDS))
+    pending = state.pending
+    if pending is not None:
         for i, value in enumerate(
             (pending.palaces, pending.mogul, pending.built, pending.province_tile, pending.takes)
         ):
-            put(o["pending"] + i, float(value))
-    for name, owners in (("palaces", v.palaces), ("moguls", v.moguls)):
-        base = o[name]
-        ones += [base + city * n + rel(owner) for city, owner in enumerate(owners) if owner >= 0]
+            e.put("pending", i, float(value))
+
+
+def _turn_key(state: State) -> object:
+    return (state.visit, state.to_act, state.start_player, state.pending, len(state.deck))
+
+
+def _write_visit_order(state: State, e: Emit) -> None:
+    e.ones("visit_order", [p * VISITS + k - 1 for p, k in enumerate(state.setup.province_tiles)])
+
+
+def _write_court(state: State, e: Emit) -> None:
+    court = state.court
+    e.ones("court", [i for i, symbol in enumerate(SYMBOLS) if symbol in court])
+    for i, count in enumerate(state.reserve):
+        e.put("reserve", i, count)
+    e.ones("supply", [i for i, card in enumerate(_SPECIALS) if card in state.supply])
+
+
+def _write_cards(state: State, e: Emit) -> None:
+    e.ones("display", state.display)
+    e.ones("discard", state.discard)
+    dummy = state.dummy
+    if dummy is not None:
+        e.ones("dummy", dummy.cards)
+        e.put("dummy_bidding", 0, float(dummy.bidding))
+
+
+def _write_palaces(state: State, e: Emit) -> None:
+    n = state.setup.players
+    for name, owners in (("palaces", state.palaces), ("moguls", state.moguls)):
+        e.ones(name, [city * n + owner for city, owner in enumerate(owners) if owner >= 0])
+
+
+def _write_bonus(state: State, e: Emit) -> None:
     kinds = len(BONUS_KINDS)
-    base = o["bonus"]
-    ones += [
-        base + city * kinds + _BONUS_POS[tile]
-        for city, tile in enumerate(v.bonus)
-        if tile is not None
-    ]
-    for seat, p in enumerate(v.players):
-        r = rel(seat)
-        put(o["hand_size"] + r, p.hand_size / HAND_SCALE)
-        base = o["played"] + r * cards
-        ones += [base + c for c in p.played]
-        if p.color is not None:
-            ones.append(o["color"] + r * len(COLORS) + COLORS.index(p.color))
-        put(o["withdrawn"] + r, float(p.withdrawn))
-        put(o["palaces_left"] + r, p.palaces / 20)
-        base = o["influence"] + r * len(CHARACTERS)
-        for i, count in enumerate(p.influence):
-            put(base + i, count)
-        base = o["province_tiles"] + r * VISITS - 1
-        ones += [base + k for k in p.province_tiles]
-        if p.bonus_tiles:
-            held = [0] * kinds
-            for tile in p.bonus_tiles:
-                held[_BONUS_POS[tile]] += 1
-            base = o["bonus_tiles"] + r * kinds
-            for i, count in enumerate(held):
-                put(base + i, count)
-        base = o["score"] + r * len(SCORE_SOURCES)
-        score = p.score
-        for i, source in enumerate(SCORE_SOURCES):
-            put(base + i, getattr(score, source) / SCORE_SCALE)
-        specials = p.special_cards
-        base = o["special"] + r * len(CHARACTERS)
-        ones += [base + i for i, card in enumerate(_SPECIALS) if card in specials]
-        base = o["revealed"] + r * cards
-        ones += [base + c for c in p.revealed]
+    bonus = state.bonus
+    e.ones("bonus", [c * kinds + _BONUS_POS[t] for c, t in enumerate(bonus) if t is not None])
+
+
+def _write_seat(state: State, q: int, p: PlayerState, e: Emit) -> None:
+    cards, kinds = len(CARDS), len(BONUS_KINDS)
+    e.put("hand_size", q, len(p.hand) / HAND_SCALE)
+    e.ones("played", [q * cards + c for c in p.played])
+    if p.color is not None:
+        e.one("color", q * len(COLORS) + COLORS.index(p.color))
+    e.put("withdrawn", q, float(p.withdrawn))
+    e.put("palaces_left", q, p.palaces / 20)
+    base = q * len(CHARACTERS)
+    for i, count in enumerate(p.influence):
+        e.put("influence", base + i, count)
+    e.ones("province_tiles", [q * VISITS + k - 1 for k in p.province_tiles])
+    if p.bonus_tiles:
+        held = [0] * kinds
+        for tile in p.bonus_tiles:
+            held[_BONUS_POS[tile]] += 1
+        for i, count in enumerate(held):
+            e.put("bonus_tiles", q * kinds + i, count)
+    score = p.score
+    base = q * len(SCORE_SOURCES)
+    for i, source in enumerate(SCORE_SOURCES):
+        e.put("score", base + i, getattr(score, source) / SCORE_SCALE)
+    specials = p.special_cards
+    base = q * len(CHARACTERS)
+    e.ones("special", [base + i for i, card in enumerate(_SPECIALS) if card in specials])
+    e.ones("revealed", [q * cards + c for c in p.revealed])
+
+
+def _observe_hand(state: State, seat: int, w: Writer) -> None:
+    base = w.offset["hand"]
+    w.ones += [base + c for c in state.players[seat].hand]
+
+
+#: The parts, in the order of the blocks they write.
+PARTS: Final[tuple[Part[State] | Items[State], ...]] = (
+    Part(_turn_key, _write_turn),
+    Part(lambda state: state.setup, _write_visit_order),
+    Part(lambda state: (state.court, state.reserve, state.supply), _write_court),
+    Part(lambda state: (state.display, state.discard, state.dummy), _write_cards),
+    Part(lambda state: (state.palaces, state.moguls), _write_palaces),
+    Part(lambda state: state.bonus, _write_bonus),
+    Items(lambda state: state.players, _write_seat),
+)
+
+
+def _observer(players: int) -> Observer[State]:
+    return Observer(ENCODING.layout(players), PARTS, _observe_hand)
 
 
 # --------------------------------------------------------------------------- the encoding
@@ -285,11 +305,12 @@ ENCODING: Final = Encoding[State, Action](
     SPACE,
     players=lambda state: state.setup.players,
     blocks=blocks,
-    observe=_observe,
+    observe=_observe_hand,
     max_decisions=lambda players, variant: max_game_length(players),
     chance=CHANCE,
     images=render_image,
     private=("hand",),
+    observer=_observer,
 )
 
 
@@ -299,7 +320,7 @@ def observation_layout(players: int) -> ObservationLayout:
 
 
 def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
-    """The observation of ``state`` for ``seat``: :func:`observe` of its view."""
+    """The observation of ``state`` for ``seat``: what :func:`tajmahal.view` shows it."""
     return ENCODING.observation(state, seat)
 
 
