@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
-from ..kit.observing import Emit, Items, Observer, Part
+from ..kit.observing import Emit, Field, Items, Observer, Part
 from . import actions as act
 from .actions import Action
 from .chance import JavaChance
@@ -176,7 +176,7 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
             e.one("display", state.display)
         e.ones("discard", state.discard)
 
-    def seat(state: State, q: int, p: Seat, e: Emit) -> None:
+    def seat(q: int, p: Seat, e: Emit) -> None:
         e.put("hands", q, len(p.hand) / k)
         e.put("figures", q, p.supply / c.figures)
         e.put("tokens", q, p.tokens / c.action_tokens if c.action_tokens else 0.0)
@@ -194,7 +194,7 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
         e.ones("required", f.required)
         for i, bidder in enumerate(f.bidders):
             e.one("bidder", bidder)
-            e.ones("laid", [bidder * k + card for card in f.laid[i]])
+            e.ones("laid", f.laid[i], bidder * k)
             e.put("passed", bidder, float(f.passed[i]))
         e.one("bidding", f.bidders[f.turn])
         e.ones("bid", f.bid)
@@ -209,14 +209,14 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
             supply,
         ),
         Part(lambda state: (len(state.pile), state.display, state.discard), cards),
-        Items(lambda state: state.players, seat),
+        Items(lambda state: state.players, (Field.whole(seat),)),
         Part(lambda state: (state.last_turns, state.festival), festival),
     )
 
 
 def _observe_hand(state: State, seat: int, w: Writer) -> None:
     base = w.offset["hand"]
-    w.ones += [base + card for card in state.players[seat].hand]
+    w.ones.extend(map(base.__add__, state.players[seat].hand))
 
 
 @cache

@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
+from operator import is_, itemgetter
 from typing import Any, Generic, TypeVar
 
 try:
@@ -47,6 +48,8 @@ S = TypeVar("S")
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
+
+_first, _second = itemgetter(0), itemgetter(1)
 
 # --------------------------------------------------------------------------- actions
 
@@ -82,6 +85,10 @@ class ActionSpace(Generic[A]):
         self._index: dict[A, int] = {a: i for i, a in enumerate(table)}
         if len(self._index) != len(table):
             raise ValueError("an action space lists an action twice")
+        #: Action objects met, by identity: ``id -> (action, index)`` (index_list).
+        self._known: dict[int, tuple[A, int]] = {id(a): (a, i) for i, a in enumerate(table)}
+        #: How many it keeps before it starts again (engines that make new objects).
+        self._memory = 4 * len(table) + 1024
 
     @property
     def size(self) -> int:
@@ -111,13 +118,36 @@ class ActionSpace(Generic[A]):
 
     def indices(self, actions: Iterable[A]) -> tuple[int, ...]:
         """The indices of ``actions``, in their order."""
+        return tuple(self.index_list(actions))
+
+    def index_list(self, actions: Iterable[A]) -> list[int]:
+        """The indices of ``actions``, in their order, as a list.
+
+        An engine that hands out the same action objects again (tables of them)
+        has them found by identity, with no Python code run per action: each
+        object met is remembered with its index (and kept, so that its identity
+        cannot pass to another object); the others are looked up by value."""
+        listed = actions if isinstance(actions, list | tuple) else list(actions)
+        known = self._known
+        found: list[Any] = list(map(known.get, map(id, listed)))
+        if None not in found and all(map(is_, map(_first, found), listed)):
+            return list(map(_second, found))
         index = self._index
-        return tuple(index[a] for a in actions)
+        out = []
+        if len(known) > self._memory:
+            known.clear()
+        for a in listed:
+            i = index.get(a)
+            if i is None:
+                raise ActionIndexError(f"{a!r} is not an action of the game")
+            known[id(a)] = (a, i)
+            out.append(i)
+        return out
 
     def mask(self, actions: Iterable[A]) -> Mask:
         """A boolean vector of length :attr:`size`, True exactly at ``actions``."""
         mask = np.zeros(len(self.actions), dtype=np.bool_)
-        mask[list(self.indices(actions))] = True
+        mask[self.index_list(actions)] = True
         return mask
 
 
@@ -247,10 +277,30 @@ class Writer:
 
     def finish(self) -> Vector:
         obs = self.obs
-        obs[self.ones] = 1.0
+        scatter(obs, self.ones, 1.0)
         if self.at:
-            obs[self.at] = self.values
+            scatter(obs, self.at, self.values)
         return obs
+
+
+#: Below this many elements, :func:`scatter` writes them one by one.
+_FEW = 32
+
+
+def scatter(vec: npt.NDArray[Any], at: list[int], values: float | list[float]) -> None:
+    """``vec[at] = values``, for a contiguous one-dimensional ``vec``: a few elements
+    are written one by one through a memoryview (numpy's fancy assignment from a
+    list costs more than a dozen single writes)."""
+    if len(at) >= _FEW:
+        vec[at] = values
+        return
+    view: Any = memoryview(vec.data)  # float elements: typeshed knows int ones only
+    if isinstance(values, list):
+        for i, value in zip(at, values, strict=True):
+            view[i] = value
+    else:
+        for i in at:
+            view[i] = values
 
 
 # --------------------------------------------------------------------------- outcomes

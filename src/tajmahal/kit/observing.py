@@ -23,7 +23,7 @@ every part afresh (tests compare them), which :meth:`Observer.fresh` does.
 >>> layout = observation_layout(2, [("turn", (1,), 9, "the turn"),
 ...                                  ("chips", ("n",), 20, "chips by relative seat")])
 >>> parts = [Part(lambda s: s[0], lambda s, e: e.put("turn", 0, s[0])),
-...          Part(lambda s: s[1], lambda s, e: [e.put("chips", q, c) for q, c in enumerate(s[1])])]
+...          Items(lambda s: s[1], (Field.whole(lambda q, c, e: e.put("chips", q, c)),))]
 >>> observer = Observer(layout, parts, lambda state, seat, writer: None)
 >>> observer.observation((3, (5, 7)), 0).tolist(), observer.observation((3, (5, 7)), 1).tolist()
 ([3.0, 5.0, 7.0], [3.0, 7.0, 5.0])
@@ -34,27 +34,27 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import Any, Final, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from attrs import frozen
 
-from .encoding import ObservationLayout, Vector, Writer
+from .encoding import ObservationLayout, Vector, Writer, scatter
 
 S = TypeVar("S")
 
-__all__ = ["Emit", "Items", "Observer", "Part", "rotations"]
+__all__ = ["Emit", "Field", "Items", "Observer", "Part", "rotations"]
 
 Indices = npt.NDArray[np.intp]
-_NOTHING: Final[Indices] = np.zeros(0, np.intp)
 _UNSEEN: Final = object()  # the key of a part not written yet
 
 
 class Emit:
     """What a part writes, by block name and flat position in the block (rows of
     per-seat blocks by absolute seat): elements that hold 1 (:meth:`one`,
-    :meth:`ones`), others (:meth:`put`), whole blocks (:meth:`dense`)."""
+    :meth:`ones`), others (:meth:`put`, :meth:`row`), whole blocks (:meth:`dense`)."""
 
     __slots__ = ("_at", "_dense", "_ones", "_values", "layout", "offset")
 
@@ -69,35 +69,56 @@ class Emit:
     def one(self, name: str, position: int = 0) -> None:
         self._ones.append(self.offset[name] + position)
 
-    def ones(self, name: str, positions: Iterable[int]) -> None:
-        base = self.offset[name]
-        self._ones.extend([base + p for p in positions])
+    def ones(self, name: str, positions: Iterable[int], shift: int = 0) -> None:
+        """1 at each of ``positions`` (plus ``shift``: a row's start, say)."""
+        self._ones.extend(map((self.offset[name] + shift).__add__, positions))
 
     def put(self, name: str, position: int, value: float) -> None:
         if value:
             self._at.append(self.offset[name] + position)
             self._values.append(value)
 
+    def row(self, name: str, position: int, values: Sequence[float]) -> None:
+        """The elements of block ``name`` from flat ``position`` on: ``values`` (zeros
+        included), a row of a per-seat block, say."""
+        start = self.offset[name] + position
+        self._at.extend(range(start, start + len(values)))
+        self._values.extend(values)
+
     def dense(self, name: str, values: Any) -> None:
         """The whole block ``name`` (any array of its size, flattened)."""
         self._dense.append((self.offset[name], np.asarray(values, np.float32).ravel()))
 
-    def apply(self, vec: Vector) -> tuple[Indices, list[slice]]:
-        """Write what was collected into ``vec`` and forget it; returns where it
-        wrote (scattered indices, dense spans), to clear next time."""
-        spans = []
-        for start, values in self._dense:
-            span = slice(start, start + len(values))
-            vec[span] = values
-            spans.append(span)
-        ones, at = self._ones, self._at
-        if ones:
-            vec[ones] = 1.0
-        if at:
-            vec[at] = self._values
-        where = np.array(ones + at, np.intp) if ones or at else _NOTHING
-        self._ones, self._at, self._values, self._dense = [], [], [], []
-        return where, spans
+    def mark(self) -> tuple[int, int, int]:
+        """Where the next part's elements will start (see :meth:`since`)."""
+        return len(self._ones), len(self._at), len(self._dense)
+
+    def since(self, mark: tuple[int, int, int]) -> Where:
+        """Where the elements collected since ``mark`` go: their positions, and the
+        spans of the whole blocks."""
+        o, a, d = mark
+        return self._ones[o:] + self._at[a:], [
+            slice(start, start + len(values)) for start, values in self._dense[d:]
+        ]
+
+    def flush(self, vec: Vector) -> None:
+        """Write everything collected into ``vec`` (a few numpy calls for all the
+        parts of a state) and forget it."""
+        if self._ones:
+            scatter(vec, self._ones, 1.0)
+            self._ones = []
+        if self._at:
+            scatter(vec, self._at, self._values)
+            self._at, self._values = [], []
+        if self._dense:
+            for start, values in self._dense:
+                vec[start : start + len(values)] = values
+            self._dense = []
+
+
+#: Where a part wrote: element positions, spans of whole blocks.
+Where = tuple[list[int], list[slice]]
+_NOWHERE: Final[Where] = ([], [])
 
 
 @frozen
@@ -111,19 +132,39 @@ class Part(Generic[S]):
 
 
 @frozen
+class Field:
+    """One piece of an item of :class:`Items`: ``key(item)`` is what it reads,
+    ``write(i, item, emit)`` writes it for item ``i``.  ``Field.whole(write)`` is
+    the item as one piece."""
+
+    key: Callable[[Any], object]
+    write: Callable[[int, Any, Emit], None]
+
+    @classmethod
+    def whole(cls, write: Callable[[int, Any, Emit], None]) -> Field:
+        return cls(_itself, write)
+
+
+def _itself(item: object) -> object:
+    return item
+
+
+@frozen
 class Items(Generic[S]):
-    """A part made of the items of a sequence of fixed length (a board's spaces):
-    ``items(state)`` is the sequence, ``write(state, i, item, emit)`` writes item
-    ``i``; only the items that changed are rewritten."""
+    """A part made of the items of a sequence of fixed length (the seats, a board's
+    spaces): ``items(state)`` is the sequence, each item written in ``fields``;
+    only the fields of the items that changed are rewritten."""
 
     items: Callable[[S], Sequence[object]]
-    write: Callable[[S, int, Any, Emit], None]
+    fields: tuple[Field, ...]
 
 
+@cache
 def rotations(layout: ObservationLayout) -> list[Indices]:
     """For each seat, the gather that turns an observation in seat 0's frame into
     the seat's: every axis of a per-seat block (``"n"`` in its declared shape: the
-    layout's player count at that place) rotated so that the seat comes first."""
+    layout's player count at that place) rotated so that the seat comes first
+    (made once per layout: do not change them)."""
     n = layout.players
     out = []
     for seat in range(n):
@@ -133,7 +174,7 @@ def rotations(layout: ObservationLayout) -> list[Indices]:
             for axis in block.seat_axes:
                 index = np.roll(index, -seat, axis=axis)
             pieces.append(index.ravel())
-        out.append(np.concatenate(pieces) if pieces else _NOTHING)
+        out.append(np.concatenate(pieces) if pieces else np.zeros(0, np.intp))
     return out
 
 
@@ -156,45 +197,74 @@ class Observer(Generic[S]):
         self.last: Any = _UNSEEN
         count = len(self.parts)
         self._keys: list[Any] = [_UNSEEN] * count
-        self._where: list[Any] = [(_NOTHING, [])] * count
+        self._where: list[Any] = [_NOWHERE] * count
+        #: The elements to clear at the next flush.
+        self._cleared: list[int] = []
+        self._whole = [isinstance(part, Part) for part in self.parts]
 
     def update(self, state: S) -> Vector:
         """The vector of every part (seat 0's frame, nobody's private blocks) of
         ``state``, rewriting the parts that changed since the last state."""
         if state is self.last:
             return self.vec
-        vec, emit, keys, where = self.vec, self.emit, self._keys, self._where
+        keys, where, cleared = self._keys, self._where, self._cleared
+        emit = self.emit
         for i, part in enumerate(self.parts):
-            if isinstance(part, Part):
+            if self._whole[i]:
+                assert isinstance(part, Part)
                 key = part.key(state)
                 old = keys[i]
                 if key is old or (old is not _UNSEEN and key == old):
                     continue
                 keys[i] = key
-                _clear(vec, where[i])
+                self._forget(where[i])
+                mark = emit.mark()
                 part.write(state, emit)
-                where[i] = emit.apply(vec)
+                where[i] = emit.since(mark)
             else:
+                assert isinstance(part, Items)
                 self._update_items(i, part, state)
+        vec = self.vec
+        if cleared:
+            scatter(vec, cleared, 0.0)
+            cleared.clear()
+        emit.flush(vec)
         self.last = state
         return vec
+
+    def _forget(self, where: Where) -> None:
+        """Clear what a part wrote: its elements at the next flush (before what is
+        written then), its whole blocks now."""
+        scattered, spans = where
+        if scattered:
+            self._cleared.extend(scattered)
+        for span in spans:
+            self.vec[span] = 0.0
 
     def _update_items(self, i: int, part: Items[S], state: S) -> None:
         items = part.items(state)
         old = self._keys[i]
         if items is old:
             return
-        vec, emit = self.vec, self.emit
+        emit, fields = self.emit, part.fields
         if old is _UNSEEN or len(old) != len(items):
             old = [_UNSEEN] * len(items)
-            self._where[i] = [(_NOTHING, [])] * len(items)
+            self._where[i] = [([_UNSEEN] * len(fields), [_NOWHERE] * len(fields)) for _ in items]
         spots = self._where[i]
         for k, (item, before) in enumerate(zip(items, old, strict=True)):
-            if item is before or (before is not _UNSEEN and item == before):
+            if item is before:
                 continue
-            _clear(vec, spots[k])
-            part.write(state, k, item, emit)
-            spots[k] = emit.apply(vec)
+            keys, where = spots[k]
+            for f, field in enumerate(fields):
+                key = field.key(item)
+                was = keys[f]
+                if key is was or (was is not _UNSEEN and key == was):
+                    continue
+                keys[f] = key
+                self._forget(where[f])
+                mark = emit.mark()
+                field.write(k, item, emit)
+                where[f] = emit.since(mark)
         self._keys[i] = items
 
     def observation(self, state: S, seat: int, out: Vector | None = None) -> Vector:
@@ -213,11 +283,3 @@ class Observer(Generic[S]):
     def fresh(self, state: S, seat: int) -> Vector:
         """The same observation with every part written afresh (for tests)."""
         return Observer(self.layout, self.parts, self.private).observation(state, seat)
-
-
-def _clear(vec: Vector, where: tuple[Indices, list[slice]]) -> None:
-    scattered, spans = where
-    if len(scattered):
-        vec[scattered] = 0.0
-    for span in spans:
-        vec[span] = 0.0

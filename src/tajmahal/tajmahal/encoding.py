@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import Final
 
 try:
@@ -52,7 +53,7 @@ from ..kit.encoding import (
     ObservationLayout,
     Writer,
 )
-from ..kit.observing import Emit, Items, Observer, Part
+from ..kit.observing import Emit, Field, Items, Observer, Part
 from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
 from .adapter import TAJMAHAL
 from .board import CITIES, PROVINCES
@@ -113,6 +114,8 @@ PHASES: Final = (PLAY, PLACE, TAKE, "over")
 HAND_SCALE: Final = 10.0
 SCORE_SCALE: Final = 10.0
 _SPECIALS: Final = tuple(SPECIAL_CARDS[c] for c in CHARACTERS)
+#: A score's points by source, in the order of SCORE_SOURCES.
+_score_values: Final = attrgetter(*SCORE_SOURCES)
 
 
 def blocks(players: int) -> Iterable[BlockSpec]:
@@ -196,13 +199,9 @@ def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
 
 
 def _write_turn(state: State, e: Emit) -> None:
-    e.one("visit", state.visit - 1)
     e.one("phase", PHASES.index(state.phase))
     if state.to_act is not None:
         e.one("to_act", state.to_act)
-    e.one("start_player", state.start_player)
-    e.one("province", state.province)
-    e.put("deck_size", 0, len(state.deck) / len(REGULAR_CARDS))
     pending = state.pending
     if pending is not None:
         for i, value in enumerate(
@@ -211,8 +210,11 @@ def _write_turn(state: State, e: Emit) -> None:
             e.put("pending", i, float(value))
 
 
-def _turn_key(state: State) -> object:
-    return (state.visit, state.to_act, state.start_player, state.pending, len(state.deck))
+def _write_visit(state: State, e: Emit) -> None:
+    e.one("visit", state.visit - 1)
+    e.one("start_player", state.start_player)
+    e.one("province", state.province)
+    e.put("deck_size", 0, len(state.deck) / len(REGULAR_CARDS))
 
 
 def _write_visit_order(state: State, e: Emit) -> None:
@@ -229,11 +231,14 @@ def _write_court(state: State, e: Emit) -> None:
 
 def _write_cards(state: State, e: Emit) -> None:
     e.ones("display", state.display)
-    e.ones("discard", state.discard)
     dummy = state.dummy
     if dummy is not None:
         e.ones("dummy", dummy.cards)
         e.put("dummy_bidding", 0, float(dummy.bidding))
+
+
+def _write_discard(state: State, e: Emit) -> None:
+    e.ones("discard", state.discard)
 
 
 def _write_palaces(state: State, e: Emit) -> None:
@@ -248,48 +253,76 @@ def _write_bonus(state: State, e: Emit) -> None:
     e.ones("bonus", [c * kinds + _BONUS_POS[t] for c, t in enumerate(bonus) if t is not None])
 
 
-def _write_seat(state: State, q: int, p: PlayerState, e: Emit) -> None:
-    cards, kinds = len(CARDS), len(BONUS_KINDS)
+# Each seat's row, a field at a time (the engine keeps what a step leaves alone).
+_CARDS: Final = len(CARDS)
+_KINDS: Final = len(BONUS_KINDS)
+
+
+def _write_cards_of(q: int, p: PlayerState, e: Emit) -> None:
     e.put("hand_size", q, len(p.hand) / HAND_SCALE)
-    e.ones("played", [q * cards + c for c in p.played])
+    e.ones("played", p.played, q * _CARDS)
+    specials = p.special_cards
+    if specials:
+        base = q * len(CHARACTERS)
+        e.ones("special", [base + i for i, card in enumerate(_SPECIALS) if card in specials])
+
+
+def _write_bid(q: int, p: PlayerState, e: Emit) -> None:
     if p.color is not None:
         e.one("color", q * len(COLORS) + COLORS.index(p.color))
     e.put("withdrawn", q, float(p.withdrawn))
     e.put("palaces_left", q, p.palaces / 20)
-    base = q * len(CHARACTERS)
-    for i, count in enumerate(p.influence):
-        e.put("influence", base + i, count)
-    e.ones("province_tiles", [q * VISITS + k - 1 for k in p.province_tiles])
+
+
+def _write_influence(q: int, p: PlayerState, e: Emit) -> None:
+    e.row("influence", q * len(CHARACTERS), p.influence)
+
+
+def _write_tiles(q: int, p: PlayerState, e: Emit) -> None:
+    e.ones("province_tiles", p.province_tiles, q * VISITS - 1)
     if p.bonus_tiles:
-        held = [0] * kinds
+        held = [0] * _KINDS
         for tile in p.bonus_tiles:
             held[_BONUS_POS[tile]] += 1
-        for i, count in enumerate(held):
-            e.put("bonus_tiles", q * kinds + i, count)
-    score = p.score
-    base = q * len(SCORE_SOURCES)
-    for i, source in enumerate(SCORE_SOURCES):
-        e.put("score", base + i, getattr(score, source) / SCORE_SCALE)
-    specials = p.special_cards
-    base = q * len(CHARACTERS)
-    e.ones("special", [base + i for i, card in enumerate(_SPECIALS) if card in specials])
-    e.ones("revealed", [q * cards + c for c in p.revealed])
+        e.row("bonus_tiles", q * _KINDS, held)
+
+
+def _write_score(q: int, p: PlayerState, e: Emit) -> None:
+    scale = SCORE_SCALE
+    e.row("score", q * len(SCORE_SOURCES), [v / scale for v in _score_values(p.score)])
+
+
+def _write_revealed(q: int, p: PlayerState, e: Emit) -> None:
+    e.ones("revealed", p.revealed, q * _CARDS)
+
+
+#: A seat's row: what each field reads of its PlayerState, and writes.
+SEAT_FIELDS: Final = (
+    Field(attrgetter("hand", "played"), _write_cards_of),
+    Field(attrgetter("color", "withdrawn", "palaces"), _write_bid),
+    Field(attrgetter("influence"), _write_influence),
+    Field(attrgetter("province_tiles", "bonus_tiles"), _write_tiles),
+    Field(attrgetter("score"), _write_score),
+    Field(attrgetter("revealed"), _write_revealed),
+)
 
 
 def _observe_hand(state: State, seat: int, w: Writer) -> None:
     base = w.offset["hand"]
-    w.ones += [base + c for c in state.players[seat].hand]
+    w.ones.extend(map(base.__add__, state.players[seat].hand))
 
 
 #: The parts, in the order of the blocks they write.
 PARTS: Final[tuple[Part[State] | Items[State], ...]] = (
-    Part(_turn_key, _write_turn),
+    Part(attrgetter("to_act", "pending"), _write_turn),
+    Part(lambda s: (s.visit, s.start_player, s.province, len(s.deck)), _write_visit),
     Part(lambda state: state.setup, _write_visit_order),
     Part(lambda state: (state.court, state.reserve, state.supply), _write_court),
-    Part(lambda state: (state.display, state.discard, state.dummy), _write_cards),
+    Part(lambda state: (state.display, state.dummy), _write_cards),
+    Part(attrgetter("discard"), _write_discard),
     Part(lambda state: (state.palaces, state.moguls), _write_palaces),
     Part(lambda state: state.bonus, _write_bonus),
-    Items(lambda state: state.players, _write_seat),
+    Items(attrgetter("players"), SEAT_FIELDS),
 )
 
 

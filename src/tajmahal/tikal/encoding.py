@@ -34,7 +34,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
-from ..kit.observing import Emit, Items, Observer, Part
+from ..kit.observing import Emit, Field, Items, Observer, Part
 from . import actions as act
 from .actions import Action
 from .chance import TikalChance
@@ -213,7 +213,7 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
         for i, (left, start) in enumerate(zip(state.levels, c.levels, strict=True)):
             e.put("levels", i, left / start if start else 0.0)
 
-    def space(state: State, index: int, here: Space | None, e: Emit) -> None:
+    def space(index: int, here: Space | None, e: Emit) -> None:
         if here is None:
             return
         e.one("kind", index * kinds + KINDS.index(here.kind))
@@ -227,7 +227,7 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
             e.one("guard", index * n + here.guard)
             e.put("guard_leader", index, float(here.guard_leader))
 
-    def workers(state: State, index: int, counts: tuple[int, ...], e: Emit) -> None:
+    def workers(index: int, counts: tuple[int, ...], e: Emit) -> None:
         for seat, count in enumerate(counts):
             e.put("workers", index * n + seat, count / c.workers)
 
@@ -237,7 +237,7 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
         for index, count in state.dug:
             e.put("dug", index, count)
 
-    def seat(state: State, q: int, p: Seat, e: Emit) -> None:
+    def seat(q: int, p: Seat, e: Emit) -> None:
         if p.leader >= 0:
             e.one("leader", p.leader * n + q)
         e.put("reserve", q, p.reserve / c.workers)
@@ -273,10 +273,10 @@ def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
     return (
         Part(lambda state: (state.phase, state.turn, state.to_act, state.ap, state.tile), turn),
         Part(lambda state: (state.stack, state.supply, state.levels), pool),
-        Items(lambda state: state.spaces, space),
-        Items(lambda state: state.workers, workers),
+        Items(lambda state: state.spaces, (Field.whole(space),)),
+        Items(lambda state: state.workers, (Field.whole(workers),)),
         Part(lambda state: (state.uncovered, state.dug), this_turn),
-        Items(lambda state: state.players, seat),
+        Items(lambda state: state.players, (Field.whole(seat),)),
         Part(lambda state: (state.round, state.last_placer), scoring),
         Part(lambda state: state.auction, auction),
     )
