@@ -16,7 +16,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import bots, compare, engine, games, referee, sandbox, startup, viewer
+from . import bots, compare, engine, environments, games, referee, sandbox, startup, viewer
 from .measure import Result
 
 
@@ -78,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.run_all(args.quick, engines)
         + bots.run_all(args.quick, engines)
         + compare.run_all(args.quick, games=args.game)
+        + environments.run_all(args.quick, engines)
     )
     if not args.game:
         results += (

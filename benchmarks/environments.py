@@ -28,8 +28,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from .games import ENGINES, Engine, Loaded, load, play_random, selected
 from .measure import Result, cpu_clock, spread
 
@@ -40,7 +38,7 @@ TARGET = 0.25
 def legal(mask: Any) -> Any:
     """The legal indices of an int8 mask (read as booleans: numpy finds the nonzero
     elements of a boolean array several times faster than of an int8 one)."""
-    return mask.view(np.bool_).nonzero()[0]
+    return mask.view(bool).nonzero()[0]
 
 
 def aec_game(g: Loaded, players: int, seed: int) -> int:
@@ -143,7 +141,13 @@ def measure(engine: Engine, quick: bool, rounds: int) -> list[Result]:
 def run_all(
     quick: bool = False, engines: Sequence[Engine] = ENGINES, rounds: int = 0
 ) -> list[Result]:
-    """Every game's rows (``rounds``: 0 for the default, 3, or 1 with ``quick``)."""
+    """Every game's rows (``rounds``: 0 for the default, 3, or 1 with ``quick``);
+    none without the research extra (``pip install -e '.[rl]'``)."""
+    from tajmahal.extras import missing
+
+    if missing(("numpy", "gymnasium", "pettingzoo")):
+        print("benchmarks.environments: no rl extra, no environment figures", file=sys.stderr)
+        return []
     rounds = rounds or (1 if quick else 3)
     return [r for engine in engines for r in measure(engine, quick, rounds)]
 
