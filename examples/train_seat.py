@@ -12,8 +12,8 @@ and after training the policy (its most likely legal action) plays ``--games``
 games against random players (seats rotating, the seeds fixed): the win share
 (a first place shared by k seats counts 1/k) and the mean score lead.
 
-Needs the ``rl`` extra, Stable-Baselines3 and sb3-contrib (with a CPU torch):
-docs/research.md says how to install them.
+Needs the ``train`` extra (Stable-Baselines3, sb3-contrib; a CPU build of torch
+installed first: docs/research.md says how).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 
 from tajmahal.extras import require
 
-require("rl", "examples/train_seat.py", ("numpy", "gymnasium", "sb3_contrib", "torch"))
+require("train", "examples/train_seat.py", ("gymnasium", "stable_baselines3", "sb3_contrib"))
 
 import torch
 from sb3_contrib import MaskablePPO
