@@ -12,12 +12,12 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import click
 import orjson
 
-from . import containment
+from . import containment, seal
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, read_game_id, replay
@@ -464,6 +464,17 @@ def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
     )
 
 
+#: What ``replay --verify`` says of a record's seal (see :mod:`.seal`).
+_SEALS: Final = {
+    seal.HERE: "sealed by this machine's referee, every line as it wrote it",
+    seal.ELSEWHERE: (
+        "sealed under another referee's key (not checked here: its players and times "
+        "are as written)"
+    ),
+    seal.UNSEALED: "not sealed (its players and times are as written)",
+}
+
+
 def replay_command(games: GameRegistry | AnyGame) -> click.Command:
     registry = registry_of(games)
 
@@ -515,7 +526,7 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
             )
             click.echo(
                 f"{record}: OK: {len(done.steps)} decisions replayed; final scores {scores} "
-                f"and ranks {done.result['ranks']} match; {setup}"
+                f"and ranks {done.result['ranks']} match; {setup}; {_SEALS[done.sealed]}"
             )
             return
         names = done.names

@@ -19,7 +19,7 @@ from typing import Any, Final
 import orjson
 
 from ..kit.jsontext import ArrayTexts
-from . import containment, protocol
+from . import containment, protocol, seal
 from .connection import Connection
 from .game import AnyGame, illegal_reason
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
@@ -128,7 +128,7 @@ class Match:
         committed = False
         try:
             if self.config.record is not None:
-                self.writer = RecordWriter(self.config.record)
+                self.writer = RecordWriter(self.config.record, seal.load_key(create=True))
             self.handshake()
             self.write_header()
             state = self.play()
@@ -506,7 +506,7 @@ class Match:
             for s in self.seats
         )
         if self.writer is not None:
-            self.writer.write(
+            self.writer.write_last(
                 {
                     "type": "result",
                     "scores": scores,

@@ -186,6 +186,8 @@ def _run(
 ) -> Report:
     plan = store.plan
     err = console(stderr=True)
+    for line in store.repeated:
+        click.echo(f"game {line.number}: {line.text()} (noted in {store.root / ERRORS})", err=True)
     if not as_json:
         screen = console()
         names = ", ".join(e.name for e in plan.entrants)
