@@ -17,6 +17,10 @@ Each round times the three, one after the other, on the CPU clock, for the same
 seeds; the environments' rates are taken as shares of the engine's rate within
 each round, and the medians reported.  Target: each environment at least 25% of
 the engine's rate (decisions per second), for every game and player count.
+
+With OpenSpiel installed, one more row a game: the CPU time of a random 4-player
+game through OpenSpiel's ``rl_environment`` (which reads every seat's
+information-state tensor at every step); target for Java: under 2 s.
 """
 
 from __future__ import annotations
@@ -28,11 +32,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .games import ENGINES, Engine, Loaded, load, play_random, selected
+from tajmahal.extras import missing
+
+from .games import ENGINES, PLAYERS, Engine, Loaded, load, play_random, selected
 from .measure import Result, cpu_clock, spread
 
 #: The share of the engine's rate each environment must reach.
 TARGET = 0.25
+#: The CPU time of a random 4-player Java game through OpenSpiel's rl_environment.
+RL_ENVIRONMENT_SECONDS = 2.0
 
 
 def legal(mask: Any) -> Any:
@@ -80,6 +88,23 @@ WORKLOADS: dict[str, Callable[[Loaded, int, int], int]] = {
     "aec": aec_game,
     "parallel": parallel_game,
 }
+
+
+def rl_environment_game(g: Loaded, players: int, seed: int) -> float:
+    """CPU seconds of one random game through OpenSpiel's ``rl_environment`` (every
+    seat's information-state tensor and legal actions at every step)."""
+    from open_spiel.python import rl_environment
+
+    import tajmahal.openspiel  # noqa: F401 - registers the games
+
+    env = rl_environment.Environment(f"python_{g.engine.name}", players=players, seed=seed)
+    choice = random.Random(seed).choice
+    start = cpu_clock()
+    step = env.reset()
+    while not step.last():
+        seat = step.observations["current_player"]
+        step = env.step([choice(step.observations["legal_actions"][seat])])
+    return cpu_clock() - start
 
 
 def seeds_for(g: Loaded, players: int, seconds: float) -> list[int]:
@@ -135,6 +160,18 @@ def measure(engine: Engine, quick: bool, rounds: int) -> list[Result]:
                     note=note,
                 )
             )
+    if not missing(("pyspiel",)):
+        times = [rl_environment_game(g, PLAYERS, seed) for seed in range(3 if quick else 7)]
+        results.append(
+            Result(
+                f"{g.title}, {PLAYERS} players: OpenSpiel rl_environment random game",
+                statistics.median(times),
+                "s CPU",
+                RL_ENVIRONMENT_SECONDS if g.engine.name == "java" else None,
+                higher_is_better=False,
+                note=f"{len(times)} games; {spread(times, '.2f')}",
+            )
+        )
     return results
 
 
@@ -143,8 +180,6 @@ def run_all(
 ) -> list[Result]:
     """Every game's rows (``rounds``: 0 for the default, 3, or 1 with ``quick``);
     none without the research extra (``pip install -e '.[rl]'``)."""
-    from tajmahal.extras import missing
-
     if missing(("numpy", "gymnasium", "pettingzoo")):
         print("benchmarks.environments: no rl extra, no environment figures", file=sys.stderr)
         return []

@@ -29,16 +29,19 @@ from tajmahal.extras import require
 
 require("train", "examples/train_seat.py", ("gymnasium", "stable_baselines3", "sb3_contrib"))
 
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.env_util import make_vec_env
+import torch  # noqa: E402 - after the check that names the missing extra
+from sb3_contrib import MaskablePPO  # noqa: E402
+from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
 
-from tajmahal.gym import SeatEnv
+from tajmahal.gym import SeatEnv  # noqa: E402
 
 
-def evaluate(model: Any, game: str, players: int, games: int, seed: int) -> tuple[float, float]:
+def evaluate(
+    model: Any, game: str, players: int, games: int, seed: int, sample: bool = False
+) -> tuple[float, float]:
     """Win share and mean score lead of ``model`` (None: uniform random) over
-    ``games`` games against random players, its seat rotating."""
+    ``games`` games against random players, its seat rotating; ``sample``: the
+    policy's actions drawn from it, not its most likely ones."""
     env = SeatEnv(game, players, seat=None)
     wins = leads = 0.0
     rng = np.random.default_rng(seed)
@@ -50,7 +53,7 @@ def evaluate(model: Any, game: str, players: int, games: int, seed: int) -> tupl
             if model is None:
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
-                action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+                action, _ = model.predict(obs, action_masks=mask, deterministic=not sample)
             obs, _, done, _, info = env.step(int(action))
         scores = env.rules.scores(env.state)
         best = max(scores)
@@ -69,6 +72,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--games", type=int, default=100, help="evaluation games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="save the trained model here (.zip)")
+    parser.add_argument(
+        "--sample",
+        action="store_true",
+        help="evaluate the policy as trained (sampling), not its most likely action",
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small nets: one thread is faster than several
 
@@ -94,8 +102,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     start = time.process_time()
     model.learn(total_timesteps=args.steps)
     seconds = time.process_time() - start
-    after = evaluate(model, args.game, args.players, args.games, 10_000)
-    print(f"trained {args.steps} steps in {seconds:.0f} s of CPU")
+    after = evaluate(model, args.game, args.players, args.games, 10_000, args.sample)
+    print(f"trained {args.steps} steps in {seconds:.1f} s of CPU")
     print(f"trained: win share {after[0]:.2f}, lead {after[1]:+.1f} points")
     if args.save:
         model.save(args.save)

@@ -62,6 +62,8 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     targets = {r["name"]: r for r in rows if r["target"] is not None}
     assert targets["Taj Mahal random playout, 4 players"]["target"] == 50_000
     assert targets["Java, 4 players: AEC env / engine"]["target"] == 0.25
+    java = targets["Java, 4 players: OpenSpiel rl_environment random game"]
+    assert (java["target"], java["unit"], java["higher_is_better"]) == (2.0, "s CPU", False)
     assert all(targets[f"{t} largest act line"]["target"] == 32 * 1024 for t in games)
     assert targets["referee / raw pipe baseline"]["target"] == 0.67
     assert targets["4-player game over pipes, wall time"]["target"] == 0.25
