@@ -97,7 +97,8 @@ def rl_environment_game(g: Loaded, players: int, seed: int) -> float:
 
     import tajmahal.openspiel  # noqa: F401 - registers the games
 
-    env = rl_environment.Environment(f"python_{g.engine.name}", players=players, seed=seed)
+    env = rl_environment.Environment(f"python_{g.engine.name}", players=players)
+    env.seed(seed)
     choice = random.Random(seed).choice
     start = cpu_clock()
     step = env.reset()

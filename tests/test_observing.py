@@ -36,6 +36,7 @@ def states(game: str, players: int, seed: int, every: int) -> list[Any]:
     return [*out, state]
 
 
+@pytest.mark.once  # the machinery is the same on both engines
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_rewriting_what_changed_is_writing_everything(game: str, players: int) -> None:
     encoding = encoding_of(game)

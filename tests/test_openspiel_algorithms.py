@@ -201,12 +201,10 @@ SIMULATIONS = {"tajmahal": 30, "tikal": 20, "java": 6}
 ISMCTS_FAST = {("tajmahal", 4), ("tikal", 2), ("java", 2)}
 
 
+@pytest.mark.once  # keys and resampling are the same on both engines
 @pytest.mark.parametrize(
     ("name", "players"),
-    [
-        p if tuple(p.values) in ISMCTS_FAST else slow(p)
-        for p in COUNTS
-    ],
+    [p if tuple(p.values) in ISMCTS_FAST else slow(p) for p in COUNTS],
 )
 def test_ismcts_bot_with_its_defaults(name: str, players: int) -> None:
     # OpenSpiel's ISMCTSBot as its docs build it: its own resampling
