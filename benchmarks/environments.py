@@ -34,6 +34,7 @@ from typing import Any
 
 from tajmahal.extras import missing
 
+from .engine import calibrated_seeds
 from .games import ENGINES, PLAYERS, Engine, Loaded, load, play_random, selected
 from .measure import Result, cpu_clock, spread
 
@@ -108,17 +109,6 @@ def rl_environment_game(g: Loaded, players: int, seed: int) -> float:
     return cpu_clock() - start
 
 
-def seeds_for(g: Loaded, players: int, seconds: float) -> list[int]:
-    """The first seeds whose games through the AEC environment take ``seconds`` of
-    CPU (also the warm-up): the workload of every round."""
-    seeds: list[int] = []
-    start = cpu_clock()
-    while cpu_clock() - start < seconds or not seeds:
-        aec_game(g, players, len(seeds))
-        seeds.append(len(seeds))
-    return seeds
-
-
 def rates(g: Loaded, players: int, seeds: Sequence[int]) -> dict[str, float]:
     """Decisions per CPU second of each workload over ``seeds``, one after the other."""
     out = {}
@@ -133,7 +123,7 @@ def measure(engine: Engine, quick: bool, rounds: int) -> list[Result]:
     g = load(engine)
     results = []
     for players in g.players:
-        seeds = seeds_for(g, players, 0.1 if quick else 0.5)
+        seeds = calibrated_seeds(g, players, 0.1 if quick else 0.5, aec_game)
         runs = [rates(g, players, seeds) for _ in range(rounds)]
         where = f"{g.title}, {players} players"
         engine_rates = [r["engine"] for r in runs]

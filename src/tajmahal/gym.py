@@ -61,7 +61,7 @@ from .arena import protocol
 from .arena.game import AnyGame
 from .arena.player import Player
 from .kit.encoding import ActionIndexError, encoding_of, scatter
-from .pettingzoo import render_text
+from .pettingzoo import render
 
 __all__ = ["ENV_IDS", "Policy", "SeatEnv", "env_id", "legal", "register", "snapshot"]
 
@@ -209,10 +209,7 @@ class SeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
-        state = self._live()
-        if self.render_mode == "rgb_array" and self.encoding.images is not None:
-            return self.encoding.images(state)
-        return render_text(self.encoding, state)
+        return render(self.encoding, self.render_mode, self._live())
 
     # -- inside
 

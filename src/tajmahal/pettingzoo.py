@@ -226,10 +226,7 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
                 f"render() called without a render_mode (None, {self.metadata['render_modes']})"
             )
             return None
-        state = self._state()
-        if self.render_mode == "rgb_array" and self.encoding.images is not None:
-            return self.encoding.images(state)
-        return render_text(self.encoding, state)
+        return render(self.encoding, self.render_mode, self._state())
 
     def close(self) -> None:
         return None
@@ -275,6 +272,14 @@ def _is_setup_for(rules: AnyGame, setup: Any, players: int) -> bool:
         return bool(rules.players(setup) == players)
     except Exception:
         return False
+
+
+def render(encoding: Encoding[Any, Any], mode: str, state: Any) -> str | npt.NDArray[np.uint8]:
+    """``state`` in a render mode: ``"rgb_array"``, the game's image (for a game that
+    has one); otherwise the text of :func:`render_text`."""
+    if mode == "rgb_array" and encoding.images is not None:
+        return encoding.images(state)
+    return render_text(encoding, state)
 
 
 def render_text(encoding: Encoding[Any, Any], state: Any) -> str:

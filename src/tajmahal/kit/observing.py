@@ -208,19 +208,10 @@ class Observer(Generic[S]):
         if state is self.last:
             return self.vec
         keys, where, cleared = self._keys, self._where, self._cleared
-        emit = self.emit
         for i, part in enumerate(self.parts):
             if self._whole[i]:
                 assert isinstance(part, Part)
-                key = part.key(state)
-                old = keys[i]
-                if key is old or (old is not _UNSEEN and key == old):
-                    continue
-                keys[i] = key
-                self._forget(where[i])
-                mark = emit.mark()
-                part.write(state, emit)
-                where[i] = emit.since(mark)
+                self._refresh(keys, where, i, part.key(state), part.write, state)
             else:
                 assert isinstance(part, Items)
                 self._update_items(i, part, state)
@@ -228,9 +219,29 @@ class Observer(Generic[S]):
         if cleared:
             scatter(vec, cleared, 0.0)
             cleared.clear()
-        emit.flush(vec)
+        self.emit.flush(vec)
         self.last = state
         return vec
+
+    def _refresh(
+        self,
+        keys: list[Any],
+        where: list[Where],
+        i: int,
+        key: object,
+        write: Callable[..., None],
+        *args: Any,
+    ) -> None:
+        """Rewrite piece ``i`` (``write(*args, emit)``) unless ``key`` is its last."""
+        old = keys[i]
+        if key is old or (old is not _UNSEEN and key == old):
+            return
+        keys[i] = key
+        self._forget(where[i])
+        emit = self.emit
+        mark = emit.mark()
+        write(*args, emit)
+        where[i] = emit.since(mark)
 
     def _forget(self, where: Where) -> None:
         """Clear what a part wrote: its elements at the next flush (before what is
@@ -246,7 +257,7 @@ class Observer(Generic[S]):
         old = self._keys[i]
         if items is old:
             return
-        emit, fields = self.emit, part.fields
+        fields = part.fields
         if old is _UNSEEN or len(old) != len(items):
             old = [_UNSEEN] * len(items)
             self._where[i] = [([_UNSEEN] * len(fields), [_NOWHERE] * len(fields)) for _ in items]
@@ -256,15 +267,7 @@ class Observer(Generic[S]):
                 continue
             keys, where = spots[k]
             for f, field in enumerate(fields):
-                key = field.key(item)
-                was = keys[f]
-                if key is was or (was is not _UNSEEN and key == was):
-                    continue
-                keys[f] = key
-                self._forget(where[f])
-                mark = emit.mark()
-                field.write(k, item, emit)
-                where[f] = emit.since(mark)
+                self._refresh(keys, where, f, field.key(item), field.write, k, item)
         self._keys[i] = items
 
     def observation(self, state: S, seat: int, out: Vector | None = None) -> Vector:
