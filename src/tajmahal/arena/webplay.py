@@ -486,6 +486,7 @@ def run_play(
     import click
 
     from .commands import (
+        check_outputs_hidden,
         check_sandbox,
         check_writable,
         default_sandbox,
@@ -519,6 +520,9 @@ def run_play(
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
+    if record is not None:
+        bot_specs = [spec for spec in specs if spec is not None]
+        check_outputs_hidden(bot_specs, confined, [(record.parent, f"--record {record}")])
     if programs:
         say_sandbox(confined, sandbox)
     config = MatchConfig(time=TimeControl(move=move), record=record, sandbox=confined)

@@ -223,6 +223,13 @@ class TournamentDir:
         store.finished = [e for e in finished if e not in store.unsealed]
         return store
 
+    def seat_key(self, number: int) -> bytes:
+        """The secret the seeds told to the bots of game ``number`` are made with
+        (:attr:`~tajmahal.arena.referee.MatchConfig.seat_key`): derived from the
+        directory's key, so a game played again (on resume) tells the same seeds,
+        and no bot can work them out."""
+        return hmac.new(self._key, f"seat seeds of game {number}".encode(), "sha256").digest()
+
     def append(self, slot: Slot, result: dict[str, Any]) -> Finished:
         """Journal ``slot`` as finished with ``result``; on disk when this returns."""
         result = dict(result)
