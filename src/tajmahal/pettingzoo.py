@@ -77,7 +77,7 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
         "name": "tajmahal_v0",
         "render_modes": ["ansi", "rgb_array"],
-        "is_parallelizable": True,
+        "is_parallelizable": False,
         "render_fps": 2,
     }
 
