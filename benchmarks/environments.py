@@ -125,11 +125,10 @@ def measure(engine: Engine, quick: bool, rounds: int) -> list[Result]:
     for players in g.players:
         seeds = calibrated_seeds(g, players, 0.1 if quick else 0.5, aec_game)
         runs = [rates(g, players, seeds) for _ in range(rounds)]
-        where = f"{g.title}, {players} players"
         engine_rates = [r["engine"] for r in runs]
         results.append(
             Result(
-                f"{where}: engine random playout",
+                f"{g.title} engine playout beside the environments, {players} players",
                 statistics.median(engine_rates),
                 "decisions/s",
                 note=f"{len(seeds)} games; {spread(engine_rates, ',.0f')}",
@@ -138,13 +137,14 @@ def measure(engine: Engine, quick: bool, rounds: int) -> list[Result]:
         for name in ("aec", "parallel"):
             shares = [r[name] / r["engine"] for r in runs]
             label = "AEC env" if name == "aec" else "parallel env"
+            where = f"{g.title} {label} / engine, {players} players"
             note = (
                 f"{statistics.median(r[name] for r in runs):,.0f} decisions/s; "
                 f"{spread(shares, '.3f')}"
             )
             results.append(
                 Result(
-                    f"{where}: {label} / engine",
+                    where,
                     statistics.median(shares),
                     "ratio",
                     TARGET,
@@ -155,7 +155,7 @@ def measure(engine: Engine, quick: bool, rounds: int) -> list[Result]:
         times = [rl_environment_game(g, PLAYERS, seed) for seed in range(3 if quick else 7)]
         results.append(
             Result(
-                f"{g.title}, {PLAYERS} players: OpenSpiel rl_environment random game",
+                f"{g.title} OpenSpiel rl_environment random game, {PLAYERS} players",
                 statistics.median(times),
                 "s CPU",
                 RL_ENVIRONMENT_SECONDS if g.engine.name == "java" else None,
