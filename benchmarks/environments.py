@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=0, help="rounds (default 3, quick 1)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args(argv)
-    from .__main__ import print_table
+    from .report import print_table
 
     print_table(run_all(args.quick, selected(args.game), args.rounds), args.markdown)
     return 0

@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 
 import tajmahal.gym as tg
 from tajmahal.arena.player import Player
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.kit.encoding import ActionIndexError, encoding_of
 
 CASES = [

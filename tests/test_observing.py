@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.kit.encoding import encoding_of
 from tajmahal.kit.observing import rotations
 

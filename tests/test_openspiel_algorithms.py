@@ -23,7 +23,7 @@ from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 
 import tajmahal.openspiel as tos
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 
 #: Every game at every player count it allows.
 COUNTS = [

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tajmahal.openspiel as tos
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.java import testing as java_testing
 from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal import testing as tajmahal_testing

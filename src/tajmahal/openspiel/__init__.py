@@ -23,8 +23,8 @@ is the seat's current view; the information state is the seat's whole
 action-observation history (perfect recall), its tensor a fixed-length sequence
 of token ids (:class:`tajmahal.kit.chance.Tokens`).
 
-The pieces: :mod:`~tajmahal.openspiel.game` (the game and its states),
-:mod:`~tajmahal.openspiel.observers`, :mod:`~tajmahal.openspiel.registry` (which
+The pieces: :mod:`~tajmahal.openspiel.game` (the game, its states and their
+observers), :mod:`~tajmahal.openspiel.registry` (which
 games OpenSpiel knows) and :mod:`~tajmahal.openspiel.bots` (OpenSpiel's bots at a
 referee's table).
 

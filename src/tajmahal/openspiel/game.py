@@ -114,10 +114,8 @@ class Shared:
         return self
 
     def __reduce__(self) -> tuple[Callable[[str], Shared], tuple[str]]:
-        # OpenSpiel pickles a game with its attributes: this one by name (the
-        # registry, which needs this module, finds it again).
-        from .registry import shared
-
+        # OpenSpiel pickles a game with its attributes: this one by name (found
+        # again among the registered games).
         return shared, (short_name(self.encoding.game),)
 
 
@@ -347,3 +345,15 @@ class OpenSpielGame(pyspiel.Game):
         if players != self.num_players():
             raise ValueError(f"a {players}-player state for a {self.num_players()}-player game")
         return OpenSpielState(self, Core(players=players, engine=self.model.normalize(engine)))
+
+
+# --------------------------------------------------------------------------- registered games
+
+#: The encodings of the games registered with OpenSpiel, by their names
+#: (``python_<id>``; :func:`tajmahal.openspiel.registry.register` adds them).
+REGISTERED: dict[str, Encoding[Any, Any]] = {}
+
+
+def shared(name: str) -> Shared:
+    """What every state of the game registered as ``name`` shares (unpickling)."""
+    return Shared.of(REGISTERED[name])

@@ -16,7 +16,7 @@ Blocks of the game's encoding are public unless it names them ``private``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +24,11 @@ import numpy.typing as npt
 from ..kit.chance import PUBLIC
 from ..kit.encoding import BlockSpec, Encoding, ObservationLayout, observation_layout
 
-if TYPE_CHECKING:
-    from .game import Core, OpenSpielGame, OpenSpielState
+# The states and games are tajmahal.openspiel.game's (which imports this module):
+# named Any here, so that the two import in one direction.
+OpenSpielState = Any
+OpenSpielGame = Any
+Core = Any
 
 #: ``private_info`` of :class:`PartsObserver`: nobody's, the observer's, every seat's
 #: (the names of ``pyspiel.PrivateInfoType``'s values).

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import Any, Final
 
+from ..kit.adapter import ComponentsAdapter
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
 from ..kit.observing import Emit, Field, Items, Observer, Part
 from . import actions as act
@@ -57,9 +58,6 @@ from .state import (  # the game's phases and constants
     Space,
     State,
 )
-
-if TYPE_CHECKING:
-    from .adapter import Tikal
 
 __all__ = ["encoding", "max_decisions", "score_bound"]
 
@@ -287,7 +285,7 @@ def _nothing_private(state: State, seat: int, writer: Writer) -> None:
 
 
 @cache
-def encoding(game: Tikal) -> Encoding[State, Action]:
+def encoding(game: ComponentsAdapter[Any, State, Action, Any]) -> Encoding[State, Action]:
     """The encoding of ``game`` (its components), built once."""
     c = game.components
 
