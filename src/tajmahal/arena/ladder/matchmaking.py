@@ -151,7 +151,15 @@ def seat_order(versions: Sequence[int], tally: Tally, rng: random.Random) -> tup
         return _greedy_order(versions, counts)
     orders = list(itertools.permutations(versions))
     rng.shuffle(orders)
-    return min(orders, key=lambda order: sum(counts[v][s] for s, v in enumerate(order)))
+    least = {v: min(counts[v]) for v in versions}
+
+    def cost(order: tuple[int, ...]) -> tuple[int, int]:
+        """The most any version would have sat at its seat beyond its least-used
+        seat, then the total (the worst-off version first)."""
+        excess = max(counts[v][s] - least[v] for s, v in enumerate(order))
+        return excess, sum(counts[v][s] for s, v in enumerate(order))
+
+    return min(orders, key=cost)
 
 
 def _greedy_order(versions: Sequence[int], counts: dict[int, list[int]]) -> tuple[int, ...]:
