@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from ..game import AnyGame
+from ..live import LiveWriter
 from ..referee import BotSpec, run_match
 from ..terms import MatchConfig, StepHook, TimeControl
 from .data import Data
@@ -31,8 +32,10 @@ class GameTask(Data):
     """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
     bot of each seat (as for ``tajmahal match``), each seat's time control,
     where the record and the bots' logs go, the secret of the seeds the bots are
-    told (``seat_key``), and the folder each seat's command runs in (``homes``;
-    none given: this directory; see :class:`BotSpec`)."""
+    told (``seat_key``), the folder each seat's command runs in (``homes``;
+    none given: this directory; see :class:`BotSpec`), and the game's live file
+    for spectators (``live``, see :mod:`~tajmahal.arena.live`; "": none) with
+    the seats' names it shows (``names``; none given: the bots')."""
 
     number: int
     seed: int
@@ -51,6 +54,8 @@ class GameTask(Data):
     #: The secret of the seeds told to the bots, in hex ("": a fresh one).
     seat_key: str = ""
     homes: tuple[str | None, ...] = ()
+    live: str = ""
+    names: tuple[str, ...] = ()
 
 
 @frozen
@@ -128,12 +133,16 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
     """Play ``task`` with the referee (``on_step``: see :class:`MatchConfig`).  Never
     raises but for KeyboardInterrupt (the referee then stops the bots and
     discards the half-written record)."""
+    live: LiveWriter | None = None
     try:
         builtins = list(game.builtin_players())
         homes = task.homes or (None,) * len(task.bots)
         specs = [BotSpec.parse(b, builtins, h) for b, h in zip(task.bots, homes, strict=True)]
         setup = game.random_setup(len(specs), task.seed, task.variant)
         record, log_dir = Path(task.record), Path(task.log_dir)
+        if task.live:
+            live = LiveWriter(game, setup, task.names or task.bots, Path(task.live))
+            on_step = live.on_step if on_step is None else _both(on_step, live.on_step)
         config = MatchConfig(
             time=task.time,
             handshake=task.handshake,
@@ -152,11 +161,24 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         sync_directory(record.parent)  # the record's rename is on disk before it counts
+        if live is not None:
+            live.finish(result)
         data = result.to_data()
         data["logs"] = _keep_nonempty(data["logs"])
         return GameOutcome(task.number, result=data)
     except Exception:
         return GameOutcome(task.number, error=traceback.format_exc().rstrip())
+    finally:
+        if live is not None:
+            live.close()
+
+
+def _both(first: StepHook, second: StepHook) -> StepHook:
+    def both(*step: Any) -> None:
+        first(*step)
+        second(*step)
+
+    return both
 
 
 def _tournament_dir(record: Path) -> tuple[Path, ...]:
