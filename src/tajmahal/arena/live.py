@@ -38,7 +38,7 @@ import orjson
 
 from .game import AnyGame
 from .offers import first_part
-from .terms import MatchResult
+from .terms import MatchResult, StepHook
 from .viewer import seen_by
 
 #: Seconds between two batches of steps written.
@@ -51,6 +51,19 @@ WATCH: Final = ".watch"
 LINGER: Final = 30.0
 #: The largest live file read (a game's log, told once): past it the feed stops.
 MAX_LIVE: Final = 64 << 20
+
+
+def chained(*hooks: StepHook | None) -> StepHook | None:
+    """The referee's hooks given, one after the other (those that are None left out)."""
+    given = [h for h in hooks if h is not None]
+    if len(given) < 2:
+        return given[0] if given else None
+
+    def each(*step: Any) -> None:
+        for hook in given:
+            hook(*step)
+
+    return each
 
 
 class LiveFolder:
@@ -155,7 +168,7 @@ class LiveWriter:
     def _start(self, last: Any) -> None:
         """The start line: the unchanging parts of the pictures, and the game so far."""
         game, p = self.game, self.pictures
-        line = self._batch(last, "start") if self.pending else {
+        line: dict[str, Any] = self._batch(last, "start") if self.pending else {
             "type": "start", "log": [], "scores": game.scores(self.first),
             "picture": self._picture(self.first), "last": "",
         }

@@ -314,12 +314,9 @@ def serve_command(registry: GameRegistry) -> click.Command:
     @where_options
     def serve(host: str, port: int, ladder_dir: Path | None, db_url: str | None) -> None:
         """Serve the ladder's JSON API (/api/v1/...) until Ctrl-C."""
-        from ...extras import MissingExtra, require
+        from ...extras import require_pages
 
-        try:
-            require("web", "tajmahal ladder serve", ("starlette", "uvicorn"))
-        except MissingExtra as e:
-            raise click.ClickException(str(e)) from None
+        require_pages("tajmahal ladder serve")
         import uvicorn
 
         with opened(registry, ladder_dir, db_url) as lad, errors_as_lines():

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from ..game import AnyGame
-from ..live import LiveWriter
+from ..live import LiveWriter, chained
 from ..referee import BotSpec, run_match
 from ..terms import MatchConfig, StepHook, TimeControl
 from .data import Data
@@ -142,7 +142,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
         record, log_dir = Path(task.record), Path(task.log_dir)
         if task.live:
             live = LiveWriter(game, setup, task.names or task.bots, Path(task.live))
-            on_step = live.on_step if on_step is None else _both(on_step, live.on_step)
+            on_step = chained(on_step, live.on_step)
         config = MatchConfig(
             time=task.time,
             handshake=task.handshake,
@@ -171,14 +171,6 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
     finally:
         if live is not None:
             live.close()
-
-
-def _both(first: StepHook, second: StepHook) -> StepHook:
-    def both(*step: Any) -> None:
-        first(*step)
-        second(*step)
-
-    return both
 
 
 def _tournament_dir(record: Path) -> tuple[Path, ...]:
