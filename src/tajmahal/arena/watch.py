@@ -106,7 +106,6 @@ class Watch:
         say: Callable[[str], None] = print,
         opened_by: str = "tajmahal match --watch",
     ) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
         self.hub = LiveHub(folder)
         self.server = LocalServer(
             lambda session, h, p: watch_app(self.hub, session, h, p, title, record_of, game),
