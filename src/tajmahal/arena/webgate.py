@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import resource
 import time
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping, Sequence
 from typing import Any, Final
 
 from .websession import WebSession
@@ -100,11 +100,11 @@ class Gate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        send = _with_safe_headers(send)
+        send = with_headers(send, SAFE_HEADERS)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
         if refusal is not None:
-            await _respond(send, *refusal)
+            await respond(send, *refusal)
             return
         await self.app(scope, _limited(receive), send)
 
@@ -132,13 +132,15 @@ class Gate:
         return None
 
 
-def _with_safe_headers(send: Send) -> Send:
-    """``send`` that adds :data:`SAFE_HEADERS` to the answer."""
+def with_headers(send: Send, headers: Sequence[tuple[bytes, bytes]]) -> Send:
+    """``send`` that adds ``headers`` to the answer (those it has not set itself)."""
 
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
             message = dict(message)
-            message["headers"] = [*message.get("headers", []), *SAFE_HEADERS]
+            given = message.get("headers", [])
+            names = {name.lower() for name, _ in given}
+            message["headers"] = [*given, *((k, v) for k, v in headers if k not in names)]
         await send(message)
 
     return sending
@@ -164,12 +166,15 @@ def _limited(receive: Receive) -> Receive:
     return receiving
 
 
-async def _respond(send: Send, status: int, text: str) -> None:
+async def respond(
+    send: Send, status: int, text: str, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer ``text`` with ``status``, and close the connection."""
     await send({
         "type": "http.response.start",
         "status": status,
         "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                    (b"cache-control", b"no-store"), (b"connection", b"close")],
+                    (b"cache-control", b"no-store"), (b"connection", b"close"), *headers],
     })
     await send({"type": "http.response.body", "body": text.encode() + b"\n"})
 
