@@ -209,14 +209,16 @@ def live_routes(
     """``GET PREFIX``: the games under way (``listed`` may add to the list or leave
     games out), and ``GET PREFIX/KEY/events``: a game's events (404 for a game not
     under way)."""
+    from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
     async def games(request: Request) -> Response:
         found = under_way(hub.folder)
-        return JSONResponse(found if listed is None else listed(found),
-                            headers={"Cache-Control": "no-store"})
+        if listed is not None:
+            found = await run_in_threadpool(listed, found)
+        return JSONResponse(found, headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
         stream = await hub.stream(request.path_params["key"])

@@ -107,3 +107,20 @@ def sparkline(values: Sequence[float], width: int = 90, height: int = 22) -> str
             f'viewBox="0 0 {width} {height}" class="spark" aria-hidden="true">'
             f'<polyline points="{points}" fill="none" stroke="{shade}" stroke-width="1.5"/>'
             "</svg>")
+
+
+def interval_bar(low: float, mu: float, high: float, least: float, most: float,
+                 width: int = 80, height: int = 10) -> str:
+    """A rating's interval (``low`` to ``high``, ``mu`` marked) on the scale of
+    the leaderboard's (``least`` to ``most``)."""
+    span = (most - least) or 1.0
+
+    def x(v: float) -> float:
+        return 1 + (width - 2) * (v - least) / span
+
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" class="bar" aria-hidden="true">'
+            f'<rect x="{x(low):.1f}" y="3" width="{max(1.0, x(high) - x(low)):.1f}" height="4" '
+            'rx="2" fill="#9cb8e0"/>'
+            f'<rect x="{x(mu) - 1:.1f}" y="0" width="2" height="{height}" fill="#1f4f9d"/>'
+            "</svg>")

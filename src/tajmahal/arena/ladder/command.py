@@ -257,7 +257,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
 
     ladder.add_command(run_command(registry))
     add_views(ladder, registry)
-    from .api import serve_command
+    from .serve import serve_command
 
     ladder.add_command(serve_command(registry))
     return ladder

@@ -322,6 +322,13 @@ def head_to_heads(conn: Connection, name: str) -> list[dict[str, Any]]:
     return [_meetings(name, other, met[other]) for other in sorted(met)]
 
 
+def version_ids(conn: Connection) -> dict[tuple[str, int], int]:
+    """Each version's id, by its bot's name and its number."""
+    rows = conn.execute(select(bots.c.name, versions.c.number, versions.c.id)
+                        .join(bots, bots.c.id == versions.c.bot_id))
+    return {(r.name, r.number): int(r.id) for r in rows}
+
+
 def recent_ratings(conn: Connection, version_ids: Sequence[int], count: int = 20
                    ) -> dict[int, list[float]]:
     """Each version's ``mu`` after its last ``count`` rated games, oldest first
