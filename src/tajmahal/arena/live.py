@@ -39,7 +39,7 @@ import orjson
 from .game import AnyGame
 from .offers import first_part
 from .terms import MatchResult, StepHook
-from .viewer import seen_by
+from .viewer import Fragments, changes, seen_by
 
 #: Seconds between two batches of steps written.
 FLUSH: Final = 0.25
@@ -137,6 +137,11 @@ class LiveWriter:
         self.flushed = self.looked = time.monotonic()
         self.always = watched
         self.started = False  # the start line (pictures, log so far) is written
+        #: The public pictures' fragments written so far, each once (by number), and
+        #: the numbers of the last picture written.
+        self.fragments = Fragments()
+        self.written = 0
+        self.numbers: list[int] | None = None
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):  # (truncating one would sync it)
             path.unlink()
@@ -170,7 +175,7 @@ class LiveWriter:
         game, p = self.game, self.pictures
         line: dict[str, Any] = self._batch(last, "start") if self.pending else {
             "type": "start", "log": [], "scores": game.scores(self.first),
-            "picture": self._picture(self.first), "last": "",
+            **self._picture(self.first), "last": "",
         }
         line["legend"] = [list(item) for item in p.legend()] if p is not None else []
         line["board"] = p.board(self.first) if p is not None else None
@@ -206,7 +211,7 @@ class LiveWriter:
         del self.pending[: len(steps)]
         self.flushed = time.monotonic()
         return {"type": kind, "log": log, "scores": game.scores(state),
-                "picture": self._picture(state), "last": mark}
+                **self._picture(state), "last": mark}
 
     def finish(self, result: MatchResult) -> None:
         """The game is over and its record written: the last steps, if the game is
@@ -238,10 +243,17 @@ class LiveWriter:
                 self.file.close()
             self.file = None
 
-    def _picture(self, state: Any) -> str | None:
+    def _picture(self, state: Any) -> dict[str, Any]:
+        """The public picture of ``state`` as the fragments not written before and
+        the picture's numbers, as :func:`~.viewer.changes` from the last one."""
         if self.pictures is None:
-            return None
-        return "".join(self.pictures.public(state, self.names))
+            return {"fragments": [], "picture": [-1]}
+        numbers = self.fragments.numbers(self.pictures.public(state, self.names))
+        new = self.fragments.items[self.written:]
+        self.written = len(self.fragments.items)
+        picture = changes(self.numbers, numbers)
+        self.numbers = numbers
+        return {"fragments": new, "picture": picture}
 
     def _write(self, data: dict[str, Any]) -> None:
         assert self.file is not None
@@ -303,6 +315,8 @@ class LiveFeed:
         self.view: dict[str, Any] | None = None  # None until the begin line came
         self.ended = False
         self.inode: int | None = None
+        self.numbers: list[int] = []  # the picture now, as numbers of the view's fragments
+        self.drawn = 0  # fragments told in the changes so far
 
     def poll(self) -> list[dict[str, Any]] | None:
         """The changes since the last poll (each as the page takes it: ``start``,
@@ -333,6 +347,30 @@ class LiveFeed:
                     changes.append(change)
         return changes
 
+    def _draw(self, fragments: Any, picture: Any) -> bool:
+        """Take a line's new fragments and its picture's changes; False if they do
+        not fit the fragments and picture so far."""
+        assert self.view is not None
+        known = self.view["fragments"]
+        new = _texts(fragments)
+        numbers = _ints(picture)
+        size = len(known) + len(new)
+        full = bool(numbers) and numbers[0] == -1
+        values = numbers[1:] if full else numbers[1::2]
+        if not isinstance(picture, list) or any(not 0 <= n < size for n in values):
+            return False
+        if full:
+            drawn = numbers[1:]
+        elif len(numbers) % 2 == 0 and all(0 <= i < len(self.numbers) for i in numbers[::2]):
+            drawn = list(self.numbers)
+            for i, n in zip(numbers[::2], numbers[1::2], strict=True):
+                drawn[i] = n
+        else:
+            return False
+        known.extend(new)
+        self.numbers = drawn
+        return True
+
     def take(self, data: Any) -> dict[str, Any] | None:
         if not isinstance(data, dict):
             return None
@@ -345,7 +383,7 @@ class LiveFeed:
                 "sources": _texts(data.get("sources")),
                 "started": _text(data.get("started")),
                 "ready": False, "legend": [], "board": "", "document": "", "log": [],
-                "scores": [], "picture": "", "last": "", "result": None,
+                "scores": [], "fragments": [], "picture": [-1], "last": "", "result": None,
             }
             return dict(self.view)
         if self.view is None or self.ended:
@@ -355,9 +393,13 @@ class LiveFeed:
                 "type": kind,
                 "log": [e for e in map(_entry, data.get("log") or []) if e is not None],
                 "scores": _ints(data.get("scores")),
-                "picture": _text(data.get("picture")),
                 "last": _text(data.get("last")),
             }
+            if not self._draw(data.get("fragments"), data.get("picture")):
+                return None
+            change["fragments"] = self.view["fragments"][self.drawn:]
+            change["picture"] = [-1, *self.numbers]
+            self.drawn = len(self.view["fragments"])
             if kind == "start":
                 change.update({
                     "legend": [_texts(i) for i in data.get("legend") or []
@@ -365,10 +407,12 @@ class LiveFeed:
                     "board": _text(data.get("board")),
                     "document": _text(data.get("document")),
                 })
-                self.view.update(change, ready=True, type="begin")
+                self.view.update({k: v for k, v in change.items() if k != "fragments"},
+                                 ready=True, type="begin")
             else:
                 self.view["log"] = self.view["log"] + change["log"]
-                self.view.update({k: change[k] for k in ("scores", "picture", "last")})
+                self.view.update({k: change[k] for k in ("scores", "last")})
+            self.view["picture"] = change["picture"]
             return change
         if kind == "end":
             self.ended = True

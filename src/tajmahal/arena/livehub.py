@@ -46,6 +46,21 @@ def event(kind: str, data: Any) -> bytes:
     return b"event: " + kind.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"
 
 
+def merged(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``changes`` with each run of ``steps`` as one (its log and new fragments
+    joined, the last picture and scores): one message a look, however fast the
+    game."""
+    out: list[dict[str, Any]] = []
+    for change in changes:
+        if change["type"] == "steps" and out and out[-1]["type"] in ("start", "steps"):
+            out[-1] = {**out[-1], **change, "type": out[-1]["type"],
+                       "log": out[-1]["log"] + change["log"],
+                       "fragments": out[-1]["fragments"] + change["fragments"]}
+        else:
+            out.append(change)
+    return out
+
+
 def under_way(folder: Path) -> list[dict[str, Any]]:
     """The games under way in ``folder``: each live file without an end, as
     ``{"game": KEY, "title", "names", "started"}``, by key."""
@@ -121,7 +136,7 @@ class Channel:
             if not changes:
                 continue
             self.view = None
-            for change in changes:
+            for change in merged(changes):
                 self.send(event(change["type"], change))
             if self.feed.ended:
                 self.close()
@@ -149,8 +164,8 @@ class Channel:
             del self.hub.channels[self.key]
         with contextlib.suppress(OSError):
             self.mark.unlink()
-        if self.task is not None and self.task is not asyncio.current_task():
-            self.task.cancel()
+        if self.task is not None:
+            self.task.get_loop().call_soon_threadsafe(self.task.cancel)
 
 
 class LiveHub:

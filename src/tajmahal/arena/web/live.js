@@ -68,11 +68,12 @@ async function follow(url, handle) {
   handle("closed", null);
 }
 
+// The public picture: the numbers of its fragments (each sent once).
 function drawPicture() {
   const v = game.view;
   if (!v.document) return;
-  const svg = v.document.replace("@@BODY@@", () => (v.board || "") + (v.picture || ""));
-  el("picture").innerHTML = overlaid(svg, {"last-move": v.last});
+  const body = (v.board || "") + v.picture.slice(1).map((n) => v.fragments[n]).join("");
+  el("picture").innerHTML = overlaid(v.document.replace("@@BODY@@", () => body), {"last-move": v.last});
 }
 
 function drawScores() {
@@ -180,6 +181,7 @@ function handle(kind, data) {
 function more(data) {
   const v = game.view;
   v.log.push(...data.log);
+  v.fragments.push(...data.fragments);
   Object.assign(v, {scores: data.scores, picture: data.picture, last: data.last});
   addLog(data.log);
   drawScores();
