@@ -303,18 +303,20 @@ def head_to_heads(conn: Connection, name: str) -> list[dict[str, Any]]:
     """The head-to-head of bot ``name`` against each bot it met in a rated game
     (as :func:`head_to_head`), by the other bot's name: one query for all."""
     bot = _bot_row(conn, name)
-    mine, theirs = seats.alias("mine"), seats.alias("theirs")
-    va, vb = versions.alias("va"), versions.alias("vb")
+    # from the bot's own seats (by their versions' index), not from every game
+    own = list(conn.execute(select(versions.c.id).where(versions.c.bot_id == bot.id)).scalars())
+    mine, theirs, vb = seats.alias("mine"), seats.alias("theirs"), versions.alias("vb")
     rows = conn.execute(
         select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"),
                bots.c.name)
-        .join(mine, mine.c.game_id == games.c.id)
-        .join(va, and_(va.c.id == mine.c.version_id, va.c.bot_id == bot.id))
+        .select_from(mine)
+        .join(games, games.c.id == mine.c.game_id)
         .join(theirs, and_(theirs.c.game_id == games.c.id, theirs.c.seat != mine.c.seat))
         .join(vb, vb.c.id == theirs.c.version_id)
         .join(bots, bots.c.id == vb.c.bot_id)
-        .where(games.c.status == FINISHED, games.c.kind == RATED, vb.c.bot_id != bot.id)
-        .order_by(games.c.id)
+        .where(mine.c.version_id.in_(own), games.c.status == FINISHED, games.c.kind == RATED,
+               vb.c.bot_id != bot.id)
+        .order_by(mine.c.game_id)
     ).all()
     met: dict[str, list[Any]] = {}
     for r in rows:
