@@ -2,8 +2,8 @@
 (127.0.0.1, a free port), behind its gate as the command serves it: its pages on
 SQLite and on PostgreSQL, the gate's refusals, and, in Debian's Chromium, an
 owner who signs in, uploads a bot, finds it on the leaderboard, requests a game,
-watches it live to its end and opens its replay, while another owner sees none
-of the first one's logs."""
+watches it live to its end and opens its replay, a hostile upload refused in
+one line, while another owner sees none of the first one's logs."""
 
 from __future__ import annotations
 
@@ -165,8 +165,23 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
         page.set_input_files("#upload-file", str(archive))
         page.click("#upload-button")
         page.wait_for_selector("#upload-result.ok:has-text('version 1 added')", timeout=60_000)
+        hostile = tmp_path / "escape.tar"
+        with tarfile.open(hostile, "w") as bad:
+            for name, data in (("bot.json", b'{"command": "a.py"}'), ("a.py", b""),
+                               ("../escape.py", b"")):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                bad.addfile(info, io.BytesIO(data))
+        page.fill("#upload-bot", "evil")
+        page.set_input_files("#upload-file", str(hostile))
+        page.click("#upload-button")
+        page.wait_for_selector("#upload-result.error:has-text('refused')", timeout=60_000)
+        assert "out of the bot's folder" in (page.text_content("#upload-result") or "")
+        assert [e for e in page.errors if "422" not in e] == []  # the refusal, expected
+        page.errors.clear()
         page.goto(root)
         assert page.locator("a[href='/bots/annbot']").count() == 1  # placed at once
+        assert page.locator("a[href='/bots/evil']").count() == 0
         page.goto(f"{root}/owner")
         page.wait_for_selector("#dashboard:not([hidden])")  # still signed in (this tab)
         page.check("#request-bots input[value='annbot']")
