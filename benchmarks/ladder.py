@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -221,32 +223,36 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
-def _served(root: Path) -> tuple[subprocess.Popen[str], int]:
-    """``tajmahal ladder serve`` on the ladder in ``root``, on a free port, started."""
+@contextmanager
+def served(root: Path) -> Iterator[int]:
+    """``tajmahal ladder serve`` on the ladder in ``root``, on a free port,
+    started: the port; stopped after."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
     server = subprocess.Popen(
         [sys.executable, "-m", "tajmahal", "ladder", "serve", "--port", str(port),
-         "--ladder", str(root)], stdout=subprocess.PIPE, text=True)
-    assert server.stdout is not None
-    server.stdout.readline()  # its address: the app is made, uvicorn starts
-    for _ in range(600):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server, port
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise RuntimeError("ladder serve did not start")
+         "--ladder", str(root)], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(1200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("ladder serve did not start")
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def pages(quick: bool) -> list[Result]:
     answers = 40 if quick else 300
     with tempfile.TemporaryDirectory() as tmp:
         root = fill(Path(tmp) / "ladder", 50, 10_000)
-        server, port = _served(root)
-        try:
+        with served(root) as port:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             times: dict[str, list[float]] = {"/": [], "/bots/bot07": []}
             for _ in range(3):  # the first answers: imports, templates, caches
@@ -262,9 +268,6 @@ def pages(quick: bool) -> list[Result]:
                     taken.append((time.perf_counter() - start) * 1e3)
                     assert answer.status == 200 and len(body) > 1000, (path, answer.status)
             connection.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     what = "50 bots, 10,000 games (SQLite), ladder serve in its own process, one client"
     return [
         Result(f"ladder page {name}, p95", p95(taken), "ms", PAGE_TARGET,
