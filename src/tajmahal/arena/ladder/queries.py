@@ -261,18 +261,29 @@ def head_to_head(conn: Connection, a: str, b: str) -> dict[str, Any]:
     if a == b:
         raise LadderError("a head-to-head takes two different bots")
     first, second = _bot_row(conn, a), _bot_row(conn, b)
-    mine, theirs = seats.alias("mine"), seats.alias("theirs")
-    va, vb = versions.alias("va"), versions.alias("vb")
-    rows = conn.execute(
-        select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"))
-        .join(mine, mine.c.game_id == games.c.id)
-        .join(va, and_(va.c.id == mine.c.version_id, va.c.bot_id == first.id))
-        .join(theirs, theirs.c.game_id == games.c.id)
-        .join(vb, and_(vb.c.id == theirs.c.version_id, vb.c.bot_id == second.id))
-        .where(games.c.status == FINISHED, games.c.kind == RATED)
-        .order_by(games.c.id)
-    ).all()
-    return _meetings(a, b, rows)
+    return _meetings(a, b, _met(conn, first.id, second.id))
+
+
+def _met(conn: Connection, bot_id: int, other_id: int | None = None) -> list[Any]:
+    """The rated games of bot ``bot_id`` with another bot (``other_id``, or any):
+    (id, deal, rank, other's rank, other's name), a row for each other seat, in the
+    order played.  From the bot's own seats (by its versions' index), not from
+    every game."""
+    own = list(conn.execute(select(versions.c.id).where(versions.c.bot_id == bot_id)).scalars())
+    mine, theirs, vb = seats.alias("mine"), seats.alias("theirs"), versions.alias("vb")
+    other = vb.c.bot_id != bot_id if other_id is None else vb.c.bot_id == other_id
+    return list(conn.execute(
+        select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"),
+               bots.c.name)
+        .select_from(mine)
+        .join(games, games.c.id == mine.c.game_id)
+        .join(theirs, and_(theirs.c.game_id == games.c.id, theirs.c.seat != mine.c.seat))
+        .join(vb, vb.c.id == theirs.c.version_id)
+        .join(bots, bots.c.id == vb.c.bot_id)
+        .where(mine.c.version_id.in_(own), games.c.status == FINISHED, games.c.kind == RATED,
+               other)
+        .order_by(mine.c.game_id)
+    ).all())
 
 
 def _meetings(a: str, b: str, rows: Sequence[Any]) -> dict[str, Any]:
@@ -302,22 +313,7 @@ def _meetings(a: str, b: str, rows: Sequence[Any]) -> dict[str, Any]:
 def head_to_heads(conn: Connection, name: str) -> list[dict[str, Any]]:
     """The head-to-head of bot ``name`` against each bot it met in a rated game
     (as :func:`head_to_head`), by the other bot's name: one query for all."""
-    bot = _bot_row(conn, name)
-    # from the bot's own seats (by their versions' index), not from every game
-    own = list(conn.execute(select(versions.c.id).where(versions.c.bot_id == bot.id)).scalars())
-    mine, theirs, vb = seats.alias("mine"), seats.alias("theirs"), versions.alias("vb")
-    rows = conn.execute(
-        select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"),
-               bots.c.name)
-        .select_from(mine)
-        .join(games, games.c.id == mine.c.game_id)
-        .join(theirs, and_(theirs.c.game_id == games.c.id, theirs.c.seat != mine.c.seat))
-        .join(vb, vb.c.id == theirs.c.version_id)
-        .join(bots, bots.c.id == vb.c.bot_id)
-        .where(mine.c.version_id.in_(own), games.c.status == FINISHED, games.c.kind == RATED,
-               vb.c.bot_id != bot.id)
-        .order_by(mine.c.game_id)
-    ).all()
+    rows = _met(conn, _bot_row(conn, name).id)
     met: dict[str, list[Any]] = {}
     for r in rows:
         met.setdefault(r.name, []).append(r)
