@@ -173,7 +173,9 @@ def run_tournament(
                     under_way.discard(outcome.number)
                     if live is not None:
                         live.game_ended(store.live_path(outcome.number))
-                    logs.settle(outcome.number, record_stem(store.record_path(outcome.number)))
+                    logs.settle(
+                        outcome.number, record_stem(store.record_path(outcome.number)), plan.seats
+                    )
                     slot = plan.slot(outcome.number)
                     tries[slot.number] = tries.get(slot.number, 0) + 1
                     with interrupts_deferred():  # journal and standings stay in step
