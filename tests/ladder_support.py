@@ -243,3 +243,16 @@ class Served:
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.db.close()
+
+
+@contextlib.contextmanager
+def served_ladder(where: Path, ladder_db: str | None, pages: bool = False
+                  ) -> Iterator[tuple[Served, Path, dict[str, str]]]:
+    """A new ladder in ``where`` (:func:`new_ladder`) served (:class:`Served`):
+    the server, ``where`` and the owners' tokens."""
+    tokens = new_ladder(where, ladder_db)
+    served = Served(where, pages)
+    try:
+        yield served, where, tokens
+    finally:
+        served.stop()

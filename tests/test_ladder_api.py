@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 import orjson
 import pytest
-from ladder_support import Served, bot_archive, new_ladder
+from ladder_support import Served, bot_archive, served_ladder
 from referee_support import cli
 
 from tajmahal.arena.ladder.api import SCHEMAS
@@ -33,13 +33,8 @@ def valid(data: Any, schema: str) -> Any:
 
 @pytest.fixture
 def served(tmp_path: Path, ladder_db: str | None) -> Iterator[tuple[Served, Path, dict[str, str]]]:
-    where = tmp_path / "lad"
-    tokens = new_ladder(where, ladder_db)
-    api = Served(where)
-    try:
-        yield api, where, tokens
-    finally:
-        api.stop()
+    with served_ladder(tmp_path / "lad", ladder_db) as served_one:
+        yield served_one
 
 
 def test_reading_the_ladder(served: tuple[Served, Path, dict[str, str]]) -> None:

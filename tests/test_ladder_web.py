@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 import pytest
 from browser_support import browser, opened, whole_game
-from ladder_support import Served, new_ladder
+from ladder_support import Served, served_ladder
 from referee_support import BOTS, cli
 
 from tajmahal.arena.ladder.gate import SIGN_INS
@@ -61,13 +61,8 @@ def get(port: int, path: str, headers: dict[str, str] | None = None, method: str
 
 @pytest.fixture
 def web(tmp_path: Path, ladder_db: str | None) -> Iterator[tuple[Served, Path, dict[str, str]]]:
-    where = tmp_path / "lad"
-    tokens = new_ladder(where, ladder_db)
-    served = Served(where, pages=True)
-    try:
-        yield served, where, tokens
-    finally:
-        served.stop()
+    with served_ladder(tmp_path / "lad", ladder_db, pages=True) as served:
+        yield served
 
 
 def test_the_pages_of_a_ladder(web: tuple[Served, Path, dict[str, str]]) -> None:
