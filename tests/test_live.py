@@ -191,3 +191,56 @@ def test_match_watch_serves_the_game_to_its_page_and_the_page_only(tmp_path: Pat
         process.wait(timeout=20)
     code, _, err = cli("match", "greedy", "random", "--pace", "0.1")
     assert code == 0 and not err  # --pace alone changes nothing
+
+
+@pytest.mark.once
+def test_tournament_watch_lists_its_games_and_serves_each_to_its_end(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "tour"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", "tournament", "greedy", "random", "--games", "40",
+         "-j", "1", "--seed", "3", "--out", str(out), "--watch", "-q"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "BROWSER": "true"})
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        url = line.split("watch at ", 1)[1].split()[0]
+        port = int(url.split(":")[2].split("/")[0])
+        token = url.split("#token=")[1]
+        headers = {"Authorization": f"Bearer {token}"}
+        listed: list[Any] = []
+        while not listed:  # a game under way (or just ended: its file stays a while)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/api/live", headers=headers)
+            listed = orjson.loads(connection.getresponse().read())
+            connection.close()
+            if not listed:
+                assert process.poll() is None, "the tournament ended with no game listed"
+                time.sleep(0.01)
+        key = listed[0]["game"]
+        assert sorted(listed[0]["names"]) == ["greedy", "random"]
+        received: list[tuple[str, Any]] = []
+        assert events_of(port, f"/api/live/{key}/events", token, received) == 200
+        assert received[0][0] == "view" and received[-1][0] == "end"
+        assert keys_in(received) <= KEYS
+        assert len(received[-1][1]["result"]["ranks"]) == 2
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/api/live")
+        refused = connection.getresponse()
+        assert refused.status == 403  # the page's own only
+        connection.close()
+        for line in process.stderr:  # the tournament ends; its page stays until Ctrl-C
+            if "stays open until Ctrl-C" in line:
+                break
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert len(list((out / "games").glob("*.jsonl"))) == 40  # every game played, watched
