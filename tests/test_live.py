@@ -244,3 +244,21 @@ def test_tournament_watch_lists_its_games_and_serves_each_to_its_end(tmp_path: P
             process.kill()
             process.wait()
     assert len(list((out / "games").glob("*.jsonl"))) == 40  # every game played, watched
+    # stopped in the middle (a signal), it exits: there is nothing more to watch
+    stopped = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", "tournament", "greedy", "random", "--games", "400",
+         "-j", "1", "--seed", "3", "--out", str(tmp_path / "stopped"), "--watch", "-q"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "BROWSER": "true"})
+    try:
+        assert stopped.stderr is not None and "watch at" in stopped.stderr.readline()
+        while not list((tmp_path / "stopped" / "games").glob("*.jsonl")):  # under way
+            assert stopped.poll() is None
+            time.sleep(0.05)
+        stopped.terminate()
+        stopped.wait(timeout=60)
+        assert "interrupted" in stopped.stderr.read()
+    finally:
+        if stopped.poll() is None:
+            stopped.kill()
+            stopped.wait()

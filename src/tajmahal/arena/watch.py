@@ -139,8 +139,8 @@ class Watch:
 
     def linger(self) -> None:
         """Keep the page up until Ctrl-C."""
-        self.say("the page stays open until Ctrl-C")
-        with contextlib.suppress(KeyboardInterrupt):
+        with contextlib.suppress(KeyboardInterrupt):  # (a Ctrl-C as soon as it is told)
+            self.say("the page stays open until Ctrl-C")
             while True:
                 time.sleep(3600)
 

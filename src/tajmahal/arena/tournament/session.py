@@ -99,7 +99,7 @@ def play(
 ) -> int:
     """Play (or resume) the tournament of ``plan`` in ``out``; print the results;
     with ``watch``, serve the games under way on a local page meanwhile (it stays
-    until Ctrl-C).  The exit status."""
+    until Ctrl-C once every game is played).  The exit status."""
     if games is not None and games != plan.games:
         click.echo(
             f"note: {games} games rounded up to {plan.games}: "
@@ -119,7 +119,8 @@ def play(
         store, report = _played(game, out, plan, players, as_json, quiet,
                                 LiveFolder(out.absolute() / LIVE))
         status = _finish(store, report, as_json)
-        page.linger()
+        if not report.interrupted:  # stopped (Ctrl-C, a signal): nothing more to watch
+            page.linger()
     return status
 
 
