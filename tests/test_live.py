@@ -147,13 +147,19 @@ def test_an_unwatched_game_writes_its_begin_and_end_and_catches_up_when_watched(
 
 
 def test_a_live_file_written_anew_or_removed_ends_its_feed(tmp_path: Path) -> None:
+    game = GAMES.by_id("tajmahal")
+    setup, names = game.random_setup(2, 1), ["a", "b"]
     path = tmp_path / "000001.jsonl"
-    path.write_bytes(b'{"type":"begin","title":"T","names":["a","b"]}\n')
+    LiveWriter(game, setup, names, path).close()
     feed = LiveFeed(path)
     assert [c["type"] for c in feed.poll() or []] == ["begin"]
     assert feed.poll() == []
+    for _ in range(3):  # played again, begun the same: a file of its own all the same
+        LiveWriter(game, setup, names, path).close()
+        assert feed.poll() is None
+        feed = LiveFeed(path)
+        assert [c["type"] for c in feed.poll() or []] == ["begin"]
     path.unlink()
-    path.write_bytes(b'{"type":"begin","title":"T","names":["a","b"]}\n')  # played again
     assert feed.poll() is None
     folder = LiveFolder(tmp_path)
     (tmp_path / "000001.x.watch").touch()

@@ -143,12 +143,16 @@ class LiveWriter:
         self.written = 0
         self.numbers: list[int] | None = None
         path.parent.mkdir(parents=True, exist_ok=True)
+        # begun beside and put in place: a file of a game played again is another
+        # file (another inode) even for a reader that never saw the old one go
+        part = path.with_name(path.name + ".part")
         with contextlib.suppress(FileNotFoundError):  # (truncating one would sync it)
-            path.unlink()
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            part.unlink()
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         self.file: IO[bytes] | None = os.fdopen(fd, "wb")
         self._write({"type": "begin", "title": game.title, "names": self.names,
                      "sources": list(game.score_sources), "started": _now()})
+        os.replace(part, path)
         if watched:
             self._start(None)
 
