@@ -179,11 +179,14 @@ async def respond(
     await send({"type": "http.response.body", "body": text.encode() + b"\n"})
 
 
-def limited_protocol(max_connections: int, request_time: float = REQUEST_TIME) -> type:
+def limited_protocol(max_connections: int, request_time: float | None = None) -> type:
     """uvicorn's h11 protocol, with the connection limits of :class:`LimitedH11`
-    (``request_time``: seconds a connection has to send a whole request)."""
+    (``request_time``: seconds a connection has to send a whole request, by
+    default :data:`REQUEST_TIME`)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    limit_time = REQUEST_TIME if request_time is None else request_time
 
     class LimitedH11(H11Protocol):
         limit = max_connections
@@ -191,7 +194,7 @@ def limited_protocol(max_connections: int, request_time: float = REQUEST_TIME) -
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self.made_at = time.monotonic()
-            self.expiry = self.loop.call_later(request_time, self.expire)
+            self.expiry = self.loop.call_later(limit_time, self.expire)
             open_ = [c for c in self.connections if isinstance(c, LimitedH11)
                      and c is not self and not c.transport.is_closing()]
             if len(open_) >= self.limit:
@@ -211,11 +214,11 @@ def limited_protocol(max_connections: int, request_time: float = REQUEST_TIME) -
             if self.idle() or self.conn.their_state is h11.SEND_BODY:
                 self.transport.close()
             else:
-                self.expiry = self.loop.call_later(request_time, self.expire)
+                self.expiry = self.loop.call_later(limit_time, self.expire)
 
         def on_response_complete(self) -> None:
             self.expiry.cancel()
-            self.expiry = self.loop.call_later(request_time, self.expire)
+            self.expiry = self.loop.call_later(limit_time, self.expire)
             super().on_response_complete()
 
         def connection_lost(self, exc: Exception | None) -> None:
