@@ -75,7 +75,7 @@ def main() -> None:
 @click.option("--players", "-n", type=int, help="Without SEATs: the number of players.")
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**64 - 1),  # as for match (arena.commands.SEED): records hold it
+    type=click.IntRange(0, 2**64 - 1),  # as for match (arena.options.SEED): records hold it
     help="Seed of the deal, 0 to 2^64-1 [default: 1; with SEATs a fresh one].",
 )
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
@@ -203,7 +203,7 @@ def random_game(game: AnyGame, players: int, seed: int, verbose: bool) -> str:
 #: factory named ``module:name``, relative to this package).
 _ARENA_COMMANDS = {
     "match": ".arena.commands:match_command",
-    "replay": ".arena.commands:replay_command",
+    "replay": ".arena.replaying:replay_command",
     "tournament": ".arena.tournament.command:tournament_command",
     "show": ".arena.show:show_command",
 }

@@ -27,6 +27,7 @@ from . import cgroups, containment, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .match import Match
+from .names import parse_named
 from .process import ProcessConnection
 from .signals import uninterruptible
 from .terms import (
@@ -39,11 +40,14 @@ from .terms import (
 
 @frozen
 class BotSpec:
-    """A bot to start: a built-in player's ``name``, or a command line ``argv``."""
+    """A bot to start: a built-in player's name (``builtin``), or a command line
+    ``argv``; ``text`` as given.  ``name``: the seat's name, if one was given
+    (``NAME=BOT``: :meth:`named`); else the bot's own, from its hello."""
 
     text: str
     argv: tuple[str, ...] = ()
     builtin: str | None = None
+    name: str | None = None
 
     @classmethod
     def parse(cls, text: str, builtins: Sequence[str]) -> BotSpec:
@@ -60,6 +64,21 @@ class BotSpec:
         elif argv[0].endswith((".js", ".mjs")):
             argv = ["node", *argv]
         return cls(text=text, argv=tuple(argv))
+
+    @classmethod
+    def named(cls, texts: Sequence[str], builtins: Sequence[str]) -> list[BotSpec]:
+        """The bots of ``texts``, each ``BOT`` or ``NAME=BOT`` (as the command line
+        takes them: :func:`~tajmahal.arena.names.parse_named`); raises ValueError for
+        an empty bot or a name given twice.
+
+        >>> specs = BotSpec.named(["me=greedy", "random"], ["greedy", "random"])
+        >>> [(spec.name, spec.builtin) for spec in specs]
+        [('me', 'greedy'), (None, 'random')]
+        """
+        return [
+            evolve(cls.parse(bot, builtins), name=name if given else None)
+            for name, bot, given in parse_named(texts)
+        ]
 
     @property
     def script(self) -> str | None:
@@ -107,14 +126,24 @@ class BotSpec:
 
 
 def _did_you_mean(text: str, builtins: Sequence[str], cwd: Path) -> str:
-    """``; did you mean 'greedy'?`` for a near built-in name or a near file."""
+    """``; did you mean 'greedy'?`` for a near built-in name or a near file, in the
+    folder ``text`` names or one folder down (``random_bot.py`` run from the
+    folder holding ``bots/``: ``bots/random_bot.py``)."""
     candidates = list(builtins)
     folder = (cwd / text).parent
+    prefix = "" if "/" not in text else text.rsplit("/", 1)[0] + "/"
+    below: list[str] = []
     with contextlib.suppress(OSError):
-        prefix = "" if "/" not in text else text.rsplit("/", 1)[0] + "/"
-        candidates += [prefix + p.name for p in sorted(folder.iterdir())[:1000]]
+        for entry in sorted(folder.iterdir())[:1000]:
+            candidates.append(prefix + entry.name)
+            if entry.is_dir() and not entry.name.startswith("."):
+                with contextlib.suppress(OSError):
+                    below += [f"{prefix}{entry.name}/{p.name}" for p in entry.iterdir()]
     candidates = [c for c in candidates if c != text]
     close = difflib.get_close_matches(text, candidates, n=1, cutoff=0.75)
+    if not close:  # the same name one folder down
+        name = text.rsplit("/", 1)[-1]
+        close = [c for c in below if c.rsplit("/", 1)[-1] == name][:1]
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -209,7 +238,10 @@ def run_match(
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
 ) -> MatchResult:
-    """Play one game of ``setup`` between the bots of ``specs`` (one per seat)."""
+    """Play one game of ``setup`` between the bots of ``specs`` (one per seat);
+    their names (``BotSpec.name``) unless ``config`` names the seats."""
+    if not config.names and any(s.name is not None for s in specs):
+        config = evolve(config, names=tuple(s.name for s in specs))
     connections = connect(game, specs, config, seed)
     result = play_match(game, setup, connections, config, seed=seed)
     logs = tuple(str(p) for p in log_paths(config, len(specs)) if p is not None)

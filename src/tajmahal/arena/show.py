@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .commands import game_option, load_game_option
 from .game import AnyGame
+from .options import game_option, load_game_option
 from .record import RecordError, read_game_id, read_lines, replay
 from .registry import GameRegistry, UnknownGame, registry_of
 from .text import printable

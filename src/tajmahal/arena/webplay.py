@@ -486,7 +486,7 @@ def run_play(
 
     import click
 
-    from .commands import (
+    from .options import (
         check_outputs_hidden,
         check_sandbox,
         check_writable,

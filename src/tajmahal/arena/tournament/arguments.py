@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from ..commands import (
+from ..game import AnyGame
+from ..options import (
     check_bots_start,
     check_memory,
     check_outputs_hidden,
@@ -20,7 +21,6 @@ from ..commands import (
     parse_bots,
     parse_seat_time,
 )
-from ..game import AnyGame
 from ..registry import GameRegistry, UnknownGame
 from ..terms import MatchConfig, TimeControl
 from . import gauntlet
@@ -225,7 +225,7 @@ def check_entrants(
     read the output directory ``out``: before any game, and before the output
     directory is made."""
     builtins = sorted(game.builtin_players())
-    specs = parse_bots([e.bot for e in entrants], builtins)
+    specs = parse_bots([e.bot for e in entrants], builtins, named=False)
     source = plan.to_data() if plan is not None else options
     check_sandbox(source["sandbox"])
     check_memory(source["memory"])

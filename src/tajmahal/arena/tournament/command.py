@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from .. import containment
-from ..commands import (
+from ..game import AnyGame
+from ..options import (
     SEED,
     default_sandbox,
     game_option,
@@ -23,7 +24,6 @@ from ..commands import (
     say_sandbox,
     seat_time_option,
 )
-from ..game import AnyGame
 from ..registry import GameRegistry, registry_of
 from .arguments import (
     DEFAULT_GAMES,
