@@ -252,6 +252,9 @@ def bots(destination: Path | None, force: bool) -> None:
     except shipped.NotShipped as e:
         raise click.ClickException(str(e)) from None
     if destination is not None:
+        from .arena.options import check_folder
+
+        check_folder(destination, "--copy", destination)
         try:
             written = shipped.copy(destination, overwrite=force)
         except FileExistsError as e:

@@ -38,9 +38,9 @@ from .options import (
 )
 from .referee import run_match
 from .registry import GameRegistry, registry_of
-from .report import fault_text, result_table
+from .report import fault_text, result_table, summary_line
 from .signals import terminate_as_interrupt
-from .terms import Fault, MatchConfig, MatchResult, TimeControl
+from .terms import Fault, MatchConfig, TimeControl
 from .text import printable
 
 
@@ -200,7 +200,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         if as_json:
             click.echo(orjson.dumps(result.to_data(), option=orjson.OPT_INDENT_2).decode())
         elif not quiet:
-            click.echo(_summary(game, result, players))
+            click.echo(summary_line(game, result))
             result_table(result, game.score_sources)
 
     match.help = """Play one game between bots and print the result.
@@ -216,13 +216,3 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
       tajmahal match --game tikal greedy random random
     """
     return match
-
-
-def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
-    return (
-        f"{game.title}, {players} players ({result.variant}), seed {result.seed}: "
-        f"{result.decisions} decisions in {result.duration:.2f} s"
-        + (f"; record {result.record}" if result.record else "")
-    )
-
-

@@ -312,20 +312,12 @@ def check_writable(path: Path, option: str, shown: Path | None = None) -> None:
     """A usage error (naming ``option`` and ``shown``, default ``path``) unless a
     file can be created at ``path``, which is no special file (a record replaces
     its path when done: as root, ``/dev/null`` itself).  Its folder is made if
-    missing, but only when the folder's own parent exists (one ``mkdir``, as for
-    ``runs/``): a path several missing folders deep is more likely a typo."""
+    missing, but only when the folder's own parent exists (:func:`check_folder`)."""
     shown = path if shown is None else shown
     if path.exists() and not path.is_file():
         raise click.UsageError(f"{option} {shown}: not a regular file (give a file's path)")
     folder = path.parent
-    if not folder.exists() and not folder.parent.is_dir():
-        missing = folder
-        while not missing.parent.exists():
-            missing = missing.parent
-        raise click.UsageError(
-            f"{option} {shown}: no folder {missing} (a missing folder is made only when "
-            "its parent exists)"
-        )
+    check_folder(folder, option, shown)
     try:
         folder.mkdir(exist_ok=True)
         probe = folder / f".{path.name}.{os.getpid()}.check"
@@ -336,3 +328,19 @@ def check_writable(path: Path, option: str, shown: Path | None = None) -> None:
         raise click.UsageError(f"{option} {shown}: cannot write there ({why})") from None
 
 
+
+
+def check_folder(folder: Path, option: str, shown: Path) -> None:
+    """A usage error (naming ``option`` and ``shown``) when ``folder`` is missing and
+    so is its parent: a missing folder is made only when its parent exists (one
+    ``mkdir``, as for ``runs/``), a path several missing folders deep is more
+    likely a typo."""
+    if folder.exists() or folder.parent.is_dir():
+        return
+    missing = folder
+    while not missing.parent.exists():
+        missing = missing.parent
+    raise click.UsageError(
+        f"{option} {shown}: no folder {missing} (a missing folder is made only when "
+        "its parent exists)"
+    )

@@ -26,7 +26,7 @@ from rich.table import Table
 from ..text import printable
 from .journal import Finished
 from .plan import Plan
-from .sprt import H1, OVERSHOOT, SprtStatus
+from .sprt import H1, OVERSHOOT, EloEstimate, SprtStatus
 from .standings import Standing, Standings
 from .stats import Estimate
 
@@ -243,11 +243,18 @@ def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
         nelo = "-"
         if e.nelo is not None and e.nelo_low is not None and e.nelo_high is not None:
             nelo = f"{e.nelo:.1f} [{e.nelo_low:.1f}, {e.nelo_high:.1f}]"
-        lines.append(
-            f"Elo: {e.elo:.1f} [{e.elo_low:.1f}, {e.elo_high:.1f}], nElo: {nelo} "
-            f"(95%; score {e.score:.3f})"
-        )
+        lines.append(f"Elo: {elo_text(e, 1)}, nElo: {nelo} (95%; score {e.score:.3f})")
     return lines
+
+
+def elo_text(e: EloEstimate, digits: int) -> str:
+    """``72.9 [50.5, 95.2]``; a bound where no Elo is finite: ``> 365.2`` (every
+    game won), ``< -365.2`` (every game lost)."""
+    if e.elo is None or e.elo_low is None or e.elo_high is None:
+        if e.elo_low is not None:
+            return f"> {e.elo_low:.{digits}f}"
+        return f"< {e.elo_high:.{digits}f}" if e.elo_high is not None else "-"
+    return f"{e.elo:.{digits}f} [{e.elo_low:.{digits}f}, {e.elo_high:.{digits}f}]"
 
 
 class LiveDisplay:
