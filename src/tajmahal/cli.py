@@ -67,7 +67,18 @@ def score_table(game: AnyGame, state: Any, names: list[str]) -> str:
     message=f"%(prog)s, version %(version)s\nengine: {select()[1]}",
 )
 def main() -> None:
-    """Taj Mahal: rules engine, referee and tournaments for bots."""
+    """Three board games, Taj Mahal, Tikal and Java (--game): play them in the web
+    browser against bots, and pit bots in any language against each other
+    through the referee, in matches and tournaments.
+
+    \b
+    Start here:
+      tajmahal play human greedy mcts        play in your browser against two bots
+      tajmahal match greedy random random    a game between bots: the result table
+      tajmahal match --game tikal greedy random
+      tajmahal bots                          the bots, built in and to copy
+      tajmahal docs                          the documentation (docs TOPIC: one)
+    """
 
 
 @main.command()
@@ -142,13 +153,19 @@ def play(
     game_name: str | None,
     **web: Any,
 ) -> None:
-    """Play one game between in-process random players and print the scores; or,
-    with SEATs, play in the web browser: each SEAT is `human` (a person at the
-    page; several people share it, hot seat) or a bot as `match` takes it.
+    """Play a game in the web browser against bots: one SEAT per player, in seat
+    order, each `human` (you; several people share the page, hot seat) or a bot
+    as `match` takes it, and NAME=SEAT names one (alice=human).  The page opens
+    in your browser; the result is printed here when the game ends.
+
+    Without SEATs: a quick game between random players, printed here (no
+    browser, no referee).
 
     \b
-    Example:
+    Examples:
       tajmahal play human greedy mcts
+      tajmahal play alice=human bob=human greedy --game tikal
+      tajmahal play --players 3 -v
     """
     if seats:
         from .extras import MissingExtra, require
@@ -185,7 +202,9 @@ def random_game(game: AnyGame, players: int, seed: int, verbose: bool) -> str:
 
     state = game.new_game(game.random_setup(players, seed))
     rng = random.Random(seed)
-    names = ["random"] * players
+    from .arena.names import unique_names
+
+    names = unique_names(["random"] * players)
     lines = []
     actions = 0
     while (seat := game.to_act(state)) is not None:

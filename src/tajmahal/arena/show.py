@@ -99,8 +99,8 @@ def show_command(games: GameRegistry | AnyGame) -> click.Command:
             highlight=False,
             markup=False,
             emoji=False,
-            force_terminal=True if color == "always" else None,
-            no_color=True if color == "never" else None,
+            force_terminal={"always": True, "never": False}.get(color),
+            color_system=None if color == "never" else "auto",
         )
         header = done.header
         console.print(
