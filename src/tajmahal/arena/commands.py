@@ -25,6 +25,7 @@ from .options import (
     check_bots_start,
     check_memory,
     check_outputs_hidden,
+    check_programs_run,
     check_sandbox,
     check_writable,
     game_option,
@@ -116,6 +117,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             )
         containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
         specs = parse_bots(bots, builtins)
+        check_programs_run(specs, sandbox)
         record_dir = record.parent if record is not None else None
         trace_dir = trace.parent if trace is not None else None
         check_outputs_hidden(specs, sandbox, [

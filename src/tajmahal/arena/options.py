@@ -21,6 +21,7 @@ from .game import AnyGame
 from .referee import BotSpec, preflight
 from .registry import GameRegistry, UnknownGame
 from .sandbox import exposed as sandbox_exposed
+from .sandbox import hidden_need as sandbox_hidden_need
 from .sandbox import unavailable as sandbox_unavailable
 from .signals import terminate_as_interrupt
 from .terms import (
@@ -281,6 +282,19 @@ def check_outputs_hidden(
                 "them into a folder of their own beneath it (such as games/) or outside "
                 "the bots' folders"
             )
+
+
+def check_programs_run(specs: Sequence[BotSpec], sandboxed: bool) -> None:
+    """Refuse a bot program that would not run in the sandbox although it runs
+    outside (:func:`~tajmahal.arena.sandbox.hidden_need`), naming what the
+    sandbox hides and how to get past it, before anything is started."""
+    if not sandboxed:
+        return
+    for spec in specs:
+        if spec.builtin is None:
+            problem = sandbox_hidden_need(spec.argv)
+            if problem is not None:
+                raise click.UsageError(f"bot {spec.text!r}: {problem}")
 
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:

@@ -502,6 +502,7 @@ def run_play(
     from .names import parse_named
     from .options import (
         check_outputs_hidden,
+        check_programs_run,
         check_sandbox,
         check_writable,
         default_sandbox,
@@ -543,6 +544,7 @@ def run_play(
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
+    check_programs_run([spec for spec in specs if spec is not None], confined)
     if record is not None:
         bot_specs = [spec for spec in specs if spec is not None]
         check_outputs_hidden(bot_specs, confined, [(record.parent, f"--record {record}")])

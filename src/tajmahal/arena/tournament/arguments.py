@@ -16,6 +16,7 @@ from ..options import (
     check_bots_start,
     check_memory,
     check_outputs_hidden,
+    check_programs_run,
     check_sandbox,
     load_game_option,
     parse_bots,
@@ -229,6 +230,7 @@ def check_entrants(
     source = plan.to_data() if plan is not None else options
     check_sandbox(source["sandbox"])
     check_memory(source["memory"])
+    check_programs_run(specs, source["sandbox"])
     if out is not None:
         check_outputs_hidden(specs, source["sandbox"], [(out, f"--out {out}")])
     if not options["preflight"]:
