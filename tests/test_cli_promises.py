@@ -260,3 +260,19 @@ def test_the_names_of_a_tournament_game_are_its_entrants(tmp_path: Path, args: l
     seats = told.splitlines()[0].split(": ", 1)[1]
     assert sorted(s.split(" ", 2)[2] for s in seats.split(", ")) == entrants
     assert len({p.get("named", p["name"]) for p in header["players"]}) == 2
+
+
+def test_a_tournament_prints_a_line_per_finished_game(tmp_path: Path) -> None:
+    args = ["tournament", "greedy", "x=random", "--games", "4", "--seed", "2", "--jobs", "1"]
+    code, out, err = cli(*args, "--out", str(tmp_path / "t"))
+    assert code == 0, err
+    lines = sorted(line for line in out.splitlines() if line.startswith("game "))
+    assert [line.split(":")[0] for line in lines] == ["game 0", "game 1", "game 2", "game 3"]
+    games = orjson.loads((tmp_path / "t" / "standings.json").read_bytes())["entrants"]
+    assert sum(e["games"] for e in games) == 8  # two seats a game
+    for line in lines:  # best first, each entrant with its score
+        places = line.split(": ", 1)[1].split(", ")
+        assert sorted(p.split()[1] for p in places) == ["greedy", "x"]
+        assert places[0].startswith("1. ")
+    code, out, err = cli(*args, "-q", "--out", str(tmp_path / "q"))
+    assert code == 0 and not any(line.startswith("game ") for line in out.splitlines())

@@ -42,7 +42,7 @@ import orjson
 from ..arena.game import Game
 from ..arena.jsontext import Texts, field_names
 from ..arena.player import Player
-from . import scoring
+from . import position, scoring
 from .errors import IllegalAction
 from .tagged import TaggedConverter, type_tag
 
@@ -202,6 +202,9 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     #: :attr:`words` (what the game names things with).
     event_texts: ClassVar[Mapping[type, Callable[[Any, Any], str | None]]]
     words: ClassVar[type[Words]]
+    #: The game's whole-state check (raises ValueError), for a position read from
+    #: its text (:meth:`parse_position`); None: the kit's own checks only.
+    state_check: ClassVar[Callable[[Any], None] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """The declaration's defaults: the actions and events are the converter's
@@ -340,6 +343,14 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
         """The game's :class:`~tajmahal.kit.bots.Bots`: what the built-in ``greedy``
         and ``mcts`` players (and OpenSpiel's evaluator) judge positions with."""
         return None
+
+    def position_text(self, state: StateT) -> str:
+        """The state as one line (:mod:`tajmahal.kit.position`)."""
+        return position.position_text(self, state)
+
+    def parse_position(self, text: str) -> StateT:
+        state: StateT = position.parse_position(self, text)
+        return state
 
     def encoding(self) -> Encoding[StateT, ActionT] | None:
         """Action indices, observation tensors and the chance model, for learning

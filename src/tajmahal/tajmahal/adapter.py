@@ -77,6 +77,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     passive = (Withdraw,)  # always last in a play turn
     event_texts = EVENT_TEXTS
     words = TajMahalWords
+    state_check = staticmethod(rules.check_state)  # a position read from text
 
     new_game = staticmethod(new_game)
     legal_actions = staticmethod(legal_actions)

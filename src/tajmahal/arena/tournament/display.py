@@ -257,6 +257,31 @@ def elo_text(e: EloEstimate, digits: int) -> str:
     return f"{e.elo:.{digits}f} [{e.elo_low:.{digits}f}, {e.elo_high:.{digits}f}]"
 
 
+def game_line(game: Finished, entrants: Sequence[str]) -> str:
+    """One line for a finished game, as cutechess prints them: its number, then
+    each seat's entrant (named as in ``entrants``) with its score, best first
+    (``1.``, ``2.`` ..., alike ranks alike), then the faults.
+
+    >>> result = {"seats": [{"score": 28, "rank": 3, "fault": None},
+    ...     {"score": 70, "rank": 1, "fault": {"kind": "timeout"}},
+    ...     {"score": 38, "rank": 2, "fault": None}]}
+    >>> entrants = ["greedy", "random#1", "random#2"]
+    >>> game_line(Finished(2, 0, 2, 7, (1, 2, 0), "games/000002.jsonl", result), entrants)
+    'game 2: 1. random#2 70, 2. greedy 38, 3. random#1 28; random#2 timeout'
+    """
+    seats = game.result.get("seats", [])
+    names = [entrants[e] for e in game.seating]
+    order = sorted(range(len(seats)), key=lambda k: (seats[k]["rank"], k))
+    places = ", ".join(
+        f"{seats[k]['rank']}. {printable(names[k])} {seats[k]['score']}" for k in order
+    )
+    faults = [
+        f"{printable(names[k])} {seats[k]['fault'].get('kind')}"
+        for k in range(len(seats)) if seats[k].get("fault")
+    ]
+    return f"game {game.number}: {places}" + (f"; {', '.join(faults)}" if faults else "")
+
+
 class LiveDisplay:
     """A rich progress bar with the running standings under it (a terminal)."""
 
@@ -278,6 +303,7 @@ class LiveDisplay:
         self.played = 0
         self.shown = 0.0
         self.llr = ""
+        self.plan: Plan | None = None
 
     def __enter__(self) -> LiveDisplay:
         self.live.start()
@@ -287,12 +313,15 @@ class LiveDisplay:
         self.live.stop()
 
     def started(self, plan: Plan, standings: Standings, resumed: int) -> None:
+        self.plan = plan
         self.task = self.progress.add_task("games", total=plan.games, completed=resumed, rate="")
         self.start = time.monotonic()
         self._show(standings)
 
     def finished(self, game: Finished, standings: Standings) -> None:
-        assert self.task is not None
+        assert self.task is not None and self.plan is not None
+        names = [e.name for e in self.plan.entrants]
+        self.live.console.print(game_line(game, names), soft_wrap=True)  # above the bar
         self.played += 1
         rate = rate_text(self.played, time.monotonic() - self.start) + self.llr
         self.progress.update(self.task, advance=1, rate=rate)
@@ -326,6 +355,7 @@ class PlainDisplay:
         self.played = 0
         self.start = time.monotonic()
         self.llr = ""
+        self.plan: Plan | None = None
 
     def __enter__(self) -> PlainDisplay:
         return self
@@ -334,12 +364,15 @@ class PlainDisplay:
         return None
 
     def started(self, plan: Plan, standings: Standings, resumed: int) -> None:
+        self.plan = plan
         self.total = plan.games
         self.step = max(1, math.ceil(plan.games / 10))
         self.count = resumed
         self.start = time.monotonic()
 
     def finished(self, game: Finished, standings: Standings) -> None:
+        assert self.plan is not None
+        self.out.print(game_line(game, [e.name for e in self.plan.entrants]), soft_wrap=True)
         self.count += 1
         self.played += 1
         if self.count % self.step and self.count != self.total:
