@@ -121,13 +121,16 @@ def _ext_modules() -> list[Any]:
         return []
 
 
-#: What a wheel carries besides the package, for ``tajmahal bots --copy DIR``: the
-#: example bots and the protocol's spec and schemas (their one home is the
-#: repository's ``bots/`` and ``protocol/``; a checkout reads them there).
+#: What a wheel carries besides the package: for ``tajmahal bots --copy DIR``, the
+#: example bots and the protocol's spec and schemas; for ``tajmahal docs``, the
+#: README and the docs (their one home is the repository's ``bots/``,
+#: ``protocol/``, ``docs/``; a checkout reads them there: ``tajmahal.shipped``).
 SHIPPED = {
     "bots": ["*.py", "*.js"],
-    "protocol": ["README.md", "example.jsonl"],
+    "protocol": ["README.md", "example.jsonl", "make_*.py"],
     "protocol/schema": ["*.json"],
+    ".": ["README.md"],
+    "docs": ["*.md"],
 }
 SHIPPED_INTO = "_shipped"
 

@@ -8,6 +8,7 @@ and command bodies import what they need.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,7 +143,7 @@ def main() -> None:
 @click.option(
     "--sandbox/--no-sandbox",
     default=None,
-    help="With SEATs: run the bots sandboxed (Linux namespaces; docs/cli.md, Trust model) "
+    help="With SEATs: run the bots sandboxed (Linux namespaces; tajmahal docs cli: Trust model) "
     "[default: where the system allows it].",
 )
 def play(
@@ -305,3 +306,55 @@ def bots(destination: Path | None, force: bool) -> None:
     for path in shipped.example_bots():
         table.add_row(f"  {path.as_posix()}", shipped.summary(base / path))
     out.print(table)
+
+
+@main.command(short_help="The documentation: the topics, or one (tajmahal docs cli).")
+@click.argument("topic", required=False)
+@click.option(
+    "--path",
+    "show_path",
+    is_flag=True,
+    help="Print where the doc is (to open it in an editor or a Markdown viewer).",
+)
+def docs(topic: str | None, show_path: bool) -> None:
+    """The documentation, which comes with tajmahal: without TOPIC, the topics;
+    with one, its text (Markdown), through a pager on a terminal.  The docs speak
+    of the repository's files (`bots/`, `protocol/`; `tajmahal bots --copy .`
+    writes those); examples that need a clone of the repository say so.
+
+    \b
+    Examples:
+      tajmahal docs
+      tajmahal docs cli
+      tajmahal docs protocol --path
+    """
+    import difflib
+
+    from . import shipped
+
+    try:
+        found = shipped.docs()
+    except shipped.NotShipped as e:
+        raise click.ClickException(str(e)) from None
+    if topic is None:
+        width = max(len(t) for t in found)
+        for name, path in found.items():
+            click.echo(f"  {name:{width}}  {shipped.title(path)}")
+        folder = found["readme"].parent
+        click.echo(f"\n`tajmahal docs TOPIC` shows one; they are in {folder} (docs/, protocol/)")
+        return
+    path = found.get(topic.lower().removesuffix(".md"))
+    if path is None:
+        close = difflib.get_close_matches(topic.lower(), list(found), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise click.BadParameter(
+            f"no topic {topic!r}{hint} (topics: {', '.join(found)})", param_hint="TOPIC"
+        )
+    if show_path:
+        click.echo(str(path))
+        return
+    text = path.read_text(encoding="utf-8")
+    if sys.stdout.isatty():
+        click.echo_via_pager(text)
+    else:
+        click.echo(text, nl=False)

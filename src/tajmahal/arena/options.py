@@ -75,7 +75,7 @@ _REFEREE_OPTIONS = (
         default=None,
         help="Run each bot in a sandbox of its own (Linux namespaces, with bubblewrap): "
         "no network, no other process, your files hidden but the system's, Python's "
-        "and its own, read-only (see docs/cli.md, Trust model).  Default: on for "
+        "and its own, read-only (tajmahal docs cli: Trust model).  Default: on for "
         "tournament and play where the system allows it, off for match.",
     ),
     click.option(
@@ -242,7 +242,7 @@ def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
     """Say once whether the bots run sandboxed, and how to change it (on stderr):
     a warning when they are not and nobody asked for that."""
     if on and not quiet:
-        click.echo("the bots run sandboxed (see docs/cli.md, Trust model; --no-sandbox "
+        click.echo("the bots run sandboxed (tajmahal docs cli: Trust model; --no-sandbox "
                    "turns it off)", err=True)
     elif not on and given is None:
         why = sandbox_unavailable()

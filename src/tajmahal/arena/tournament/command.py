@@ -116,7 +116,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         help="Play each deal's cards in every seating (duplicate deals: the luck of the "
         "cards cancels out), or fresh cards in every game [default: duplicate when every "
         "BOT is built in; fresh when one is a program, which could tell another seating "
-        "what it saw: see docs/tournaments.md].",
+        "what it saw: tajmahal docs tournaments].",
     )
     @click.option(
         "--sprt",

@@ -130,7 +130,7 @@ def summary_data(candidate: Entrant, rows: Sequence[MatchupResult]) -> dict[str,
             "score": "share of games the candidate finished ahead of the opponent (a tie "
             "counts 1/2); 95% Student t interval with the deal as the unit",
             "elo": "logistic Elo of the mean score over the pairs of games of complete "
-            "deals, 95% normal interval; nelo: normalized Elo (see docs/tournaments.md)",
+            "deals, 95% normal interval; nelo: normalized Elo (tajmahal docs tournaments)",
         },
     }
 
