@@ -67,7 +67,7 @@ def test_a_shim_of_another_program_is_refused_naming_what_is_hidden(tmp_path: Pa
     assert code == 2 and out == ""
     assert f"{tool} is a script that runs {tmp_path / 'manager' / 'libexec' / 'manager'}" in err
     assert "which the sandbox hides" in err and "--no-sandbox" in err
-    assert "real path" in err and "pyenv which mybot" in err
+    assert "real path" in err and "`manager which mybot` prints it" in err
     # outside the sandbox it plays
     data = match_json(str(tool), "random", "--no-sandbox", "--seed", "1")
     assert data["seats"][0]["fault"] is None

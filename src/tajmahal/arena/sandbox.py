@@ -431,10 +431,11 @@ def hidden_need(argv: Sequence[str]) -> str | None:
             continue
         if any(_beneath(os.path.realpath(need), os.path.realpath(d)) for d in readable):
             continue
-        shim = os.path.basename(os.path.dirname(where)) == "shims"
+        folder = os.path.dirname(where)
+        manager = os.path.basename(os.path.dirname(folder)).lstrip(".")  # ~/.pyenv/shims
         how = (
-            f" (a version manager's shim: `pyenv which {os.path.basename(where)}`, "
-            f"`asdf which ...` or `mise which ...` prints it)" if shim else ""
+            f" (a version manager's shim: `{manager} which {os.path.basename(where)}` "
+            "prints it)" if os.path.basename(folder) == "shims" and manager else ""
         )
         what = f"{where} is a script" if os.sep in program else f"{program!r} is {where}, a script"
         return (
