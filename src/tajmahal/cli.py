@@ -338,8 +338,8 @@ def docs(topic: str | None, show_path: bool) -> None:
         raise click.ClickException(str(e)) from None
     if topic is None:
         width = max(len(t) for t in found)
-        for name, path in found.items():
-            click.echo(f"  {name:{width}}  {shipped.title(path)}")
+        for name, doc in found.items():
+            click.echo(f"  {name:{width}}  {shipped.title(doc)}")
         folder = found["readme"].parent
         click.echo(f"\n`tajmahal docs TOPIC` shows one; they are in {folder} (docs/, protocol/)")
         return

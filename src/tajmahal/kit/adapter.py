@@ -202,9 +202,6 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     #: :attr:`words` (what the game names things with).
     event_texts: ClassVar[Mapping[type, Callable[[Any, Any], str | None]]]
     words: ClassVar[type[Words]]
-    #: The game's whole-state check (raises ValueError), for a position read from
-    #: its text (:meth:`parse_position`); None: the kit's own checks only.
-    state_check: ClassVar[Callable[[Any], None] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """The declaration's defaults: the actions and events are the converter's
@@ -351,6 +348,12 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     def parse_position(self, text: str) -> StateT:
         state: StateT = position.parse_position(self, text)
         return state
+
+    def check_position(self, state: StateT) -> None:
+        """The game's own whole-state check of a position read from its text
+        (:meth:`parse_position`): raises ValueError; the kit checks the setup, the
+        seats and the seat to act, a game may check more."""
+        return None
 
     def encoding(self) -> Encoding[StateT, ActionT] | None:
         """Action indices, observation tensors and the chance model, for learning

@@ -101,22 +101,20 @@ def parse_position(game: Any, text: str) -> Any:
 def check_state(game: Any, state: Any, players: int) -> None:
     """What can be checked of a state built from data: a seat's belongings for
     each seat, a seat in range to act, and the game's own whole-state check (its
-    adapter's ``state_check``, as Taj Mahal's :func:`~tajmahal.tajmahal.rules.check_state`);
-    raises ValueError."""
+    adapter's ``check_position``: Taj Mahal's is
+    :func:`~tajmahal.tajmahal.rules.check_state`); raises ValueError."""
     seats = getattr(state, "players", None)
     if isinstance(seats, tuple) and len(seats) != players:
         raise ValueError(f"bad state: {len(seats)} seats' belongings for {players} seats")
     seat = game.to_act(state)
     if seat is not None and not (type(seat) is int and 0 <= seat < players):
         raise ValueError(f"bad state: seat {seat!r} to act, of {players}")
-    check = game.state_check
-    if check is not None:
-        try:
-            check(state)
-        except ValueError:
-            raise
-        except Exception as e:  # a game's own error type
-            raise ValueError(f"bad state: {e}") from None
+    try:
+        game.check_position(state)
+    except ValueError:
+        raise
+    except Exception as e:  # whatever a game's engine raises on a state it never made
+        raise ValueError(f"bad state: {e}") from None
 
 
 def _state_data(game: Any, state: Any) -> dict[str, Any]:

@@ -77,7 +77,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     passive = (Withdraw,)  # always last in a play turn
     event_texts = EVENT_TEXTS
     words = TajMahalWords
-    state_check = staticmethod(rules.check_state)  # a position read from text
 
     new_game = staticmethod(new_game)
     legal_actions = staticmethod(legal_actions)
@@ -85,6 +84,9 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
     event_for = staticmethod(event_for)
+
+    def check_position(self, state: State) -> None:
+        rules.check_state(state)  # every card in one place, palaces and tiles counted
 
     # -- setups
 
