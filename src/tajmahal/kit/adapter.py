@@ -341,11 +341,17 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
         and ``mcts`` players (and OpenSpiel's evaluator) judge positions with."""
         return None
 
-    def position_text(self, state: StateT) -> str:
-        """The state as one line (:mod:`tajmahal.kit.position`)."""
+    def position_text(self, state: StateT) -> str | None:
+        """The state as one line (:mod:`tajmahal.kit.position`), for a game that names
+        its state class (:attr:`state_type`) whose states hold their setup (None for
+        another)."""
+        if not position.has_positions(self):
+            return None
         return position.position_text(self, state)
 
     def parse_position(self, text: str) -> StateT:
+        if not position.has_positions(self):
+            return super().parse_position(text)  # a ValueError: no position texts
         state: StateT = position.parse_position(self, text)
         return state
 

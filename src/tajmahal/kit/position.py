@@ -18,9 +18,10 @@ the deck), in a compact token::
 The line is not meant to be read past its head: ``tajmahal show`` draws a
 position.  The same state always gives the same line, and
 :func:`parse_position` gives back an equal state (a test checks both over
-random positions of every game).  Any game of the kit has them as
+random positions of every game).  A game of the kit whose adapter names its
+state class (``state_type``), whose states hold their setup, has them as
 :meth:`~tajmahal.arena.game.Game.position_text` and
-:meth:`~tajmahal.arena.game.Game.parse_position`.
+:meth:`~tajmahal.arena.game.Game.parse_position` (:func:`has_positions`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ VERSION: Final = 1
 #: The most bytes a token may unpack to (a game's whole state is a few KB).
 MAX_DATA: Final = 1 << 22
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def has_positions(game: Any) -> bool:
+    """Whether ``game`` (a kit adapter) has position lines: it names its state
+    class (``state_type``), an attrs class whose states hold their ``setup``."""
+    kind = getattr(game, "state_type", None)
+    return kind is not None and attrs.has(kind) and "setup" in attrs.fields_dict(kind)
 
 
 def position_text(game: Any, state: Any) -> str:
