@@ -34,7 +34,9 @@ def test_every_game_is_here() -> None:
 @pytest.mark.parametrize("name", NAMES)
 @SLOW
 @given(data=st.data())
-def test_a_position_reads_back_to_an_equal_state(name: str, data: Any) -> None:
+def test_a_position_and_each_legal_action_read_back_from_their_texts(
+    name: str, data: Any
+) -> None:
     game = GAMES.get(name)
     state = data.draw(STATES[name]())
     text = game.position_text(state)
@@ -45,23 +47,15 @@ def test_a_position_reads_back_to_an_equal_state(name: str, data: Any) -> None:
     back = game.parse_position(text)
     assert back == state
     assert game.position_text(back) == text  # one line per state
-    assert game.legal_actions(back) == game.legal_actions(state)
-
-
-@pytest.mark.parametrize("name", NAMES)
-@SLOW
-@given(data=st.data())
-def test_every_legal_action_reads_back_from_its_text(name: str, data: Any) -> None:
-    game = GAMES.get(name)
-    state = data.draw(STATES[name]())
     if game.to_act(state) is None:
         return
     legal = list(game.legal_actions(state))
+    assert list(game.legal_actions(back)) == legal
     texts = [game.action_text(state, action) for action in legal]
     assert len(set(texts)) == len(texts)  # alike actions are numbered apart
-    for action, text in zip(legal, texts, strict=True):
-        assert game.parse_action(state, text) == action
-        assert game.parse_action(state, f"  {text.upper()} ") == action  # case, spaces
+    for action, action_text in zip(legal, texts, strict=True):
+        assert game.parse_action(state, action_text) == action
+        assert game.parse_action(state, f"  {action_text.upper()} ") == action  # case, spaces
         plain = game.describe_action(state, action)
         if texts.count(plain) == 1:  # a text no other legal action shares: as it is
             assert game.parse_action(state, plain) == action
