@@ -5,6 +5,7 @@ and the final tables."""
 from __future__ import annotations
 
 import math
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import Any, Final
@@ -262,24 +263,40 @@ def game_line(game: Finished, entrants: Sequence[str]) -> str:
     each seat's entrant (named as in ``entrants``) with its score, best first
     (``1.``, ``2.`` ..., alike ranks alike), then the faults.
 
-    >>> result = {"seats": [{"score": 28, "rank": 3, "fault": None},
-    ...     {"score": 70, "rank": 1, "fault": {"kind": "timeout"}},
-    ...     {"score": 38, "rank": 2, "fault": None}]}
+    >>> result = {"scores": [28, 70, 38], "ranks": [3, 1, 2],
+    ...           "faults": [{"seat": 1, "kind": "timeout"}]}
     >>> entrants = ["greedy", "random#1", "random#2"]
     >>> game_line(Finished(2, 0, 2, 7, (1, 2, 0), "games/000002.jsonl", result), entrants)
     'game 2: 1. random#2 70, 2. greedy 38, 3. random#1 28; random#2 timeout'
     """
-    seats = game.result.get("seats", [])
+    data = game.result
+    scores, ranks = data.get("scores", []), data.get("ranks", [])
     names = [entrants[e] for e in game.seating]
-    order = sorted(range(len(seats)), key=lambda k: (seats[k]["rank"], k))
-    places = ", ".join(
-        f"{seats[k]['rank']}. {printable(names[k])} {seats[k]['score']}" for k in order
-    )
+    order = sorted(range(len(scores)), key=lambda k: (ranks[k], k))
+    places = ", ".join(f"{ranks[k]}. {printable(names[k])} {scores[k]}" for k in order)
     faults = [
-        f"{printable(names[k])} {seats[k]['fault'].get('kind')}"
-        for k in range(len(seats)) if seats[k].get("fault")
+        f"{printable(names[f['seat']])} {f.get('kind')}"
+        for f in data.get("faults", [])
+        if isinstance(f.get("seat"), int) and 0 <= f["seat"] < len(names)
     ]
     return f"game {game.number}: {places}" + (f"; {', '.join(faults)}" if faults else "")
+
+
+def folded(line: str, width: int) -> str:
+    """A :func:`game_line` folded to ``width`` between two seats (never inside one's
+    ``1. name score``), the lines after the first indented.
+
+    >>> print(folded("game 1: 1. a 49, 2. bb 35, 3. c 23", 22))
+    game 1: 1. a 49,
+      2. bb 35, 3. c 23
+    """
+    head, _, rest = line.partition(": ")
+    places = rest.split(", ")
+    glued = f"{head}:\u00a0" + ", ".join(p.replace(" ", "\u00a0") for p in places)
+    lines = textwrap.wrap(
+        glued, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
+    return "\n".join(lines).replace("\u00a0", " ")
 
 
 class LiveDisplay:
@@ -320,8 +337,8 @@ class LiveDisplay:
 
     def finished(self, game: Finished, standings: Standings) -> None:
         assert self.task is not None and self.plan is not None
-        names = [e.name for e in self.plan.entrants]
-        self.live.console.print(game_line(game, names), soft_wrap=True)  # above the bar
+        line = game_line(game, [e.name for e in self.plan.entrants])
+        self.live.console.print(folded(line, self.console.width), soft_wrap=True)  # above
         self.played += 1
         rate = rate_text(self.played, time.monotonic() - self.start) + self.llr
         self.progress.update(self.task, advance=1, rate=rate)
@@ -372,7 +389,8 @@ class PlainDisplay:
 
     def finished(self, game: Finished, standings: Standings) -> None:
         assert self.plan is not None
-        self.out.print(game_line(game, [e.name for e in self.plan.entrants]), soft_wrap=True)
+        line = game_line(game, [e.name for e in self.plan.entrants])
+        self.out.print(folded(line, self.out.width), soft_wrap=True)
         self.count += 1
         self.played += 1
         if self.count % self.step and self.count != self.total:
