@@ -292,7 +292,7 @@ def check_programs_run(specs: Sequence[BotSpec], sandboxed: bool) -> None:
         return
     for spec in specs:
         if spec.builtin is None:
-            problem = sandbox_hidden_need(spec.argv)
+            problem = sandbox_hidden_need(spec.argv, spec.home)
             if problem is not None:
                 raise click.UsageError(f"bot {spec.text!r}: {problem}")
 
