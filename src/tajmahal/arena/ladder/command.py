@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from ..commands import check_bots_start, game_option, load_game_option, referee_options
 from ..game import AnyGame
+from ..options import check_bots_start, game_option, load_game_option, referee_options
 from ..referee import BotSpec
 from ..registry import GameRegistry, registry_of
 from ..sandbox import unavailable as sandbox_unavailable
