@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -276,3 +277,29 @@ def test_a_tournament_prints_a_line_per_finished_game(tmp_path: Path) -> None:
         assert places[0].startswith("1. ")
     code, out, err = cli(*args, "-q", "--out", str(tmp_path / "q"))
     assert code == 0 and not any(line.startswith("game ") for line in out.splitlines())
+
+
+def test_every_help_points_at_docs_an_installed_package_has() -> None:
+    """A wheel's user has no docs/ folder: the help names `tajmahal docs TOPIC`,
+    and each topic it names is one that command shows."""
+    import click
+    from click.testing import CliRunner
+
+    from tajmahal.cli import main
+    from tajmahal.shipped import docs
+
+    def helps(command: click.Command, path: list[str]) -> list[tuple[str, str]]:
+        found = [(" ".join(path), CliRunner().invoke(main, [*path, "--help"]).output)]
+        if isinstance(command, click.Group):
+            for name, sub in sorted(command.commands.items()):
+                found += helps(sub, [*path, name])
+        return found
+
+    texts = helps(main, [])
+    assert len(texts) > 20  # the commands and the ladder's and tournament's own
+    topics = set(docs())
+    for where, text in texts:
+        assert "docs/" not in " ".join(text.split()), (where, text)
+        assert ".md" not in text, (where, text)
+        for named in re.findall(r"tajmahal docs ([a-z][\w-]*)", text):
+            assert named in topics, (where, named)

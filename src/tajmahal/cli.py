@@ -300,7 +300,8 @@ def bots(destination: Path | None, force: bool) -> None:
     for entry in GAMES.entries():
         names = ", ".join(sorted(GAMES.get(entry.name).builtin_players()))
         out.print(f"  --game {entry.name:9} {names}")
-    out.print("\nExample bots (programs that speak protocol/README.md; --copy DIR writes them):")
+    out.print("\nExample bots (programs that speak the protocol: tajmahal docs protocol; "
+              "--copy DIR writes them):")
     table = Table(box=None, show_header=False, pad_edge=False)
     table.add_column(no_wrap=True)
     table.add_column()

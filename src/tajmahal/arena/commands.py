@@ -208,7 +208,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
     match.help = """Play one game between bots and print the result.
 
     Each BOT is a built-in player of the game (random, greedy, mcts, ...) or a command
-    line that starts a bot speaking the protocol of protocol/README.md; a program
+    line that starts a bot speaking the protocol (tajmahal docs protocol); a program
     ending in .py runs with this Python and one ending in .js with node.  Give one BOT
     per seat, in seat order.
 
