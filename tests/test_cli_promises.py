@@ -198,6 +198,45 @@ def test_a_port_in_use_says_to_try_port_0() -> None:
     assert f"cannot serve on 127.0.0.1:{port}: " in err and "--port 0 takes any free port" in err
 
 
+@pytest.mark.once
+def test_the_ladder_s_server_takes_port_0_and_says_so_when_a_port_is_taken(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("sqlalchemy")
+    pytest.importorskip("uvicorn")
+    where = tmp_path / "lad"
+    assert cli("ladder", "init", str(where), "--players", "2")[0] == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = cli("ladder", "serve", "--ladder", str(where), "--port", str(port))
+    assert code == 2
+    assert f"cannot serve on 127.0.0.1:{port}: " in err and "--port 0 takes any free port" in err
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", "ladder", "serve", "--ladder", str(where),
+         "--port", "0"], stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert serving.stdout is not None
+        first = serving.stdout.readline()
+        assert first.startswith("the ladder's API on http://127.0.0.1:"), first
+        address = first.split(" on ", 1)[1].split()[0]
+        assert not address.startswith("http://127.0.0.1:0/")  # the port it was given
+        for _ in range(200):  # the line comes as uvicorn starts: until it answers
+            try:
+                with urllib.request.urlopen(address + "standings", timeout=10) as answer:
+                    assert answer.status == 200
+                    break
+            except urllib.error.URLError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError(f"nothing answered at {address}")
+    finally:
+        serving.terminate()
+        serving.wait(timeout=30)
+
+
 def test_show_keeps_its_colours_through_a_pipe_when_asked(tmp_path: Path) -> None:
     record = tmp_path / "g.jsonl"
     code, _, err = cli("match", "greedy", "random", "--seed", "1", "--record", str(record))

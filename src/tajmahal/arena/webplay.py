@@ -24,7 +24,6 @@ turn passes to another person.
 from __future__ import annotations
 
 import contextlib
-import socket
 import sys
 import threading
 import time
@@ -44,7 +43,14 @@ from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
 from .terms import MatchConfig, MatchResult, TimeControl
 from .viewer import asset, seen_by
-from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
+from .webgate import (
+    BodyTooLarge,
+    Gate,
+    cannot_serve,
+    connection_limit,
+    limited_protocol,
+    listening_socket,
+)
 from .websession import Launch, WebSession, origin
 
 #: The name a seat gives for a person (``tajmahal play human greedy``).
@@ -357,9 +363,7 @@ class Server:
     ) -> None:
         import uvicorn
 
-        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
+        self.sock = listening_socket(host, port)
         self.host = host
         self.port = self.sock.getsockname()[1]
         self.session = WebSession("tajmahal play")
@@ -569,10 +573,7 @@ def run_play(
                 pace=pace,
             )
     except OSError as e:
-        hint = " (--port 0 takes any free port)" if port else ""
-        raise click.UsageError(
-            f"cannot serve on {host}:{port}: {e.strerror or e}{hint}"
-        ) from None
+        raise click.UsageError(cannot_serve(host, port, e)) from None
     except KeyboardInterrupt:
         click.echo("interrupted: the game was stopped; no record was written", err=True)
         sys.exit(130)
