@@ -61,6 +61,14 @@ def test_every_data_file_of_every_game_is_package_data() -> None:
     assert missing == [], f"not in [tool.setuptools.package-data]: {missing}"
 
 
+def test_the_readme_names_every_extra_a_user_installs() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        extras = set(tomllib.load(handle)["project"]["optional-dependencies"])
+    text = (ROOT / "README.md").read_text("utf-8")
+    said = text.split("The extras:", 1)[1].split("\n\n", 1)[0]
+    assert {name for name in extras if f"`{name}`" in said} == extras - {"test", "bench"}
+
+
 @pytest.mark.slow
 @pytest.mark.once
 def test_the_wheel_installs_and_runs_as_the_readme_says(tmp_path: Path) -> None:
