@@ -12,13 +12,12 @@ browser game (``tajmahal play``) and the live pages of ``match --watch`` and
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from .webgate import connection_limit, limited_protocol
+from .webgate import connection_limit, limited_protocol, listening_socket
 from .websession import WebSession, origin
 
 
@@ -37,9 +36,7 @@ class LocalServer:
     ) -> None:
         import uvicorn
 
-        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
+        self.sock = listening_socket(host, port)
         self.host = host
         self.port = self.sock.getsockname()[1]
         self.session = WebSession(opened_by)

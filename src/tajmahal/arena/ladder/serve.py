@@ -50,21 +50,33 @@ def serve_command(registry: GameRegistry) -> click.Command:
         require_pages("tajmahal ladder serve")
         import uvicorn
 
-        from ..webgate import connection_limit, is_loopback, limited_protocol
+        from ..webgate import (
+            cannot_serve,
+            connection_limit,
+            is_loopback,
+            limited_protocol,
+            listening_socket,
+        )
+        from ..websession import origin
 
         with opened(registry, ladder_dir, db_url) as lad, errors_as_lines():
+            try:
+                sock = listening_socket(host, port)
+            except OSError as e:
+                raise click.UsageError(cannot_serve(host, port, e)) from None
+            port = sock.getsockname()[1]  # (port 0: the one it was given)
             ctx = Context(lad.db, lad.place, lad.game, lad.settings)
-            app = web_app(ctx, host, port, names)
-            shown = f"[{host}]" if ":" in host else host
-            click.echo(f"the ladder on http://{shown}:{port}/ and its API on "
-                       f"http://{shown}:{port}{API}/ (Ctrl-C stops it)")
+            server = uvicorn.Server(uvicorn.Config(
+                web_app(ctx, host, port, names), log_level="warning",
+                http=limited_protocol(connection_limit(MAX_CONNECTIONS), REQUEST_TIME),
+                h11_max_incomplete_event_size=16 << 10))
+            address = origin(host, port)
+            click.echo(f"the ladder on {address} and its API on {address.rstrip('/')}{API}/ "
+                       "(Ctrl-C stops it)")
             if not names and not is_loopback(host):
                 click.echo("note: any Host name is answered: give the names the ladder is "
                            "reached by with --allowed-host NAME", err=True)
             with contextlib.suppress(KeyboardInterrupt):
-                uvicorn.run(app, host=host, port=port, log_level="warning",
-                            http=limited_protocol(connection_limit(MAX_CONNECTIONS),
-                                                  REQUEST_TIME),
-                            h11_max_incomplete_event_size=16 << 10)
+                server.run(sockets=[sock])
 
     return serve

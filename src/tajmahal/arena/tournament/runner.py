@@ -87,6 +87,7 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         number=slot.number,
         seed=slot.seed,
         bots=tuple(plan.entrants[e].bot for e in slot.seating),
+        names=tuple(plan.entrants[e].name for e in slot.seating),
         time=tuple(plan.time[e] for e in slot.seating),
         variant=plan.variant,
         handshake=plan.handshake,
@@ -99,7 +100,6 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         record=f"{store.resolved}/{GAMES}/{record_name(slot.number)}",
         log_dir=f"{store.resolved}/{LOGS}",
         seat_key=store.seat_key(slot.number).hex(),
-        names=tuple(plan.entrants[e].name for e in slot.seating),
     )
 
 
