@@ -5,6 +5,10 @@ unwatched games, and one channel for any number of spectators."""
 from __future__ import annotations
 
 import http.client
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -50,6 +54,18 @@ def events_of(port: int, path: str, token: str | None, into: list[tuple[str, Any
             into.append((kind, orjson.loads(line[6:])))
     connection.close()
     return 200
+
+
+def watching(*args: str) -> tuple[subprocess.Popen[str], int, str]:
+    """``tajmahal ARGS --watch`` started (no browser opened): the process, its
+    page's port and token."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", *args, "--watch"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "BROWSER": "true"})
+    assert process.stderr is not None
+    line = process.stderr.readline()
+    url = line.split("watch at ", 1)[1].split()[0]
+    return process, int(url.split(":")[2].split("/")[0]), url.split("#token=")[1]
 
 
 def keys_in(data: Any) -> set[str]:
@@ -169,19 +185,8 @@ def test_a_live_file_written_anew_or_removed_ends_its_feed(tmp_path: Path) -> No
 
 @pytest.mark.once
 def test_match_watch_serves_the_game_to_its_page_and_the_page_only(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tajmahal", "match", "greedy", "random", "--watch",
-         "--pace", "0.02", "--seed", "4"],
-        stderr=subprocess.PIPE, text=True, env={**__import__("os").environ, "BROWSER": "true"})
+    process, port, token = watching("match", "greedy", "random", "--pace", "0.02", "--seed", "4")
     try:
-        assert process.stderr is not None
-        line = process.stderr.readline()
-        url = line.split("watch at ", 1)[1].split()[0]
-        port = int(url.split(":")[2].split("/")[0])
-        token = url.split("#token=")[1]
         received: list[tuple[str, Any]] = []
         assert events_of(port, "/api/live/match/events", token, received) == 200
         assert received[-1][0] == "end"
@@ -201,23 +206,11 @@ def test_match_watch_serves_the_game_to_its_page_and_the_page_only(tmp_path: Pat
 
 @pytest.mark.once
 def test_tournament_watch_lists_its_games_and_serves_each_to_its_end(tmp_path: Path) -> None:
-    import os
-    import signal
-    import subprocess
-    import sys
-
     out = tmp_path / "tour"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tajmahal", "tournament", "greedy", "random", "--games", "40",
-         "-j", "1", "--seed", "3", "--out", str(out), "--watch", "-q"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "BROWSER": "true"})
+    process, port, token = watching("tournament", "greedy", "random", "--games", "40", "-j", "1",
+                                    "--seed", "3", "--out", str(out), "-q")
     try:
         assert process.stderr is not None
-        line = process.stderr.readline()
-        url = line.split("watch at ", 1)[1].split()[0]
-        port = int(url.split(":")[2].split("/")[0])
-        token = url.split("#token=")[1]
         headers = {"Authorization": f"Bearer {token}"}
         listed: list[Any] = []
         while not listed:  # a game under way (or just ended: its file stays a while)
@@ -251,13 +244,10 @@ def test_tournament_watch_lists_its_games_and_serves_each_to_its_end(tmp_path: P
             process.wait()
     assert len(list((out / "games").glob("*.jsonl"))) == 40  # every game played, watched
     # stopped in the middle (a signal), it exits: there is nothing more to watch
-    stopped = subprocess.Popen(
-        [sys.executable, "-m", "tajmahal", "tournament", "greedy", "random", "--games", "400",
-         "-j", "1", "--seed", "3", "--out", str(tmp_path / "stopped"), "--watch", "-q"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "BROWSER": "true"})
+    stopped, _, _ = watching("tournament", "greedy", "random", "--games", "400", "-j", "1",
+                             "--seed", "3", "--out", str(tmp_path / "stopped"), "-q")
     try:
-        assert stopped.stderr is not None and "watch at" in stopped.stderr.readline()
+        assert stopped.stderr is not None
         while not list((tmp_path / "stopped" / "games").glob("*.jsonl")):  # under way
             assert stopped.poll() is None
             time.sleep(0.05)
