@@ -58,7 +58,7 @@ from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMB
 from .chance import BONUS_KINDS, CHANCE
 from .raster import render_image
 from .setups import VISITS, display_size
-from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
+from .state import PALACES_PER_PLAYER, PLACE, PLAY, SCORE_SOURCES, TAKE, State
 from .views import PlayerView, view
 
 # --------------------------------------------------------------------------- actions
@@ -109,6 +109,7 @@ PHASES: Final = (PLAY, PLACE, TAKE, "over")
 #: Divisors of the blocks that hold counts, so that values stay near 0..1.
 HAND_SCALE: Final = 10.0
 SCORE_SCALE: Final = 10.0
+PALACES_SCALE: Final = float(PALACES_PER_PLAYER)
 _SPECIALS: Final = tuple(SPECIAL_CARDS[c] for c in CHARACTERS)
 
 
@@ -153,7 +154,7 @@ def blocks(players: int) -> Iterable[BlockSpec]:
         ("played", ("n", cards), 1, "[seat, card] = 1: on the seat's table this visit"),
         ("color", ("n", len(COLORS)), 1, "the seat's colour this visit: " + ", ".join(COLORS)),
         ("withdrawn", ("n",), 1, "1 if the seat has withdrawn from this visit"),
-        ("palaces_left", ("n",), 1, "palaces not yet built / 20"),
+        ("palaces_left", ("n",), 1, f"palaces not yet built / {PALACES_SCALE:g}"),
         ("influence", ("n", len(CHARACTERS)), 6, "influence tiles held, by character"),
         ("province_tiles", ("n", VISITS), 1, "[seat, k-1] = 1: holds province tile k"),
         ("bonus_tiles", ("n", kinds), 15, "bonus tiles held, by kind"),
@@ -253,7 +254,7 @@ def _fill(v: PlayerView, w: Writer) -> None:
         if p.color is not None:
             ones.append(o["color"] + r * len(COLORS) + COLORS.index(p.color))
         put(o["withdrawn"] + r, float(p.withdrawn))
-        put(o["palaces_left"] + r, p.palaces / 20)
+        put(o["palaces_left"] + r, p.palaces / PALACES_SCALE)
         base = o["influence"] + r * len(CHARACTERS)
         for i, count in enumerate(p.influence):
             put(base + i, count)

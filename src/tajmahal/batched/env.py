@@ -1,0 +1,109 @@
+"""What every batched engine shares: Pgx's ``Env`` interface over a game's array
+rules.
+
+A game's batched engine implements three functions on one game — ``_init(key)``,
+``_step(state, action, key)`` and ``_observe(state, seat)`` — and this base class
+gives them Pgx's behaviour (`pgx.core.Env`, so that code written for Pgx runs
+unchanged):
+
+- ``step`` on a finished game changes nothing and gives zero rewards;
+- an illegal action ends the game at once: the seat that took it gets -1, every
+  other seat ``1/(n-1)`` (the values sum to 0, like the rewards of a finished game);
+- once a game is over its ``legal_action_mask`` is all True (so that a policy
+  normalised over it never divides by zero) and ``current_player`` is -1.
+
+Every function works on one game; ``jax.vmap`` batches them and ``jax.jit``
+compiles them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import Array
+
+
+class Env(ABC):
+    """A game's batched engine with Pgx's interface (see the module doc)."""
+
+    #: The game's name in the package's registry.
+    id: str
+    #: Bumped when the behaviour of the engine changes (as Pgx's environments are).
+    version: str = "v1"
+
+    def __init__(self, num_players: int) -> None:
+        self._players = num_players
+
+    @property
+    def num_players(self) -> int:
+        return self._players
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """The size of the action space: the kit encoding's indices."""
+
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of one seat's observation: the kit encoding's layout."""
+
+    @abstractmethod
+    def _init(self, key: Array) -> Any:
+        """A new game dealt from ``key``."""
+
+    @abstractmethod
+    def _step(self, state: Any, action: Array, key: Array) -> Any:
+        """The state after a legal ``action`` of the seat to act; ``key`` draws chance."""
+
+    @abstractmethod
+    def _observe(self, state: Any, seat: Array) -> Array:
+        """What ``seat`` sees of ``state``."""
+
+    def init(self, key: Array) -> Any:
+        """A new game, dealt at random from ``key``."""
+        return self._init(key)
+
+    def step(self, state: Any, action: Array, key: Array | None = None) -> Any:
+        """The state after the seat to act takes ``action``; ``key`` decides what the
+        deck brings (needed: a card game draws at random)."""
+        if key is None:
+            raise TypeError(f"{self.id}'s step draws cards: pass a key, step(state, action, key)")
+        return self.guarded(state, action, lambda s, a: self._step(s, a, key))
+
+    def guarded(self, state: Any, action: Array, rules: Callable[[Any, Array], Any]) -> Any:
+        """``rules(state, action)`` with Pgx's handling of finished games and illegal
+        actions around it (the module doc)."""
+        action = jnp.asarray(action, jnp.int32)
+        over = state.terminated | state.truncated
+        legal = state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
+        illegal = ~over & ((action < 0) | (action >= self.num_actions) | ~legal)
+        moved = rules(state.replace(_step_count=state._step_count + 1), action)
+        n = self.num_players
+        penalty = jnp.where(jnp.arange(n) == state.current_player, -1.0, 1.0 / (n - 1))
+        faulted = state.replace(
+            terminated=jnp.asarray(True),
+            rewards=penalty.astype(jnp.float32),
+            _step_count=state._step_count + 1,
+        )
+        still = state.replace(rewards=jnp.zeros_like(state.rewards))
+        new = _select(over, still, _select(illegal, faulted, moved))
+        ended = new.terminated | new.truncated
+        return new.replace(
+            legal_action_mask=new.legal_action_mask | ended,
+            current_player=jnp.where(ended, -1, new.current_player).astype(jnp.int32),
+        )
+
+    def observe(self, state: Any, player_id: Array | None = None) -> Array:
+        """What ``player_id`` (default: the seat to act) sees of ``state``."""
+        seat = jnp.maximum(state.current_player, 0) if player_id is None else player_id
+        return jax.lax.stop_gradient(self._observe(state, jnp.asarray(seat, jnp.int32)))
+
+
+def _select(flag: Array, yes: Any, no: Any) -> Any:
+    """``yes`` where ``flag`` else ``no``, field by field."""
+    return jax.tree_util.tree_map(lambda a, b: jnp.where(flag, a, b), yes, no)

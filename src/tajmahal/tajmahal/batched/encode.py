@@ -1,0 +1,128 @@
+"""A seat's observation on arrays: the kit encoding's tensor for Taj Mahal
+(:mod:`tajmahal.tajmahal.encoding`), block for block, from a :class:`.State`.
+
+The blocks are written in the order of the kit's layout for the player count
+(``observation_layout(n)``, docs/research.md), and checked against it when
+traced: one tensor, documented once.  Like the rules engine's, an observation never
+holds another seat's hand, the deck's order or its seed.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import Array
+
+from ..board import PROVINCES
+from ..encoding import HAND_SCALE, PALACES_SCALE, SCORE_SCALE, observation_layout
+from .state import State
+from .tables import (
+    CHARACTERS_N,
+    COLORS_N,
+    DECK,
+    DISCARD,
+    DISPLAY,
+    DUMMY,
+    HAND,
+    KINDS,
+    NUM_CARDS,
+    PALACES,
+    REGULAR,
+    SPECIALS,
+    SUPPLY,
+    SYMBOLS_N,
+    TABLE,
+)
+
+_F = jnp.float32
+
+
+def _scaled(scale: float, most: int) -> np.ndarray:
+    """``k / scale`` for k = 0..most as the rules engine writes it (a float64 quotient
+    rounded to float32): XLA's float32 division may round the other way."""
+    return (np.arange(most + 1, dtype=np.float64) / scale).astype(np.float32)
+
+
+#: Counts an observation divides: the deck's size, hand sizes, palaces left, points.
+_DECK: Final = _scaled(REGULAR, REGULAR)
+_HAND: Final = _scaled(HAND_SCALE, NUM_CARDS)
+_PALACES: Final = _scaled(PALACES_SCALE, PALACES)
+_POINTS: Final = _scaled(SCORE_SCALE, 1023)
+
+
+def _lookup(table: np.ndarray, counts: Array) -> Array:
+    return jnp.asarray(table)[jnp.clip(counts, 0, table.shape[0] - 1)]
+
+
+def observe(s: State, seat: Array) -> Array:
+    """What ``seat`` sees of one game: a flat float32 vector laid out as the kit's
+    :func:`~tajmahal.tajmahal.encoding.observation_layout` for its player count."""
+    n = s.color.shape[0]
+    seat = jnp.asarray(seat, jnp.int32)
+    seats = (seat + jnp.arange(n, dtype=jnp.int32)) % n  # relative row r: seat + r
+    live = s.current_player >= 0
+    placing = s.pending & ((s.pend_palaces > 0) | s.pend_mogul)
+    phase = jnp.where(~live, 3, jnp.where(~s.pending, 0, jnp.where(placing, 1, 2)))
+    specials = s.loc[jnp.asarray(SPECIALS)]
+    table = s.loc[None, :] == (TABLE + seats)[:, None]
+    hands = s.loc[None, :] == (HAND + seats)[:, None]
+    pending = jnp.stack(
+        [s.pend_palaces, s.pend_mogul, s.pend_built, s.pend_tile, s.pend_takes]
+    ).astype(_F) * s.pending
+    blocks = {
+        "visit": jax.nn.one_hot(s.visit - 1, 12, dtype=_F),
+        "phase": jax.nn.one_hot(phase, 4, dtype=_F),
+        "to_act": jax.nn.one_hot(jnp.where(live, (s.current_player - seat) % n, -1), n, dtype=_F),
+        "start_player": jax.nn.one_hot((s.start_player - seat) % n, n, dtype=_F),
+        "province": jax.nn.one_hot(s.visit_provinces[s.visit - 1], PROVINCES, dtype=_F),
+        "visit_order": jax.nn.one_hot(s.visit_provinces, PROVINCES, dtype=_F).T,
+        "court": s.court.astype(_F),
+        "reserve": s.reserve.astype(_F),
+        "supply": (specials == SUPPLY).astype(_F),
+        "deck_size": _lookup(_DECK, jnp.sum(s.loc == DECK, dtype=jnp.int32))[None],
+        "hand": (s.loc == HAND + seat).astype(_F),
+        "display": (s.loc == DISPLAY).astype(_F),
+        "discard": (s.loc == DISCARD).astype(_F),
+        "dummy": (s.loc == DUMMY).astype(_F),
+        "dummy_bidding": (s.dummy_bidding & (n == 2)).astype(_F)[None],
+        "pending": pending,
+        "palaces": (s.palaces[:, None] == seats[None, :]).astype(_F),
+        "moguls": (s.moguls[:, None] == seats[None, :]).astype(_F),
+        "bonus": jax.nn.one_hot(s.bonus, KINDS, dtype=_F),
+        "hand_size": _lookup(_HAND, jnp.sum(hands, axis=1, dtype=jnp.int32)),
+        "played": table.astype(_F),
+        "color": jax.nn.one_hot(s.color[seats], COLORS_N, dtype=_F),
+        "withdrawn": s.withdrawn[seats].astype(_F),
+        "palaces_left": _lookup(_PALACES, s.palaces_left[seats]),
+        "influence": s.influence[seats].astype(_F),
+        "province_tiles": s.tiles[seats].astype(_F),
+        "bonus_tiles": s.bonus_held[seats].astype(_F),
+        "score": _lookup(_POINTS, s.score[seats]),
+        "special": (
+            (specials[None, :] == (HAND + seats)[:, None])
+            | (specials[None, :] == (TABLE + seats)[:, None])
+        ).astype(_F),
+        "revealed": (hands & s.revealed[None, :]).astype(_F),
+    }
+    parts = []
+    for block in observation_layout(n).blocks:
+        part = blocks[block.name]
+        if part.shape != block.shape:
+            raise AssertionError(f"block {block.name}: {part.shape}, the layout says {block.shape}")
+        parts.append(part.reshape(-1))
+    assert blocks["court"].shape[0] == SYMBOLS_N and blocks["reserve"].shape[0] == CHARACTERS_N
+    return jnp.concatenate(parts)
+
+
+def observe_any(s: State, seat: Array) -> Array:
+    """:func:`observe` of a game or of a batch of games (any leading axes, with
+    ``seat`` of the same shape as ``current_player``)."""
+    batch = s.current_player.shape
+    if not batch:
+        return observe(s, seat)
+    flat = jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[len(batch):]), s)
+    out = jax.vmap(observe)(flat, jnp.broadcast_to(seat, batch).reshape(-1))
+    return out.reshape(*batch, -1)
