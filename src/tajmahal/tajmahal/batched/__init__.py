@@ -12,7 +12,7 @@ missing.
 
 from __future__ import annotations
 
-from .env import TajMahal, batch_of, priorities
+from .env import TajMahal, batch_of
 from .replay import from_setup, from_state, reshuffle_orders
 from .state import State
 
@@ -29,6 +29,5 @@ __all__ = [
     "from_setup",
     "from_state",
     "make",
-    "priorities",
     "reshuffle_orders",
 ]

@@ -8,16 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import Array, lax
 
-from .tables import (
-    CARD_COLOR,
-    COLORS_N,
-    HAND,
-    IS_SPECIAL,
-    IS_WHITE,
-    KIND_GOODS,
-    TILE_GOODS,
-    BoardTables,
-)
+from .tables import KIND_GOODS, TILE_GOODS, BoardTables
 
 
 def next_in(withdrawn: Array, seat: Array) -> Array:
@@ -85,13 +76,3 @@ def joined_provinces(
     reached = bit_cities(reach, board.cities)
     held = jnp.zeros(board.provinces, jnp.bool_).at[city_province].max(reached)
     return jnp.sum(held) - jnp.any(reached & (city_province == province))
-
-
-def hand_points(loc: Array, seat: int) -> Array:
-    """F1: a seat's special and white cards, and its cards of the colour it holds most."""
-    hand = loc == HAND + seat
-    colors = jnp.asarray(CARD_COLOR)
-    most = jnp.max(
-        jnp.stack([jnp.sum(hand & (colors == c)) for c in range(COLORS_N)]), axis=0
-    )
-    return jnp.sum(hand & jnp.asarray(IS_SPECIAL)) + jnp.sum(hand & jnp.asarray(IS_WHITE)) + most

@@ -1,13 +1,17 @@
-"""Drawing from the deck (W12) without a sort: the top card is the deck card with
-the smallest ``order``.
+"""Drawing from the deck (W12), in two ways that give the same games.
 
-A reshuffle turns the discard pile into the deck and gives its cards new orders:
-``priorities[r, k]`` for the k-th smallest card id of the pile, where r counts the
-reshuffles of this step.  Random priorities shuffle uniformly (``Env.step``); the
-priorities of the rules engine's own shuffle replay its games exactly
-(:mod:`.replay`).  A step reshuffles at most :data:`RESHUFFLES` times: once for the
-cards a withdrawal draws into a hand (W6, W11), once for the dummy's card (D2) and
-once for the next display (E4); between them cards are discarded, within them not.
+- :class:`RandomDraws` (a game dealt at random, ``Env.step``): the deck is a set and
+  each draw takes a uniformly random card of it, as drawing from the top of a
+  shuffled deck does; a reshuffle only turns the discard pile into the deck.  The
+  step's chance is one random word per card it may draw (:meth:`RandomDraws.size`).
+- :class:`ReplayDraws` (a game of the rules engine replayed, :mod:`.replay`): the
+  deck keeps its order (``order``, from ``deck_top`` on) and a reshuffle orders the
+  discard pile as the step's chance says: ``chance[r, k]``, the new position of the
+  k-th smallest card id of the pile at the step's r-th reshuffle.
+
+A step reshuffles at most :data:`RESHUFFLES` times: once for the cards a withdrawal
+draws into a hand (W6, W11), once for the dummy's card (D2) and once for the next
+display (E4); between them cards are discarded, within them not.
 """
 
 from __future__ import annotations
@@ -15,50 +19,104 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 import jax.numpy as jnp
-from jax import Array
+from jax import Array, lax
 
-from .tables import DECK, DISCARD, NUM_CARDS, REGULAR
+from .bits import WORDS, bit, count, has, pack, pick, unpack
+from .tables import DECK, DISCARD, REGULAR
 
 #: The most reshuffles one step can make (see the module doc).
 RESHUFFLES: Final = 3
-#: The card id that means "no card" (the row of zeros of the card tables).
-NO_CARD: Final = NUM_CARDS
-#: An order larger than any priority.
-_LAST: Final = 2**31 - 1
 
 
 class Deck(NamedTuple):
-    """What drawing changes: where cards lie, the deck's order, the reshuffles made
-    in the game and in this step."""
+    """What drawing changes: the piles, the deck's order (replays), the reshuffles
+    made in the game and in this step, and the chance words used so far."""
 
-    loc: Array
+    piles: Array
     order: Array
+    top: Array
     reshuffles: Array
     shuffled: Array
 
 
-def draw(deck: Deck, priorities: Array, wanted: Array, to: Array | int) -> tuple[Deck, Array]:
-    """W12: if ``wanted``, move the top card of the deck to the location ``to``,
-    reshuffling the discard pile first if the deck is empty.  Returns the deck and
-    the card, or :data:`NO_CARD` when neither pile has one or none was wanted."""
-    loc, order = deck.loc[:REGULAR], deck.order
-    in_deck = loc == DECK
-    discard = loc == DISCARD
-    shuffle = wanted & ~jnp.any(in_deck) & jnp.any(discard)
-    rank = jnp.cumsum(discard, dtype=jnp.int32) - 1
-    row = priorities[jnp.minimum(deck.shuffled, RESHUFFLES - 1)]
-    moved = shuffle & discard
-    order = jnp.where(moved, row[jnp.maximum(rank, 0)], order)
-    in_deck = in_deck | moved
-    top = jnp.argmin(jnp.where(in_deck, order, _LAST)).astype(jnp.int32)
-    got = wanted & jnp.any(in_deck)
-    card = jnp.where(got, top, NO_CARD)
-    loc = jnp.where(moved, jnp.int8(DECK), loc)
-    full = deck.loc.at[:REGULAR].set(loc).at[card].set(jnp.asarray(to, jnp.int8), mode="drop")
-    return Deck(full, order, deck.reshuffles + shuffle, deck.shuffled + shuffle), card
+class RandomDraws:
+    """Uniform draws from the deck's set (see the module doc)."""
+
+    def __init__(self, draws: int) -> None:
+        #: The most cards one step draws: its chance words.
+        self.size = draws
+
+    def shape(self) -> tuple[int, ...]:
+        return (self.size,)
+
+    def draw(
+        self, deck: Deck, chance: Array, first: int, most: int, wanted: Array, to: Array | int
+    ) -> tuple[Deck, Array]:
+        """Move ``wanted`` (at most ``most``) cards from the deck to the pile ``to``,
+        with the chance words ``first``, ``first + 1``, ...; returns the deck and the
+        cards drawn (a set)."""
+        def one(i: Array, carry: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
+            deck, discard, drawn = carry
+            want = wanted > i
+            shuffle = want & ~has(deck) & has(discard)
+            deck = jnp.where(shuffle, discard, deck)
+            discard = jnp.where(shuffle, jnp.uint32(0), discard)
+            card = jnp.where(want, bit(pick(deck, chance[first + i])), jnp.uint32(0))
+            return deck & ~card, discard, drawn | card
+
+        piles = deck.piles
+        start = (piles[DECK], piles[DISCARD], jnp.zeros(WORDS, jnp.uint32))
+        if most == 1:
+            left, discard, drawn = one(jnp.int32(0), start)
+        else:
+            left, discard, drawn = lax.fori_loop(0, most, one, start)
+        shuffled = jnp.any(discard != piles[DISCARD])
+        reshuffles = deck.reshuffles + shuffled
+        piles = piles.at[DECK].set(left).at[DISCARD].set(discard)
+        piles = piles.at[to].set(piles[to] | drawn)
+        return deck._replace(piles=piles, reshuffles=reshuffles), drawn
 
 
-def move(loc: Array, card: Array, to: Array | int, when: Array | bool = True) -> Array:
-    """``loc`` with ``card`` (:data:`NO_CARD`: none) moved to ``to`` if ``when``."""
-    target = jnp.where(when, card, NO_CARD)
-    return loc.at[target].set(jnp.asarray(to, jnp.int8), mode="drop")
+class ReplayDraws:
+    """Draws in the deck's order, reshuffles as the chance says (see the module doc)."""
+
+    size = RESHUFFLES
+
+    def shape(self) -> tuple[int, ...]:
+        return (RESHUFFLES, REGULAR)
+
+    def draw(
+        self, deck: Deck, chance: Array, first: int, most: int, wanted: Array, to: Array | int
+    ) -> tuple[Deck, Array]:
+        del first, most  # the order decides, whatever the count
+        piles = deck.piles
+        order = deck.order.astype(jnp.int32)
+        in_deck = unpack(piles[DECK])[:REGULAR]
+        size = count(piles[DECK])
+        now = jnp.minimum(wanted, size)
+        taken = in_deck & (order >= deck.top) & (order < deck.top + now)
+        later = wanted - now
+        shuffle = (later > 0) & has(piles[DISCARD])
+        pile = unpack(piles[DISCARD])[:REGULAR]
+        rank = jnp.cumsum(pile, dtype=jnp.int32) - 1
+        row = chance[jnp.minimum(deck.shuffled, RESHUFFLES - 1)]
+        fresh = row[jnp.clip(rank, 0, REGULAR - 1)]
+        moved = shuffle & pile
+        order = jnp.where(moved, fresh, order)
+        taken = taken | (moved & (fresh < later))
+        drawn = pack(jnp.concatenate([taken, jnp.zeros(4, jnp.bool_)]))
+        new_deck = jnp.where(shuffle, piles[DISCARD], piles[DECK]) & ~drawn
+        piles = piles.at[DECK].set(new_deck)
+        piles = piles.at[DISCARD].set(jnp.where(shuffle, jnp.uint32(0), piles[DISCARD]))
+        piles = piles.at[to].set(piles[to] | drawn)
+        top = jnp.where(shuffle, later, deck.top + now)
+        return (
+            Deck(
+                piles,
+                order.astype(jnp.int8),
+                top,
+                deck.reshuffles + shuffle,
+                deck.shuffled + shuffle,
+            ),
+            drawn,
+        )

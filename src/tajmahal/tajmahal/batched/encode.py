@@ -18,6 +18,7 @@ from jax import Array
 
 from ..board import PROVINCES
 from ..encoding import HAND_SCALE, PALACES_SCALE, SCORE_SCALE, observation_layout
+from .bits import count, unpack
 from .state import State
 from .tables import (
     CHARACTERS_N,
@@ -34,7 +35,6 @@ from .tables import (
     SPECIALS,
     SUPPLY,
     SYMBOLS_N,
-    TABLE,
 )
 
 _F = jnp.float32
@@ -66,9 +66,10 @@ def observe(s: State, seat: Array) -> Array:
     live = s.current_player >= 0
     placing = s.pending & ((s.pend_palaces > 0) | s.pend_mogul)
     phase = jnp.where(~live, 3, jnp.where(~s.pending, 0, jnp.where(placing, 1, 2)))
-    specials = s.loc[jnp.asarray(SPECIALS)]
-    table = s.loc[None, :] == (TABLE + seats)[:, None]
-    hands = s.loc[None, :] == (HAND + seats)[:, None]
+    cards = unpack(s.piles)  # [pile, card]
+    hands = cards[HAND + seats]
+    tables = cards[HAND + n + seats]
+    specials = jnp.asarray(SPECIALS)
     pending = jnp.stack(
         [s.pend_palaces, s.pend_mogul, s.pend_built, s.pend_tile, s.pend_takes]
     ).astype(_F) * s.pending
@@ -81,19 +82,19 @@ def observe(s: State, seat: Array) -> Array:
         "visit_order": jax.nn.one_hot(s.visit_provinces, PROVINCES, dtype=_F).T,
         "court": s.court.astype(_F),
         "reserve": s.reserve.astype(_F),
-        "supply": (specials == SUPPLY).astype(_F),
-        "deck_size": _lookup(_DECK, jnp.sum(s.loc == DECK, dtype=jnp.int32))[None],
-        "hand": (s.loc == HAND + seat).astype(_F),
-        "display": (s.loc == DISPLAY).astype(_F),
-        "discard": (s.loc == DISCARD).astype(_F),
-        "dummy": (s.loc == DUMMY).astype(_F),
+        "supply": cards[SUPPLY, specials].astype(_F),
+        "deck_size": _lookup(_DECK, count(s.piles[DECK]))[None],
+        "hand": hands[0].astype(_F),
+        "display": cards[DISPLAY].astype(_F),
+        "discard": cards[DISCARD].astype(_F),
+        "dummy": cards[DUMMY].astype(_F),
         "dummy_bidding": (s.dummy_bidding & (n == 2)).astype(_F)[None],
         "pending": pending,
         "palaces": (s.palaces[:, None] == seats[None, :]).astype(_F),
         "moguls": (s.moguls[:, None] == seats[None, :]).astype(_F),
         "bonus": jax.nn.one_hot(s.bonus, KINDS, dtype=_F),
-        "hand_size": _lookup(_HAND, jnp.sum(hands, axis=1, dtype=jnp.int32)),
-        "played": table.astype(_F),
+        "hand_size": _lookup(_HAND, count(s.piles[HAND + seats])),
+        "played": tables.astype(_F),
         "color": jax.nn.one_hot(s.color[seats], COLORS_N, dtype=_F),
         "withdrawn": s.withdrawn[seats].astype(_F),
         "palaces_left": _lookup(_PALACES, s.palaces_left[seats]),
@@ -101,11 +102,8 @@ def observe(s: State, seat: Array) -> Array:
         "province_tiles": s.tiles[seats].astype(_F),
         "bonus_tiles": s.bonus_held[seats].astype(_F),
         "score": _lookup(_POINTS, s.score[seats]),
-        "special": (
-            (specials[None, :] == (HAND + seats)[:, None])
-            | (specials[None, :] == (TABLE + seats)[:, None])
-        ).astype(_F),
-        "revealed": (hands & s.revealed[None, :]).astype(_F),
+        "special": (hands[:, specials] | tables[:, specials]).astype(_F),
+        "revealed": (hands & unpack(s.revealed)[None, :]).astype(_F),
     }
     parts = []
     for block in observation_layout(n).blocks:

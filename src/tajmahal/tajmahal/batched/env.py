@@ -14,21 +14,24 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax import Array
+import numpy as np
+from jax import Array, lax
 
 from ...batched.env import Env
 from ..encoding import observation_layout
 from ..setups import HAND_SIZE, VISITS
-from .draws import RESHUFFLES
+from .bits import SPECIAL_BITS, WORDS, bit, mask, pick
 from .encode import observe
 from .rules import Rules
 from .state import State
 from .tables import (
+    CHARACTERS_N,
     DECK,
     DEFAULT_TABLES,
     DISPLAY,
     HAND,
     KINDS,
+    NONE,
     NUM_ACTIONS,
     NUM_CARDS,
     PALACES,
@@ -40,6 +43,7 @@ from .tables import (
     TAJ_KIND,
     BoardTables,
     deal_sizes,
+    piles_of,
 )
 
 
@@ -51,6 +55,7 @@ class TajMahal(Env):
     def __init__(self, num_players: int = 4, board: BoardTables = DEFAULT_TABLES) -> None:
         super().__init__(num_players)
         self.rules = Rules(num_players, board)
+        self.replay = Rules(num_players, board, replay=True)
 
     @property
     def num_actions(self) -> int:
@@ -64,34 +69,49 @@ class TajMahal(Env):
         """S1-S6: the deck shuffled and dealt, the tiles placed, a start player."""
         n = self.num_players
         board = self.rules.board
-        deck, tiles, squares, first = jax.random.split(key, 4)
-        order = jax.random.permutation(deck, REGULAR).astype(jnp.int32)  # card at each position
-        position = jnp.zeros(REGULAR, jnp.int32).at[order].set(jnp.arange(REGULAR, dtype=jnp.int32))
         dealt, shown = deal_sizes(n)
-        loc = jnp.where(
-            position < dealt,
-            HAND + position // HAND_SIZE,
-            jnp.where(position < dealt + shown, DISPLAY, DECK),
-        ).astype(jnp.int8)
-        loc = jnp.concatenate([loc, jnp.full(NUM_CARDS - REGULAR, SUPPLY, jnp.int8)])
-        numbers = jnp.full(board.provinces, VISITS, jnp.int32)
-        numbers = numbers.at[jnp.asarray(board.tile_provinces)].set(
-            jax.random.permutation(tiles, VISITS - 1).astype(jnp.int32) + 1
-        )
-        bonus = jnp.full(board.cities, -1, jnp.int8).at[board.taj_city].set(TAJ_KIND)
-        bonus = bonus.at[jnp.asarray(board.square_cities)].set(
-            jax.random.permutation(squares, jnp.asarray(SQUARE_KINDS)).astype(jnp.int8)
-        )
-        start = jax.random.randint(first, (), 0, n, dtype=jnp.int32)
-        return self.fresh(
-            loc=loc,
-            order=position,
-            visit_provinces=jnp.argsort(numbers).astype(jnp.int8),
-            start=start,
-            bonus=bonus,
-        )
+        tiles, squares = len(board.tile_provinces), len(board.square_cities)
+        chance = jax.random.bits(key, (dealt + shown + tiles + squares + 1,), jnp.uint32)
 
-    def fresh(self, loc: Array, order: Array, visit_provinces: Array, start: Array, bonus: Array) -> State:
+        def deal(i: Array, carry: tuple[Array, Array]) -> tuple[Array, Array]:
+            piles, left = carry
+            one = bit(pick(left, chance[i]))
+            row = jnp.where(i < dealt, HAND + i // HAND_SIZE, DISPLAY)
+            into = jnp.arange(piles.shape[0])[:, None] == row
+            return piles | jnp.where(into, one[None, :], jnp.uint32(0)), left & ~one
+
+        regular = jnp.asarray(mask(np.arange(NUM_CARDS) < REGULAR))
+        piles = jnp.zeros((piles_of(n), WORDS), jnp.uint32)
+        piles, left = lax.fori_loop(0, dealt + shown, deal, (piles, regular))
+        piles = piles.at[DECK].set(left).at[SUPPLY].set(jnp.asarray(SPECIAL_BITS))
+        provinces = jnp.asarray(board.tile_provinces)
+
+        def place_tile(i: Array, carry: tuple[Array, Array]) -> tuple[Array, Array]:
+            visit_provinces, left = carry  # S3: tiles 1-11 at random, 12 on the final one
+            number = pick(left, chance[dealt + shown + i])
+            visits = jnp.arange(VISITS) == number
+            return jnp.where(visits, provinces[i], visit_provinces), left & ~bit(number)
+
+        visit_provinces = jnp.full(VISITS, board.final_province, jnp.int32)
+        few = jnp.asarray(mask(np.arange(NUM_CARDS) < tiles))
+        visit_provinces, _ = lax.fori_loop(0, tiles, place_tile, (visit_provinces, few))
+        cities = jnp.asarray(board.square_cities)
+        kinds = jnp.asarray(SQUARE_KINDS, jnp.int8)
+
+        def place_bonus(i: Array, carry: tuple[Array, Array]) -> tuple[Array, Array]:
+            bonus, left = carry  # S4: the square bonus tiles at random
+            which = pick(left, chance[dealt + shown + tiles + i])
+            return bonus.at[cities[i]].set(kinds[which]), left & ~bit(which)
+
+        bonus = jnp.full(board.cities, NONE, jnp.int8).at[board.taj_city].set(TAJ_KIND)
+        few = jnp.asarray(mask(np.arange(NUM_CARDS) < squares))
+        bonus, _ = lax.fori_loop(0, squares, place_bonus, (bonus, few))
+        start = (chance[-1] % n).astype(jnp.int32)
+        return self.fresh(piles, jnp.zeros(REGULAR, jnp.int8), visit_provinces, start, bonus)
+
+    def fresh(
+        self, piles: Array, order: Array, visit_provinces: Array, start: Array, bonus: Array
+    ) -> State:
         """The first state of a game with this deal (S1-S6): the rest is the same for
         every game."""
         n = self.num_players
@@ -104,13 +124,14 @@ class TajMahal(Env):
             truncated=jnp.asarray(False),
             _step_count=jnp.int32(0),
             visit_provinces=jnp.asarray(visit_provinces, jnp.int8),
-            loc=jnp.asarray(loc, jnp.int8),
-            order=jnp.asarray(order, jnp.int32),
-            revealed=jnp.zeros(NUM_CARDS, jnp.bool_),
+            piles=jnp.asarray(piles, jnp.uint32),
+            revealed=jnp.zeros(WORDS, jnp.uint32),
+            order=jnp.asarray(order, jnp.int8),
+            deck_top=jnp.int32(0),
             visit=jnp.int32(1),
             start_player=jnp.asarray(start, jnp.int32),
             court=jnp.ones(SYMBOLS_N, jnp.bool_),
-            reserve=jnp.full(4, RESERVE, jnp.int32),
+            reserve=jnp.full(CHARACTERS_N, RESERVE, jnp.int32),
             dummy_bidding=jnp.asarray(n == 2),
             reshuffles=jnp.int32(0),
             pending=jnp.asarray(False),
@@ -119,36 +140,32 @@ class TajMahal(Env):
             pend_built=jnp.asarray(False),
             pend_tile=jnp.asarray(False),
             pend_takes=jnp.int32(0),
-            color=jnp.full(n, -1, jnp.int8),
+            color=jnp.full(n, NONE, jnp.int8),
             withdrawn=jnp.zeros(n, jnp.bool_),
             palaces_left=jnp.full(n, PALACES, jnp.int32),
-            influence=jnp.zeros((n, 4), jnp.int32),
+            influence=jnp.zeros((n, CHARACTERS_N), jnp.int32),
             tiles=jnp.zeros((n, VISITS), jnp.bool_),
             bonus_held=jnp.zeros((n, KINDS), jnp.int32),
             score=jnp.zeros((n, 5), jnp.int32),
             counts=jnp.zeros((n + 1, SYMBOLS_N), jnp.int32),
-            palaces=jnp.full(cities, -1, jnp.int8),
-            moguls=jnp.full(cities, -1, jnp.int8),
+            palaces=jnp.full(cities, NONE, jnp.int8),
+            moguls=jnp.full(cities, NONE, jnp.int8),
             bonus=jnp.asarray(bonus, jnp.int8),
         )
         return s.replace(legal_action_mask=self.rules.legal_mask(s))
 
     def _step(self, state: State, action: Array, key: Array) -> State:
-        return self.rules.step(state, action, priorities(key))
+        chance = jax.random.bits(key, self.rules.draws.shape(), jnp.uint32)
+        return self.rules.step(state, action, chance)
 
     def step_ordered(self, state: State, action: Array, order: Array) -> State:
-        """:meth:`step` with the reshuffles' card orders given (:mod:`.draws`): what
-        replays a game of the rules engine (:mod:`.replay`)."""
-        return self.guarded(state, action, lambda s, a: self.rules.step(s, a, order))
+        """:meth:`step` with the reshuffles' card orders given, for a state that keeps
+        its deck's order (:mod:`.draws`, :mod:`.replay`): what replays a game of the
+        rules engine."""
+        return self.guarded(state, action, lambda s, a: self.replay.step(s, a, order))
 
     def _observe(self, state: State, seat: Array) -> Array:
         return observe(state, seat)
-
-
-def priorities(key: Array) -> Array:
-    """Random orders for the reshuffles of one step (uniform shuffles)."""
-    bits = jax.random.bits(key, (RESHUFFLES, REGULAR), jnp.uint32)
-    return (bits >> 1).astype(jnp.int32)
 
 
 def batch_of(states: list[Any]) -> Any:

@@ -24,6 +24,7 @@ from .. import CHARACTERS, COLORS, SYMBOLS, Setup, State, new_game
 from ..draft import reshuffled
 from ..events import Reshuffled
 from ..state import SCORE_SOURCES
+from .bits import WORDS, mask
 from .draws import RESHUFFLES
 from .env import TajMahal
 from .state import State as Arrays
@@ -41,7 +42,8 @@ from .tables import (
     REGULAR,
     SUPPLY,
     SYMBOL_COUNTS,
-    TABLE,
+    piles_of,
+    table,
 )
 
 
@@ -58,20 +60,31 @@ def from_state(env: TajMahal, state: State) -> Arrays:
         raise ValueError(f"a {n}-player state for a {env.num_players}-player engine")
     if state.setup.board != env.rules.board.board:
         raise ValueError("the state's board is not the engine's board")
-    loc = np.full(NUM_CARDS, DECK, np.int8)
-    order = np.zeros(REGULAR, np.int32)
-    order[list(state.deck)] = np.arange(len(state.deck), dtype=np.int32)
-    for pile, where in ((state.discard, DISCARD), (state.display, DISPLAY), (state.supply, SUPPLY)):
-        loc[list(pile)] = where
+    piles = np.zeros((piles_of(n), WORDS), np.uint32)
+
+    def put(row: int, cards: Iterable[int]) -> None:
+        chosen = np.zeros(NUM_CARDS, np.bool_)
+        chosen[list(cards)] = True
+        piles[row] = mask(chosen)
+
+    order = np.zeros(REGULAR, np.int8)
+    order[list(state.deck)] = np.arange(len(state.deck), dtype=np.int8)
+    for row, pile in (
+        (DECK, state.deck),
+        (DISCARD, state.discard),
+        (DISPLAY, state.display),
+        (SUPPLY, state.supply),
+    ):
+        put(row, pile)
     revealed = np.zeros(NUM_CARDS, np.bool_)
     counts = np.zeros((n + 1, len(SYMBOLS)), np.int32)
     for seat, p in enumerate(state.players):
-        loc[list(p.hand)] = HAND + seat
-        loc[list(p.played)] = TABLE + seat
+        put(HAND + seat, p.hand)
+        put(int(table(n, seat)), p.played)  # type: ignore[call-overload]
         revealed[list(p.revealed)] = True
         counts[seat] = SYMBOL_COUNTS[list(p.played)].sum(axis=0)
     if state.dummy is not None:
-        loc[list(state.dummy.cards)] = DUMMY
+        put(DUMMY, state.dummy.cards)
         counts[n] = SYMBOL_COUNTS[list(state.dummy.cards)].sum(axis=0)
     players = state.players
     tiles = np.zeros((n, 12), np.bool_)
@@ -90,9 +103,10 @@ def from_state(env: TajMahal, state: State) -> Arrays:
         truncated=jnp.asarray(False),
         _step_count=jnp.int32(0),
         visit_provinces=jnp.asarray(state.setup.visit_provinces, jnp.int8),
-        loc=jnp.asarray(loc),
+        piles=jnp.asarray(piles),
+        revealed=jnp.asarray(mask(revealed)),
         order=jnp.asarray(order),
-        revealed=jnp.asarray(revealed),
+        deck_top=jnp.int32(0),
         visit=jnp.int32(state.visit),
         start_player=jnp.int32(state.start_player),
         court=jnp.asarray([s in state.court for s in SYMBOLS]),
@@ -123,8 +137,8 @@ def from_state(env: TajMahal, state: State) -> Arrays:
             [NONE if b is None else BONUS_KINDS.index(b) for b in state.bonus], jnp.int8
         ),
     )
-    mask = env.rules.legal_mask(s)
-    return s.replace(legal_action_mask=mask | s.terminated)
+    legal = env.rules.legal_mask(s)
+    return s.replace(legal_action_mask=legal | s.terminated)
 
 
 def reshuffle_orders(state: State, events: Iterable[Any]) -> np.ndarray:

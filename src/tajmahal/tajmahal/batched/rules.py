@@ -26,7 +26,9 @@ from jax import Array
 
 from ...kit.encoding import zero_sum
 from ..setups import display_size
+from .bits import has, unpack
 from .counting import next_in
+from .draws import Deck, RandomDraws, ReplayDraws
 from .state import State
 from .tables import (
     BUILD_BASE,
@@ -38,19 +40,21 @@ from .tables import (
     HAND,
     MOGUL_BASE,
     MONK_CARD,
+    NONE,
     NUM_ACTIONS,
+    PLAY_BASE,
     REGULAR,
     SLOT_EXTRA,
-    TABLE,
     TAKE_BASE,
     WITHDRAW_INDEX,
     BoardTables,
+    table,
 )
 from .visits import dummy_turn, end_visit, play
 from .withdrawal import (
+    Draws,
     after_palaces,
     build,
-    free_cities,
     hand_draws,
     place_forced,
     take_display,
@@ -60,6 +64,13 @@ from .withdrawal import (
 
 #: The action groups, in index order (kit encoding): play, withdraw, build, mogul, take.
 _GROUPS: Final = np.array([WITHDRAW_INDEX, BUILD_BASE, MOGUL_BASE, TAKE_BASE], dtype=np.int32)
+#: Each play's card, extra card (NUM_CARDS: none), the card's colour, and whether the
+#: extra is the monk's card (T4: then any colour goes).
+_PLAYS: Final = np.arange(WITHDRAW_INDEX - PLAY_BASE)
+_PLAY_CARD: Final = _PLAYS // EXTRA_SLOTS
+_PLAY_EXTRA: Final = SLOT_EXTRA[_PLAYS % EXTRA_SLOTS]
+_PLAY_COLOR: Final = CARD_COLOR[_PLAY_CARD]
+_PLAY_MONK: Final = _PLAY_EXTRA == MONK_CARD
 
 
 def reward_table(players: int) -> np.ndarray:
@@ -77,7 +88,9 @@ def reward_table(players: int) -> np.ndarray:
 class Rules:
     """Taj Mahal for ``players`` seats (2: the dummy variant, D1) on ``board``."""
 
-    def __init__(self, players: int, board: BoardTables = DEFAULT_TABLES) -> None:
+    def __init__(
+        self, players: int, board: BoardTables = DEFAULT_TABLES, replay: bool = False
+    ) -> None:
         if not 2 <= players <= 5:
             raise ValueError(f"Taj Mahal is for 2-5 players, not {players}")
         self.players = players
@@ -86,12 +99,17 @@ class Rules:
         self.display = display_size(players)
         self.hand_draws = max(board.most_fortresses, 1)
         self.rewards = reward_table(players)
+        #: Where the cards a step draws come from (:mod:`.draws`), and the shape of
+        #: its ``chance``: the first words for the hand, then the dummy's, the display's.
+        self.draws: Draws = (
+            ReplayDraws() if replay else RandomDraws(self.hand_draws + self.dummy + self.display)
+        )
 
     # -- one step
 
-    def step(self, s: State, action: Array, priorities: Array) -> State:
-        """The state after the seat to act takes ``action`` (legal: the caller checks),
-        with ``priorities`` ordering the cards of any reshuffle (:mod:`.draws`)."""
+    def step(self, s: State, action: Array, chance: Array) -> State:
+        """The state after the seat to act takes ``action`` (legal: the caller checks);
+        ``chance`` decides the cards it draws (:mod:`.draws`)."""
         a = action.astype(jnp.int32)
         seat = s.current_player
         group = jnp.searchsorted(jnp.asarray(_GROUPS), a, side="right")
@@ -100,7 +118,8 @@ class Rules:
         card = jnp.minimum(a // EXTRA_SLOTS, COLORED - 1)
         extra = jnp.asarray(SLOT_EXTRA)[a % EXTRA_SLOTS]
         city = jnp.clip(jnp.where(is_build, a - BUILD_BASE, a - MOGUL_BASE), 0, self.board.cities - 1)
-        shuffled = jnp.int32(0)
+        deck = Deck(s.piles, s.order, s.deck_top, s.reshuffles, jnp.int32(0))
+        draws = self.draws
 
         # 1. the action itself
         s = play(s, seat, card, extra, is_play)
@@ -112,9 +131,9 @@ class Rules:
         settling = is_withdraw | is_build | is_mogul
         s, forced_cards = place_forced(self.board, s, seat, settling)
         placed = settling & s.pending & (s.pend_palaces == 0) & ~s.pend_mogul
-        no_play = placed & ~jnp.any(s.loc == TABLE + seat)  # W11: nothing played
+        no_play = placed & ~has(s.piles[table(self.players, seat)])  # W11: nothing played
         drawn = bonus_card.astype(jnp.int32) + forced_cards + no_play
-        s, shuffled = hand_draws(s, seat, drawn, self.hand_draws, priorities, shuffled)
+        s, deck = hand_draws(draws, s, seat, drawn, self.hand_draws, chance, deck)
         s, empty_display = after_palaces(self.board, s, seat, placed)
         s, took_rest = take_rest(s, seat, placed)
 
@@ -122,9 +141,14 @@ class Rules:
         turn_over = taken_last | empty_display | took_rest
         nxt = next_in(s.withdrawn, seat)
         if self.dummy:
-            s, shuffled = dummy_turn(s, (is_play | turn_over) & s.dummy_bidding, priorities, shuffled)
+            turning = (is_play | turn_over) & s.dummy_bidding
+            s, deck = dummy_turn(draws, s, turning, chance, self.hand_draws, deck)
         visit_over = turn_over & (nxt < 0)
-        s, game_over = end_visit(s, visit_over, self.dummy, self.display, priorities, shuffled)
+        display_from = self.hand_draws + self.dummy
+        s, game_over, deck = end_visit(
+            draws, s, visit_over, self.dummy, self.display, chance, display_from, deck
+        )
+        s = s.replace(order=deck.order, deck_top=deck.top, reshuffles=deck.reshuffles)
         to_act = jnp.where(is_play | (turn_over & ~visit_over), nxt, seat)
         to_act = jnp.where(visit_over, s.start_player, to_act)
         to_act = jnp.where(game_over, -1, to_act)
@@ -149,28 +173,19 @@ class Rules:
         indices; all False once the game is over)."""
         seat = jnp.maximum(s.current_player, 0)
         live = s.current_player >= 0
-        hand = s.loc == HAND + seat
+        hand = jnp.concatenate([unpack(s.piles[HAND + seat]), jnp.ones(1, jnp.bool_)])
         mine = s.color[seat]
-        colors = jnp.asarray(CARD_COLOR[:COLORED])
-        color_ok = (mine < 0) | (colors == mine)
-        slots = jnp.asarray(SLOT_EXTRA)
-        has_extra = jnp.concatenate([jnp.ones(1, jnp.bool_), hand[slots[1:]]])
-        monk = slots == MONK_CARD
-        plays = hand[:COLORED, None] & has_extra[None, :] & (color_ok[:, None] | monk[None, :])
         playing = live & ~s.pending
-        free = free_cities(self.board, s)
+        # T3/T4: play p is card _PLAY_CARD[p] with extra _PLAY_EXTRA[p] (100: none); a
+        # card of another colour than the seat's goes only with the monk's card
+        color_ok = (mine < 0) | (jnp.asarray(_PLAY_COLOR) == mine) | jnp.asarray(_PLAY_MONK)
+        plays = hand[jnp.asarray(_PLAY_CARD)] & hand[jnp.asarray(_PLAY_EXTRA)] & color_ok
+        province = s.visit_provinces[s.visit - 1]
+        here = jnp.asarray(self.board.city_province) == province
         placing = live & s.pending & ((s.pend_palaces > 0) | s.pend_mogul)
-        cities = jnp.maximum(free.cities, 0)
-        builds = jnp.zeros(self.board.cities, jnp.bool_).at[cities].max(
-            free.normal & placing & (s.pend_palaces > 0)
-        )
-        moguls = jnp.zeros(self.board.cities, jnp.bool_).at[cities].max(
-            free.mogul & placing & s.pend_mogul
-        )
-        taking = live & s.pending & ~placing
-        takes = (s.loc[:REGULAR] == DISPLAY) & taking
-        mask = jnp.concatenate(
-            [(plays & playing).reshape(-1), playing[None], builds, moguls, takes]
-        )
+        builds = here & (s.palaces == NONE) & placing & (s.pend_palaces > 0)
+        moguls = here & (s.moguls == NONE) & placing & s.pend_mogul
+        takes = unpack(s.piles[DISPLAY])[:REGULAR] & live & s.pending & ~placing
+        mask = jnp.concatenate([plays & playing, playing[None], builds, moguls, takes])
         assert mask.shape == (NUM_ACTIONS,)
         return mask

@@ -8,10 +8,14 @@ read (a field would be computed at every step, read or not).  The others are the
 game, field for field what :class:`tajmahal.State` holds (rules ids as in
 docs/rules.md):
 
-- cards: ``loc`` gives where each of the 100 cards lies (:mod:`.tables`: the deck,
-  the discard pile, the display, the supply, the dummy, a seat's hand or table);
-  ``order`` the draw order of the deck's cards (the smallest on top, W12);
-  ``revealed`` the cards of a hand that everybody saw taken from the display (W11).
+- cards: ``piles`` holds each pile as a set of cards (:mod:`.bits`; the piles are
+  listed in :mod:`.tables`: the deck, the discard pile, the display, the supply,
+  the dummy's cards, each seat's hand and each seat's table); ``revealed`` the cards
+  of a hand that everybody saw taken from the display (W11).  A game that replays
+  the rules engine's (:mod:`.replay`) also keeps the deck's order: ``order`` of each
+  deck card, the top one being ``deck_top`` (the deck's orders are always
+  ``deck_top``, ``deck_top + 1``, ...); a game dealt at random draws uniformly from
+  the deck instead (the same chances) and leaves them 0.
 - the visit: ``visit`` (1-12), ``start_player``, the province of each visit
   (``visit_provinces``, S3), the ``court``'s prizes (by symbol), the ``reserve`` of
   influence tiles, ``dummy_bidding`` (D2-D5).
@@ -47,9 +51,10 @@ class State:
     truncated: Array
     _step_count: Array
     visit_provinces: Array
-    loc: Array
-    order: Array
+    piles: Array
     revealed: Array
+    order: Array
+    deck_top: Array
     visit: Array
     start_player: Array
     court: Array

@@ -28,18 +28,29 @@ B = npt.NDArray[np.bool_]
 
 # --------------------------------------------------------------------------- where a card lies
 
-#: Card locations (one int8 per card id): the draw deck, the discard pile, the
-#: display, the special cards' supply, the dummy's cards (D2), a seat's hand
-#: (``HAND + seat``) and a seat's table in this visit (``TABLE + seat``).
+#: The piles of a state's ``piles`` (:mod:`.bits`: a set of cards each): the draw
+#: deck, the discard pile, the display, the special cards' supply, the dummy's cards
+#: (D2), then each seat's hand (``HAND + seat``) and each seat's table in this visit
+#: (``HAND + players + seat``, :func:`table`).
 DECK: Final = 0
 DISCARD: Final = 1
 DISPLAY: Final = 2
 SUPPLY: Final = 3
 DUMMY: Final = 4
-HAND: Final = 8
-TABLE: Final = 16
+HAND: Final = 5
 #: No seat, city owner or card: the empty value of the int8 tables.
 NONE: Final = -1
+
+
+def table(players: int, seat: object) -> object:
+    """The row of ``seat``'s table (the cards it played this visit) in ``piles``."""
+    return HAND + players + seat  # type: ignore[operator]
+
+
+def piles_of(players: int) -> int:
+    """How many piles a state of ``players`` holds."""
+    return HAND + 2 * players
+
 
 # --------------------------------------------------------------------------- cards (C2, C3)
 

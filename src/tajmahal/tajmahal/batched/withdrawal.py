@@ -12,8 +12,9 @@ from typing import NamedTuple
 import jax.numpy as jnp
 from jax import Array, lax
 
+from .bits import SPECIAL_BITS, bit, count
 from .counting import goods_held, joined_provinces, majorities
-from .draws import RESHUFFLES, Deck, draw
+from .draws import RESHUFFLES, Deck, RandomDraws, ReplayDraws
 from .state import State
 from .tables import (
     CARD_KIND,
@@ -22,16 +23,16 @@ from .tables import (
     DISPLAY,
     ELEPHANT,
     HAND,
-    IS_SPECIAL,
     KIND_GOODS,
     KIND_POINTS,
     MOGUL,
     NONE,
-    REGULAR,
-    TABLE,
     TILE_GOODS,
     BoardTables,
+    table,
 )
+
+Draws = RandomDraws | ReplayDraws
 
 #: Score sources, as :class:`tajmahal.Score` orders them.
 PALACE_POINTS, GOODS_POINTS, BONUS_POINTS, PRINCESS_POINTS, HAND_POINTS = range(5)
@@ -158,13 +159,11 @@ def place_forced(
 
 
 def hand_draws(
-    s: State, seat: Array, count: Array, most: int, priorities: Array, shuffled: Array
-) -> tuple[State, Array]:
-    """W6/W11: ``count`` cards (at most ``most``) from the deck into ``seat``'s hand."""
-    deck = Deck(s.loc, s.order, s.reshuffles, shuffled)
-    for i in range(most):
-        deck, _ = draw(deck, priorities, count > i, HAND + seat)
-    return s.replace(loc=deck.loc, order=deck.order, reshuffles=deck.reshuffles), deck.shuffled
+    draws: Draws, s: State, seat: Array, wanted: Array, most: int, chance: Array, deck: Deck
+) -> tuple[State, Deck]:
+    """W6/W11: ``wanted`` cards (at most ``most``) from the deck into ``seat``'s hand."""
+    deck, _ = draws.draw(deck._replace(piles=s.piles), chance, 0, most, wanted, HAND + seat)
+    return s.replace(piles=deck.piles), deck
 
 
 def after_palaces(board: BoardTables, s: State, seat: Array, active: Array) -> tuple[State, Array]:
@@ -182,16 +181,18 @@ def after_palaces(board: BoardTables, s: State, seat: Array, active: Array) -> t
     joined = joined_provinces(board, own, province, scoring)
     score = add(s.score, seat, GOODS_POINTS, goods)
     score = add(score, seat, PALACE_POINTS, (1 + joined) * scoring)
-    played = active & (s.loc == TABLE + seat)
-    special = jnp.asarray(IS_SPECIAL)
-    loc = jnp.where(played & special, (HAND + seat).astype(jnp.int8), s.loc)
-    loc = jnp.where(played & ~special, jnp.int8(DISCARD), loc)
-    shown = jnp.sum(s.loc[:REGULAR] == DISPLAY, dtype=jnp.int32)
-    takes = jnp.minimum(2, shown)
+    n = s.color.shape[0]
+    row = table(n, seat)
+    played = jnp.where(active, s.piles[row], jnp.uint32(0))
+    special = jnp.asarray(SPECIAL_BITS)
+    piles = s.piles.at[HAND + seat].set(s.piles[HAND + seat] | (played & special))
+    piles = piles.at[DISCARD].set(piles[DISCARD] | (played & ~special))
+    piles = piles.at[row].set(piles[row] & ~played)
+    takes = jnp.minimum(2, count(s.piles[DISPLAY]))
     s = s.replace(
         tiles=tiles,
         score=score,
-        loc=loc,
+        piles=piles,
         counts=s.counts.at[seat].set(jnp.where(active, 0, s.counts[seat])),
         pend_takes=jnp.where(active, takes, s.pend_takes),
         pend_built=s.pend_built & ~active,  # the pending take is the display cards alone
@@ -204,12 +205,13 @@ def after_palaces(board: BoardTables, s: State, seat: Array, active: Array) -> t
 def take_display(s: State, seat: Array, card: Array, active: Array) -> tuple[State, Array]:
     """W11: ``seat`` takes ``card`` from the display; returns the state and whether
     its turn ends (the last card due, or the display empty)."""
-    shown = jnp.sum(s.loc[:REGULAR] == DISPLAY, dtype=jnp.int32)
-    first = active & (s.pend_takes == 2) & (shown > 2)
-    at = jnp.where(active, card, REGULAR + 4)
+    first = active & (s.pend_takes == 2) & (count(s.piles[DISPLAY]) > 2)
+    one = jnp.where(active, bit(card), jnp.uint32(0))
+    piles = s.piles.at[DISPLAY].set(s.piles[DISPLAY] & ~one)
+    piles = piles.at[HAND + seat].set(piles[HAND + seat] | one)
     s = s.replace(
-        loc=s.loc.at[at].set((HAND + seat).astype(jnp.int8), mode="drop"),
-        revealed=s.revealed.at[at].set(True, mode="drop"),
+        piles=piles,
+        revealed=s.revealed | one,
         pend_takes=jnp.where(first, 1, s.pend_takes),
         pending=s.pending & ~(active & ~first),
     )
@@ -218,14 +220,12 @@ def take_display(s: State, seat: Array, card: Array, active: Array) -> tuple[Sta
 
 def take_rest(s: State, seat: Array, active: Array) -> tuple[State, Array]:
     """W11: with as many cards due as the display holds, ``seat`` takes them all."""
-    shown = s.loc == DISPLAY
-    due = active & (s.pend_takes > 0) & (s.pend_takes >= jnp.sum(shown[:REGULAR]))
-    taken = due & shown
-    s = s.replace(
-        loc=jnp.where(taken, (HAND + seat).astype(jnp.int8), s.loc),
-        revealed=s.revealed | taken,
-        pending=s.pending & ~due,
-    )
+    shown = s.piles[DISPLAY]
+    due = active & (s.pend_takes > 0) & (s.pend_takes >= count(shown))
+    taken = jnp.where(due, shown, jnp.uint32(0))
+    piles = s.piles.at[DISPLAY].set(shown & ~taken)
+    piles = piles.at[HAND + seat].set(piles[HAND + seat] | taken)
+    s = s.replace(piles=piles, revealed=s.revealed | taken, pending=s.pending & ~due)
     return s, due
 
 
