@@ -16,7 +16,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from . import bots, compare, engine, games, referee, sandbox, startup, viewer
+from . import batched, bots, compare, engine, games, referee, sandbox, startup, viewer
 from .measure import Result
 
 
@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         + bots.run_all(args.quick, engines)
         + compare.run_all(args.quick, games=args.game)
     )
+    if not args.game or "tajmahal" in {engine.name for engine in engines}:
+        results += batched.run_all(args.quick)
     if not args.game:
         results += (
             referee.run_all(args.quick)

@@ -107,3 +107,47 @@ class Env(ABC):
 def _select(flag: Array, yes: Any, no: Any) -> Any:
     """``yes`` where ``flag`` else ``no``, field by field."""
     return jax.tree_util.tree_map(lambda a, b: jnp.where(flag, a, b), yes, no)
+
+
+def random_action(key: Array, legal_action_mask: Array) -> Array:
+    """A uniformly random legal action of one game (the k-th True of the mask for a
+    random k): what a random player does, without a random number per action."""
+    size = legal_action_mask.shape[-1]
+    words = -(-size // 32)
+    padded = jnp.zeros(words * 32, jnp.uint32).at[:size].set(legal_action_mask)
+    shifts = jnp.arange(32, dtype=jnp.uint32)
+    bits = jnp.sum(padded.reshape(words, 32) << shifts, axis=1, dtype=jnp.uint32)
+    sizes = jax.lax.population_count(bits).astype(jnp.int32)
+    ends = jnp.cumsum(sizes)
+    r = jax.random.bits(key, (), jnp.uint32)
+    k = (r % jnp.maximum(ends[-1], 1).astype(jnp.uint32)).astype(jnp.int32)
+    word = jnp.minimum(jnp.sum(ends <= k), words - 1)
+    x = bits[word]
+    k = k - (ends[word] - sizes[word])
+    pos = jnp.int32(0)
+    for width in (16, 8, 4, 2, 1):
+        low = jax.lax.population_count((x >> pos.astype(jnp.uint32)) & jnp.uint32((1 << width) - 1))
+        go = k >= low.astype(jnp.int32)
+        pos = pos + jnp.where(go, width, 0)
+        k = k - jnp.where(go, low.astype(jnp.int32), 0)
+    return word * 32 + pos
+
+
+def auto_reset(env: Env, state: Any, action: Array, key: Array) -> Any:
+    """``env.step`` of one game, and a new game in its place once it is over (as
+    Pgx's ``auto_reset``): the state returned for the last step is the new game's,
+    with ``terminated`` and the rewards of that step; the next step plays on."""
+    step_key, deal_key = jax.random.split(key)
+    ended = state.terminated | state.truncated
+    state = _select(
+        ended,
+        state.replace(
+            terminated=jnp.zeros_like(ended),
+            truncated=jnp.zeros_like(ended),
+            rewards=jnp.zeros_like(state.rewards),
+        ),
+        state,
+    )
+    stepped = env.step(state, action, step_key)
+    fresh = env.init(deal_key).replace(rewards=stepped.rewards, terminated=stepped.terminated)
+    return _select(stepped.terminated, fresh, stepped)
