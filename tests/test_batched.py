@@ -61,7 +61,7 @@ def piles_partition_the_cards(state: Any) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 5])
 def test_random_games_run_to_the_end_keeping_every_card_in_one_place(players: int) -> None:
-    env, init, step = compiled(players)
+    _, init, step = compiled(players)
     state = init(jax.random.key(players))
     key = jax.random.key(100)
     steps = 0
@@ -85,7 +85,7 @@ def test_random_games_run_to_the_end_keeping_every_card_in_one_place(players: in
 
 
 def test_an_illegal_action_ends_the_game_with_a_penalty_for_its_seat() -> None:
-    env, init, step = compiled(4)
+    _, init, step = compiled(4)
     state = init(jax.random.key(3))
     seat = int(state.current_player)
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
@@ -99,7 +99,7 @@ def test_an_illegal_action_ends_the_game_with_a_penalty_for_its_seat() -> None:
 @pytest.mark.slow
 def test_a_withdrawal_without_a_card_played_draws_uniformly_from_the_deck() -> None:
     """W11 with the deck as a set: each deck card comes with the same chance."""
-    env, init, step = compiled(3)
+    env = compiled(3)[0]
     state = from_setup(env, Setup.random(3, seed=11))
     seat = int(state.current_player)
     keys = jax.random.split(jax.random.key(5), 4000)

@@ -112,9 +112,9 @@ def replay_in_lockstep(
                 np.testing.assert_array_equal(masks[g], ENCODING.legal_mask(ref), err_msg=where)
                 assert not rewards[g].any(), where
             for seat in range(players):
-                np.testing.assert_array_equal(
-                    observations[g, seat], ENCODING.observation(ref, seat), err_msg=f"{where}, seat {seat}"
-                )
+                seen = ENCODING.observation(ref, seat)
+                mine = observations[g, seat]
+                np.testing.assert_array_equal(mine, seen, err_msg=f"{where}, seat {seat}")
         if over.all():
             return
         actions = np.full(games, noop, np.int32)
@@ -129,10 +129,9 @@ def replay_in_lockstep(
             tally.add(events)
         moved = step_all(batch, jnp.asarray(actions), jnp.asarray(orders))
         # a finished game waits: Pgx's step leaves it as it is (rewards 0), so keep its end
+        waiting = jnp.asarray(over)
         batch = jax.tree_util.tree_map(
-            lambda old, new: jnp.where(
-                jnp.asarray(over).reshape(-1, *([1] * (new.ndim - 1))), old, new
-            ),
+            lambda old, new, w=waiting: jnp.where(w.reshape(-1, *([1] * (new.ndim - 1))), old, new),
             batch,
             moved,
         )

@@ -26,6 +26,8 @@ import jax
 import jax.numpy as jnp
 from jax import Array
 
+from .bits import random_member
+
 
 class Env(ABC):
     """A game's batched engine with Pgx's interface (see the module doc)."""
@@ -110,27 +112,9 @@ def _select(flag: Array, yes: Any, no: Any) -> Any:
 
 
 def random_action(key: Array, legal_action_mask: Array) -> Array:
-    """A uniformly random legal action of one game (the k-th True of the mask for a
-    random k): what a random player does, without a random number per action."""
-    size = legal_action_mask.shape[-1]
-    words = -(-size // 32)
-    padded = jnp.zeros(words * 32, jnp.uint32).at[:size].set(legal_action_mask)
-    shifts = jnp.arange(32, dtype=jnp.uint32)
-    bits = jnp.sum(padded.reshape(words, 32) << shifts, axis=1, dtype=jnp.uint32)
-    sizes = jax.lax.population_count(bits).astype(jnp.int32)
-    ends = jnp.cumsum(sizes)
-    r = jax.random.bits(key, (), jnp.uint32)
-    k = (r % jnp.maximum(ends[-1], 1).astype(jnp.uint32)).astype(jnp.int32)
-    word = jnp.minimum(jnp.sum(ends <= k), words - 1)
-    x = bits[word]
-    k = k - (ends[word] - sizes[word])
-    pos = jnp.int32(0)
-    for width in (16, 8, 4, 2, 1):
-        low = jax.lax.population_count((x >> pos.astype(jnp.uint32)) & jnp.uint32((1 << width) - 1))
-        go = k >= low.astype(jnp.int32)
-        pos = pos + jnp.where(go, width, 0)
-        k = k - jnp.where(go, low.astype(jnp.int32), 0)
-    return word * 32 + pos
+    """A uniformly random legal action of one game (what a random player does: one
+    random number, not one per action)."""
+    return random_member(key, legal_action_mask)
 
 
 def auto_reset(env: Env, state: Any, action: Array, key: Array) -> Any:

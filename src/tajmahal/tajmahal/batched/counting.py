@@ -47,7 +47,7 @@ def city_bits(cities: Array) -> Array:
 def bit_cities(words: Array, cities: int) -> Array:
     """The inverse of :func:`city_bits`: a mask over ``cities`` cities."""
     shifts = jnp.arange(32, dtype=jnp.uint32)
-    bits = (words[:, None] >> shifts[None, :]) & jnp.uint32(1)
+    bits: Array = (words[:, None] >> shifts[None, :]) & jnp.uint32(1)
     return bits.reshape(64)[:cities].astype(jnp.bool_)
 
 

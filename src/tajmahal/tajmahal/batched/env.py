@@ -162,7 +162,8 @@ class TajMahal(Env):
         """:meth:`step` with the reshuffles' card orders given, for a state that keeps
         its deck's order (:mod:`.draws`, :mod:`.replay`): what replays a game of the
         rules engine."""
-        return self.guarded(state, action, lambda s, a: self.replay.step(s, a, order))
+        stepped: State = self.guarded(state, action, lambda s, a: self.replay.step(s, a, order))
+        return stepped
 
     def _observe(self, state: State, seat: Array) -> Array:
         return observe(state, seat)

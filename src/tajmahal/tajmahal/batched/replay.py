@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import CHARACTERS, COLORS, SYMBOLS, Setup, State, new_game
 from ..draft import reshuffled
+from ..encoding import BONUS_KINDS
 from ..events import Reshuffled
 from ..state import SCORE_SOURCES
 from .bits import WORDS, mask
@@ -29,7 +30,6 @@ from .draws import RESHUFFLES
 from .env import TajMahal
 from .state import State as Arrays
 from .tables import (
-    BONUS_KINDS,
     DECK,
     DISCARD,
     DISPLAY,
@@ -124,7 +124,9 @@ def from_state(env: TajMahal, state: State) -> Arrays:
         ),
         withdrawn=jnp.asarray([p.withdrawn for p in players]),
         palaces_left=jnp.asarray([p.palaces for p in players], jnp.int32),
-        influence=jnp.asarray([p.influence for p in players], jnp.int32).reshape(n, len(CHARACTERS)),
+        influence=jnp.asarray([p.influence for p in players], jnp.int32).reshape(
+            n, len(CHARACTERS)
+        ),
         tiles=jnp.asarray(tiles),
         bonus_held=jnp.asarray(held),
         score=jnp.asarray(

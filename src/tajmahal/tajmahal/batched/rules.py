@@ -117,7 +117,8 @@ class Rules:
         is_build, is_mogul, is_take = group == 2, group == 3, group == 4
         card = jnp.minimum(a // EXTRA_SLOTS, COLORED - 1)
         extra = jnp.asarray(SLOT_EXTRA)[a % EXTRA_SLOTS]
-        city = jnp.clip(jnp.where(is_build, a - BUILD_BASE, a - MOGUL_BASE), 0, self.board.cities - 1)
+        city = jnp.where(is_build, a - BUILD_BASE, a - MOGUL_BASE)
+        city = jnp.clip(city, 0, self.board.cities - 1)
         deck = Deck(s.piles, s.order, s.deck_top, s.reshuffles, jnp.int32(0))
         draws = self.draws
 

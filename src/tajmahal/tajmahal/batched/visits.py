@@ -77,7 +77,8 @@ def dummy_turn(
     stop = jnp.any(has(colors & drawn) & has(colors & before))
     won = majorities(s.counts[n], s.counts[:n], ~s.withdrawn, s.court) & stop
     symbols = jnp.asarray(SYMBOL_COUNTS)
-    counts = s.counts.at[n].set(jnp.where(stop, 0, s.counts[n] + symbols[pick(drawn, 0)]))
+    turned = jnp.minimum(pick(drawn, jnp.uint32(0)), NUM_CARDS)
+    counts = s.counts.at[n].set(jnp.where(stop, 0, s.counts[n] + symbols[turned]))
     piles = deck.piles
     gone = jnp.where(stop, piles[DUMMY], jnp.uint32(0))
     piles = piles.at[DISCARD].set(piles[DISCARD] | gone).at[DUMMY].set(piles[DUMMY] & ~gone)
