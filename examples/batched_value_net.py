@@ -38,7 +38,7 @@ import optax
 import tajmahal.batched as batched
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from value_net_bot import ValueNet  # the bot beside this file
+from value_net_bot import ValueNet, margins  # the bot beside this file
 
 #: Steps of every game compiled into one call, of which one position is kept.
 CHUNK = 8
@@ -85,9 +85,9 @@ def self_play(players: int, games: int, seed: int) -> tuple[np.ndarray, np.ndarr
         rows.append(np.asarray(seen)[lanes])
         owners.append(np.stack([lanes, np.asarray(owner)[lanes]], axis=1))
     totals = np.asarray(state.score).sum(axis=2)  # [game, seat]
-    margins = (totals - (totals.sum(axis=1, keepdims=True) - totals) / (players - 1)) / 10
+    labels = np.array([margins(game.tolist()) for game in totals], np.float32)
     owner = np.concatenate(owners)
-    return np.concatenate(rows), margins[owner[:, 0], owner[:, 1]].astype(np.float32)
+    return np.concatenate(rows), labels[owner[:, 0], owner[:, 1]]
 
 
 class Net(eqx.Module):
@@ -136,7 +136,7 @@ def train(
 
     held_out = eqx.filter_jit(loss)
     curve = []
-    batch = 256
+    batch = min(256, len(fit))
     for _ in range(epochs):
         rng.shuffle(fit)
         losses = []
