@@ -88,11 +88,16 @@ def main(argv: list[str] | None = None) -> int:
             + sandbox.run_all(args.quick)
             + viewer.run_all(args.quick)
         )
-    print_table(results, args.markdown)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)
+    report(results, args.markdown, args.json)
     return 0
+
+
+def report(results: list[Result], markdown: bool, json_path: str | None) -> None:
+    """Print the table, and write the figures as JSON to ``json_path`` if given."""
+    print_table(results, markdown)
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as f:
+            json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)
 
 
 if __name__ == "__main__":

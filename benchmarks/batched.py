@@ -22,7 +22,6 @@ engine on a CPU; 10 million steps a second at batch 65,536 on a GPU.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -166,12 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit("the batched engine needs jax: pip install 'tajmahal[jax]'")
     batches = [int(b.replace("_", "")) for b in args.batch.split(",")] if args.batch else None
     results = run_all(args.quick, batches, args.players, args.steps)
-    from .__main__ import print_table
+    from .__main__ import report
 
-    print_table(results, args.markdown)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)
+    report(results, args.markdown, args.json)
     return 0
 
 

@@ -28,7 +28,7 @@ import jax.numpy as jnp  # noqa: E402
 from tajmahal import Setup, legal_actions, new_game, step  # noqa: E402
 from tajmahal.tajmahal.batched import TajMahal, batch_of, from_setup, reshuffle_orders  # noqa: E402
 from tajmahal.tajmahal.batched.draws import RESHUFFLES  # noqa: E402
-from tajmahal.tajmahal.batched.encode import observe  # noqa: E402
+from tajmahal.tajmahal.batched.state import observe  # noqa: E402
 from tajmahal.tajmahal.batched.tables import REGULAR  # noqa: E402
 from tajmahal.tajmahal.encoding import ENCODING  # noqa: E402
 from tajmahal.tajmahal.events import (  # noqa: E402

@@ -5,9 +5,9 @@ the same games as the rules engine (a differential test replays thousands).
 
 :class:`TajMahal` is the environment; :mod:`.replay` turns a rules-engine state into
 arrays; :mod:`.rules`, :mod:`.withdrawal` and :mod:`.visits` hold the rules,
-:mod:`.encode` the observation.  docs/research.md describes it.  Needs the ``jax``
-extra (``pip install 'tajmahal[jax]'``); :mod:`tajmahal.batched` names it when
-missing.
+:mod:`.state` the state and its observation.  docs/research.md describes it.
+Needs the ``jax`` extra (``pip install 'tajmahal[jax]'``); :mod:`tajmahal.batched`
+names it when missing.
 """
 
 from __future__ import annotations

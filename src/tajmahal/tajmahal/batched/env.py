@@ -21,9 +21,8 @@ from ...batched.env import Env
 from ..encoding import observation_layout
 from ..setups import HAND_SIZE, VISITS
 from .bits import SPECIAL_BITS, WORDS, bit, mask, pick
-from .encode import observe
 from .rules import Rules
-from .state import State
+from .state import State, observe
 from .tables import (
     CHARACTERS_N,
     DECK,
