@@ -25,7 +25,8 @@ masked; a shown line ``...`` stands for any number of lines.  The commands of
 one doc run in order in one scratch directory (later ones see what earlier ones
 wrote under ``runs/``), where ``bots``, ``tests``, ``examples``, ``protocol`` and
 ``benchmarks`` of the repository are linked, with this Python's ``bin`` first on
-the PATH and ``COLUMNS=80``.
+the PATH, ``COLUMNS=80`` and ``TAJMAHAL_REPRODUCIBLE_SEEDS=1`` (bot programs are
+told seeds that follow from the match seed, so they play the same in every run).
 
 Usage: ``python docs/check.py [--update] [--fast] [-k TEXT] [FILE...]``
 """
@@ -271,6 +272,7 @@ def environment() -> dict[str, str]:
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["COLUMNS"] = "80"
     env["PYTHONUNBUFFERED"] = "1"
+    env["TAJMAHAL_REPRODUCIBLE_SEEDS"] = "1"  # bot programs play the same in every run
     for name in ("FORCE_COLOR", "CLICOLOR_FORCE", "TERM"):
         env.pop(name, None)
     return env

@@ -12,6 +12,17 @@ from pathlib import Path
 
 import pytest
 
+#: The referee's key for this run's records (see tajmahal.arena.seal): made in a
+#: folder of the run's own, not in the home folder; subprocesses inherit it.
+_KEYS = tempfile.mkdtemp(prefix="tajmahal-keys-")
+os.environ.setdefault("TAJMAHAL_REFEREE_KEY", os.path.join(_KEYS, "referee.key"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _referee_key_removed_at_the_end() -> Iterator[None]:
+    yield
+    shutil.rmtree(_KEYS, ignore_errors=True)
+
 
 @pytest.fixture
 def shared_dir() -> Iterator[Path]:

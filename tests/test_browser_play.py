@@ -49,14 +49,14 @@ class Game:
         assert self.process.stderr is not None
         line = self.process.stderr.readline()
         assert "the game is at http://127.0.0.1:" in line, line
-        self.url = line.split(" at ", 1)[1].split()[0]  # with its token: ?token=...
-        self.base, self.query = self.url.split("?", 1)
+        self.url = line.split(" at ", 1)[1].split()[0]  # with its token: #token=...
+        self.base, self.token = self.url.split("#token=", 1)
 
     def post(self, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         request = urllib.request.Request(
-            f"{self.base}api/act?{self.query}",
+            f"{self.base}api/act",
             json.dumps(data).encode(),
-            {"Content-Type": "application/json"},
+            {"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
         )
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
@@ -135,7 +135,7 @@ def test_a_person_plays_a_whole_taj_mahal_game_on_the_board(
     page.goto(game.url)
     assert next_decision(page)
     # the server takes only a legal choice of the decision waiting
-    pending = page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.pending)")
+    pending = page.evaluate("api('/api/state').then(r => r.json()).then(s => s.pending)")
     assert pending["seat"] == 0
     n = len(pending["options"])
     for bad in (
@@ -219,7 +219,7 @@ def test_hot_seat_hides_a_hand_until_its_owner_is_at_the_screen(
         assert page.locator("#picture [id^=hand-card-]").count() == 0
         assert page.locator("#moves button").count() == 0
         page.click("#reveal")
-        seat = page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.pending.seat)")
+        seat = page.evaluate("api('/api/state').then(r => r.json()).then(s => s.pending.seat)")
         assert page.locator(f"#picture #hand-{seat}").count() == 1
         assert page.locator("#picture .hand").count() == 1
         seen.add(seat)

@@ -50,7 +50,12 @@ def test_three_languages_four_players_and_the_record_replays(tmp_path: Path) -> 
     assert "game over: I scored" in (tmp_path / "game.seat1.log").read_text()
 
 
-def test_the_same_seed_and_bots_give_the_same_game(tmp_path: Path) -> None:
+def test_the_same_seed_and_bots_give_the_same_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the seeds told to bot programs following from the match seed (as the
+    docs' figures run; by default they are secret, fresh for every match)."""
+    monkeypatch.setenv("TAJMAHAL_REPRODUCIBLE_SEEDS", "1")
     a = match_json(str(BOTS / "random_bot.py"), "random", "greedy", "--seed", "9")
     b = match_json(str(BOTS / "random_bot.py"), "random", "greedy", "--seed", "9")
     assert a["scores"] == b["scores"] and a["decisions"] == b["decisions"]
@@ -161,7 +166,11 @@ def test_interrupted_referee_leaves_no_process_and_no_record(
     assert not list(tmp_path.glob(".*.part"))
 
 
-def test_batched_events_are_the_same_lines_in_the_same_order(tmp_path: Path) -> None:
+def test_batched_events_are_the_same_lines_in_the_same_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAJMAHAL_REPRODUCIBLE_SEEDS", "1")  # the hellos' seeds alike
+
     def lines(*extra: str) -> list[list[bytes]]:
         trace = tmp_path / "t.jsonl"
         bots = [str(BOTS / "random_bot.py"), str(BOTS / "random_bot.py"), "greedy"]
@@ -179,10 +188,14 @@ def test_batched_events_are_the_same_lines_in_the_same_order(tmp_path: Path) -> 
     assert lines() == lines("--no-batch-events")
 
 
-def test_a_bot_reads_the_same_lines_batched_or_not(tmp_path: Path) -> None:
+def test_a_bot_reads_the_same_lines_batched_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What reaches a bot's stdin, with events batched (the default) or sent at once:
     the same lines in the same order, each decision's events exactly once, before
-    the bot's next act and before the end."""
+    the bot's next act and before the end (the seeds told in the hellos following
+    from the match seed, as they do when asked for)."""
+    monkeypatch.setenv("TAJMAHAL_REPRODUCIBLE_SEEDS", "1")
 
     def read_by_bots(*extra: str) -> list[list[dict[str, Any]]]:
         logs = tmp_path / ("batched" if not extra else "eager")

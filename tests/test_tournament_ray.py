@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 import pytest
-from referee_support import BOTS, cli, faulty
+from referee_support import BOTS, FAULTY, cli, faulty
 from tournament_support import make_plan
 
 from tajmahal.arena.referee import TimeControl
@@ -93,9 +93,11 @@ def comparable(out: Path) -> dict[str, Any]:
 def test_the_same_seed_gives_the_same_standings_on_ray_as_locally(
     head: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "bots").symlink_to(BOTS)
+    (tmp_path / "bots").symlink_to(FAULTY)
     monkeypatch.chdir(tmp_path)  # the subprocess bot by a relative path, as users give it
-    common = ("tournament", "greedy", "random", "bots/random_bot.py", "--games", "9",
+    # A bot program that draws nothing from the seed of its hello (secret, and fresh
+    # for every tournament directory): it plays the same game in both.
+    common = ("tournament", "greedy", "random", "bots/log_input.py", "--games", "9",
               "--seed", "11", "--jobs", "2", "-q")
     code, _, stderr = cli(*common, "--out", "local")
     assert code == 0, stderr

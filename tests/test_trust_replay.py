@@ -193,3 +193,139 @@ def test_attack_6_any_damaged_record_is_a_mismatch_never_a_crash(
         replay(TAJMAHAL, path, describe=data.draw(st.booleans()))
     except RecordError as e:
         assert str(e)
+
+
+# -- round 4: every field as the referee writes it (the red team's tampering list)
+
+
+def _rewrite(lines: Lines, change: str) -> Lines:
+    """``lines`` (the ``faulted`` record: first, hang, first; 0.3 s a decision, no
+    bank; seat 1 times out at decision 1) with one thing changed."""
+    lines = orjson.loads(orjson.dumps(lines))  # a deep copy
+    header, result = lines[0], lines[-1]
+    players, times = header["players"], header["time"]
+    fault_lines = [x for x in lines if x["type"] == "fault"]
+    faults = fault_lines + result["faults"]
+    moves = [x for x in lines if x["type"] == "action" and x["by"] == "bot"]
+    fallbacks = [x for x in lines if x["type"] == "action" and x["by"] == "fallback"]
+    changes = {
+        "fault_kind_crash": lambda: [f.update(kind="crash") for f in faults],
+        "fault_kind_illegal": lambda: [f.update(kind="illegal") for f in faults],
+        "fault_detail_limit": lambda: [f.update(detail=f["detail"].replace("0.300", "0.900"))
+                                       for f in faults],
+        "fault_detail_other": lambda: [f.update(detail="exited (exit 1)") for f in faults],
+        "names_swapped": lambda: [p.update(name=n) for p, n in
+                                  zip(players, ["hang", "first"], strict=False)],
+        "commands_swapped": lambda: [p.update(bot=b) for p, b in
+                                     zip(players, [players[1]["bot"], "first"], strict=False)],
+        "entries_swapped": lambda: players.__setitem__(
+            slice(0, 2), [{**players[1], "seat": 0}, {**players[0], "seat": 1}]),
+        "name_nul": lambda: players[1].update(name="ha\0ng"),
+        "builtin_version": lambda: players[0].update(version="9.9"),
+        "command_nul": lambda: players[1].update(bot="hang\0.py"),
+        "move_time": lambda: moves[3].update(time=5.0),
+        "negative_time": lambda: moves[3].update(time=-0.001),
+        "fallback_time": lambda: fallbacks[3].update(time=0.2),
+        "time_used": lambda: result["players"][0].update(time_used=3.0),
+        "duration": lambda: result.update(duration=0.0001),
+        "header_move": lambda: times[1].update(move=1.0),
+        "header_bank": lambda: times[1].update(bank=5.0),
+        "handshake": lambda: header.update(handshake=0),
+        "referee": lambda: header.update(referee="someone else"),
+        "started": lambda: header.update(started="yesterday"),
+        "extra_header": lambda: header.update(note="gg"),
+        "extra_player": lambda: players[0].update(email="a@b.c"),
+        "extra_time": lambda: times[0].update(increment=1),
+        "extra_action": lambda: moves[2].update(comment="gg"),
+        "extra_fault": lambda: fault_lines[0].update(extra=1),
+        "extra_result": lambda: result.update(winner=2),
+        "extra_result_player": lambda: result["players"][0].update(rating=1500),
+        "builtin_exit": lambda: result["players"][0].update(exit="exit 0"),
+        "program_exit": lambda: result["players"][1].update(exit="exited fine"),
+    }
+    changes[change]()
+    return lines
+
+
+LAST = "the result line"  # of the ``faulted`` record: its last
+
+
+@pytest.mark.parametrize(("change", "where", "reason"), [
+    ("fault_kind_crash", "line 2", 'is not one the referee gives a crash fault'),
+    ("fault_kind_illegal", "line 2", 'is not one the referee gives an illegal action'),
+    ("fault_detail_limit", "line 2", "the timeout's limit is 0.900 s, but seat 1 had 0.300 s"),
+    ("fault_detail_other", "line 2", 'is not one the referee gives a timeout'),
+    ("names_swapped", "line 1", "\"players\" entry 0: the built-in 'first' is 'first' '1.0'"),
+    ("commands_swapped", "line 1", "\"players\" entry 1: the built-in 'first' is 'first'"),
+    ("entries_swapped", LAST, '"players" entry 1: "exit" "killed" is not how a built-in'),
+    ("name_nul", "line 1", '"players" entry 1: "name" "ha\\u0000ng" is not a name a bot can'),
+    ("builtin_version", "line 1", "the built-in 'first' is 'first' '1.0', not \"first\" \"9.9\""),
+    ("command_nul", "line 1", '"players" entry 1: "bot" must be a command'),
+    ("move_time", "", '"time" 5.0 s is more than seat'),
+    ("negative_time", "", '"time" must be seconds to the microsecond: -0.001'),
+    ("fallback_time", "", '"time" 0.2: a fallback action takes no time'),
+    ("time_used", LAST, '"players" entry 0: "time_used" 3.0, but its moves took'),
+    ("duration", LAST, '"duration" 0.0001 s is shorter than the moves'),
+    ("header_move", "line 2", "the timeout's limit is 0.300 s, but seat 1 had 1.000 s"),
+    ("header_bank", "line 2", "the timeout's limit is 0.300 s, but seat 1 had 5.300 s"),
+    ("handshake", "line 1", '"handshake" must be a positive number of seconds'),
+    ("referee", "line 1", '"referee" must be "tajmahal VERSION"'),
+    ("started", "line 1", '"started" must be a UTC time to the second'),
+    ("extra_header", "line 1", 'unknown field "note" in the header'),
+    ("extra_player", "line 1", 'unknown field "email" in "players" entry 0'),
+    ("extra_time", "line 1", 'unknown field "increment" in "time" entry 0'),
+    ("extra_action", "", 'unknown field "comment" in an action line'),
+    ("extra_fault", "line 2", 'unknown field "extra" in a fault line'),
+    ("extra_result", LAST, 'unknown field "winner" in the result line'),
+    ("extra_result_player", LAST, 'unknown field "rating" in "players" entry 0 of the result'),
+    ("builtin_exit", LAST, '"players" entry 0: "exit" "exit 0" is not how a built-in bot'),
+    ("program_exit", LAST, '"players" entry 1: "exit" "exited fine" is not how a program'),
+])
+def test_round_4_each_field_is_checked_against_what_the_referee_writes(
+    faulted: Lines, tmp_path: Path, change: str, where: str, reason: str
+) -> None:
+    """The red team's edits that verify accepted (a fault's kind or detail,
+    swapped names and commands, impossible times, changed limits, unknown fields,
+    a NUL in a name): each a MISMATCH naming its line and field, before the seal
+    is even looked at."""
+    code, text = _verify(_write(tmp_path / "t.jsonl", _rewrite(faulted, change)))
+    assert code == 1 and "MISMATCH" in text and reason in text, text
+    where = where.replace(LAST, f"line {len(faulted)}") or "line "  # an action's
+    assert f": {where}" in text, text
+    assert "seal" not in text
+
+
+def test_round_4_the_seal_names_a_line_changed_where_no_replay_can_tell(
+    faulted: Lines, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program's name, the handshake, a bot's move time within its limits: no
+    replay can recompute them, the referee's seal can; elsewhere (another key) or
+    without its seal the record says so instead of vouching for them."""
+    code, text = _verify(_write(tmp_path / "g.jsonl", faulted))
+    assert code == 0 and "sealed by this machine's referee, every line as it wrote it" in text
+    moved = next(x for x in faulted[2:] if x["type"] == "action" and x["by"] == "bot")
+    at = faulted.index(moved) + 1
+    for change, line in (
+        (lambda x: x[0]["players"][1].update(name="champion"), 1),
+        (lambda x: x[0].update(handshake=30.0), 1),
+        (lambda x: x[at - 1].update(time=round(x[at - 1]["time"] + 0.00002, 6)), at),
+        (lambda x: x.insert(3, x[2]), 4),  # a fallback action repeated: the replay notices
+    ):
+        lines = orjson.loads(orjson.dumps(faulted))
+        change(lines)
+        code, text = _verify(_write(tmp_path / "t.jsonl", lines))
+        assert code == 1 and f"line {line}" in text, text
+    lines = orjson.loads(orjson.dumps(faulted))
+    lines[0]["players"][1]["name"] = "champion"
+    forged = _write(tmp_path / "t.jsonl", lines)
+    code, text = _verify(forged)
+    assert code == 1 and "line 1: not as the referee wrote it (the seal does not match)" in text
+    monkeypatch.setenv("TAJMAHAL_REFEREE_KEY", str(tmp_path / "another.key"))
+    code, text = _verify(forged)
+    assert code == 0 and "sealed under another referee's key (not checked here" in text
+    del lines[-1]["seal"]
+    code, text = _verify(_write(tmp_path / "t.jsonl", lines))
+    assert code == 0 and "not sealed (its players and times are as written)" in text
+    lines[-1]["seal"] = {"key": "x", "lines": "not hex"}
+    code, text = _verify(_write(tmp_path / "t.jsonl", lines))
+    assert code == 1 and f'line {len(lines)}: "seal": its "lines" are not hexadecimal' in text

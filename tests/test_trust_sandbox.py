@@ -26,10 +26,9 @@ import orjson
 import pytest
 from referee_support import cli, hostile, match_json, needs_sandbox, plain_user_cli
 
-from tajmahal.arena import commands
+from tajmahal.arena import cgroups, commands
 
 FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
-linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux rlimits")
 SECRET = "271828182845"
 IPC_CREAT, IPC_RMID = 0o1000, 0
 
@@ -192,16 +191,63 @@ def test_the_sandbox_is_refused_up_front_by_match_where_it_cannot_be_had(
     assert code == 2 and "the sandbox needs X" in stderr and stdout == ""
 
 
-@linux
-def test_memory_caps_what_a_bot_can_hold() -> None:
-    result = match_json("first", hostile("hog", "300"), *FAST, "--memory", "200")
+OOM = "killed by the out-of-memory killer: it went over its memory bound"
+needs_cgroups = pytest.mark.skipif(
+    cgroups.unavailable() is not None and not os.environ.get("CI"),
+    reason=str(cgroups.unavailable()))
+
+
+@needs_cgroups
+@pytest.mark.parametrize("where", ["heap", "memfd", "shm"])
+def test_memory_bounds_all_a_bot_holds_memory_files_and_shared_memory_too(where: str) -> None:
+    """--memory is a cgroup's bound on the bot's whole tree: a 2 GB memory file
+    (no address space) held the host's memory before; now the bot is killed."""
+    result = match_json("first", hostile("hog", "300", where), *FAST, "--memory", "200")
     (fault,) = result["faults"]
-    assert (fault["seat"], fault["kind"]) == (1, "crash") and fault["stderr"] == "MemoryError"
-    assert match_json("first", hostile("hog", "100"), *FAST, "--memory", "200")["faults"] == []
+    assert (fault["seat"], fault["kind"]) == (1, "crash") and OOM in fault["detail"]
+    assert match_json("first", hostile("hog", "100", where), *FAST, "--memory", "200")[
+        "faults"] == []
 
 
 @needs_sandbox
-def test_memory_caps_a_sandboxed_bot_too() -> None:
-    result = match_json("first", hostile("hog", "300"), *FAST, "--memory", "200", "--sandbox")
+@needs_cgroups
+def test_memory_bounds_a_sandboxed_bot_and_its_children() -> None:
+    result = match_json("first", hostile("hog", "300", "memfd"), *FAST, "--memory", "200",
+                        "--sandbox")
     (fault,) = result["faults"]
-    assert (fault["seat"], fault["kind"]) == (1, "crash") and fault["stderr"] == "MemoryError"
+    assert (fault["seat"], fault["kind"]) == (1, "crash") and OOM in fault["detail"]
+    # A child holding it is killed, the bot plays on (its group is bounded as a whole).
+    result = match_json("first", hostile("hog", "300", "child"), *FAST, "--memory", "200",
+                        "--sandbox")
+    assert result["faults"] == [] and result["seats"][1]["fallback_decisions"] == 0
+
+
+def test_memory_is_refused_where_no_cgroup_can_bound_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(commands, "cgroups_unavailable", lambda: "no cgroup here")
+    code, stdout, stderr = cli("match", "random", "random", "--memory", "200")
+    assert code == 2 and "no cgroup here" in stderr and "--memory" in stderr and stdout == ""
+
+
+@needs_sandbox
+def test_outputs_a_sandboxed_bot_could_read_while_it_plays_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flat layout (bots, record, logs and trace in one folder): the sandbox
+    shows the bot its own folder, so the other seats' logs, and with --trace
+    every hand, would be readable; it is refused before any bot starts.  In a
+    folder of their own beneath it they are hidden (the test above)."""
+    bots = tmp_path / "bots"
+    shutil.copytree(Path(hostile("x")).parent, bots)
+    monkeypatch.chdir(bots)
+    for options in (["--record", "game.jsonl"], ["--trace", "trace.jsonl"],
+                    ["--record", "games/g.jsonl", "--log-dir", "."]):
+        code, _, stderr = cli("match", "./spy.py", "random", "--sandbox", *options)
+        assert code == 2, stderr
+        assert f"{bots} is a folder the sandbox lets bot './spy.py' read" in stderr
+    assert sorted(p.name for p in bots.iterdir()) == sorted(
+        p.name for p in Path(hostile("x")).parent.iterdir())  # nothing written
+    code, _, stderr = cli("tournament", "./spy.py", "random", "--out", ".", "--games", "2")
+    assert code == 2 and f"--out .: {bots} is a folder the sandbox" in stderr, stderr
+    code, _, stderr = cli("match", "./channel_probe.py", "random", "--no-sandbox", "-q",
+                          "--record", "game.jsonl", "--time", "5")
+    assert code == 0, stderr  # unsandboxed, the bots read your files anyway

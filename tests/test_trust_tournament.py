@@ -264,3 +264,35 @@ def test_resuming_believes_only_the_games_the_tournament_journaled(tmp_path: Pat
         e["win_share"] for e in honest["entrants"]]
     code, stdout, stderr = cli("tournament", "--out", str(out))  # sealed now: nothing doubted
     assert code == 0 and "resuming: 8 of 8 games" in stdout and "not believed" not in stderr
+
+
+def test_the_bots_logs_of_a_whole_tournament_stay_within_its_budget(tmp_path: Path) -> None:
+    """Each seat's log keeps --max-log bytes; --max-logs bounds them all: a bot that
+    floods its stderr in every game fills no disk, and the tournament says so."""
+    flood = faulty("stderr_flood")
+    code, _, stderr = cli("tournament", flood, "first", "--games", "6", "--jobs", "1",
+                          "--max-log", "30000", "--max-logs", "100000", "--no-sandbox",
+                          "--no-preflight", "--out", str(tmp_path / "t"), "-q", "--seed", "1")
+    assert code == 0, stderr
+    logs = list((tmp_path / "t" / "logs").glob("*.log"))
+    assert sum(p.stat().st_size for p in logs) <= 100_000
+    assert max(p.stat().st_size for p in logs) <= 30_000 + 200  # and the referee's note
+    # Game 0 keeps 30000 bytes (and a note); game 1, handed out while 0 ends, gets
+    # half of what is left after 0's share, and so on.
+    assert "reached the tournament's budget (--max-logs 100000 bytes) at game 1" in stderr
+
+
+def test_a_journal_line_there_twice_is_kept_once_and_the_resume_says_so(tmp_path: Path) -> None:
+    """A line present twice stopped every resume for good (exit 2); now one is kept."""
+    out = tmp_path / "t"
+    code, _, stderr = cli("tournament", "random", "first", "--games", "2", "--seed", SEED,
+                          "--jobs", "1", "--out", str(out), "-q")
+    assert code == 0, stderr
+    journal = out / "journal.jsonl"
+    lines = journal.read_bytes().splitlines(keepends=True)
+    journal.write_bytes(b"".join(lines) + lines[0])
+    number = orjson.loads(lines[0])["number"]
+    code, stdout, stderr = cli("tournament", "--out", str(out))
+    assert code == 0, stderr
+    assert f"game {number}: its journal line 3 repeats line 1 exactly: one is kept" in stderr
+    assert "resuming: 2 of 2 games" in stdout and journal.read_bytes() == b"".join(lines)

@@ -1,7 +1,8 @@
 """The browser game's server lets in only the person who started it (the red
 team's attacks on ``tajmahal play``): a page of another site posting a move
 (CSRF, any Content-Type), a DNS-rebinding page reading the hand, a request
-without the token, a 400 MB body, a thousand idle connections."""
+without the token (or with it in a cookie or the query), a framing page, a
+400 MB body, a thousand idle connections."""
 
 from __future__ import annotations
 
@@ -75,64 +76,74 @@ def served() -> Iterator[Served]:
     game.stop()
 
 
-def cookie(game: Served) -> str:
-    return f"tajmahal-play-{game.port}={game.token}"
+def bearer(game: Served) -> str:
+    return f"Bearer {game.token}"
 
 
-def test_the_page_opens_with_the_token_and_then_with_its_cookie_only(served: Served) -> None:
-    status, _, _ = served.request("GET", "/")
-    assert status == 403
-    status, _, _ = served.request("GET", "/?token=" + "x" * len(served.token))
-    assert status == 403
-    status, page, headers = served.request("GET", f"/?token={served.token}")
-    assert status == 200 and b"<html" in page
-    assert headers["set-cookie"] == (
-        f"{cookie(served)}; HttpOnly; SameSite=Strict; Path=/")
+def test_the_game_answers_only_requests_that_carry_the_token_in_their_header(
+    served: Served,
+) -> None:
+    """The page itself holds nothing secret (anyone may load it, no cookie is set);
+    the game's state wants the token in the Authorization header, and nowhere else."""
+    status, page, headers = served.request("GET", "/")
+    assert status == 200 and b"<html" in page and served.token.encode() not in page
+    named = {k.lower(): v for k, v in headers.items()}
+    assert "set-cookie" not in named
+    assert named["x-frame-options"] == "DENY" and named["referrer-policy"] == "no-referrer"
     status, body, _ = served.request("GET", "/api/state?since=0",
-                                     headers={"Cookie": cookie(served)})
+                                     headers={"Authorization": bearer(served)})
     assert status == 200 and json.loads(body)["pending"]["seat"] == 0
-    assert served.request("GET", "/api/state?since=0")[0] == 403
+    for path, headers in (
+        ("/api/state?since=0", {}),
+        ("/api/state?since=0", {"Authorization": "Bearer " + "x" * len(served.token)}),
+        ("/api/state?since=0", {"Authorization": served.token}),  # no scheme
+        (f"/api/state?since=0&token={served.token}", {}),  # the query: not taken
+        ("/api/state?since=0", {"Cookie": f"tajmahal-play-{served.port}={served.token}"}),
+    ):
+        status, body, _ = served.request("GET", path, headers=headers)
+        assert status == 403 and b"pending" not in body, headers
+        assert b"open the address `tajmahal play` printed" in body
 
 
 def test_a_dns_rebinding_page_cannot_read_the_hand(served: Served) -> None:
     """The attacker's name resolves to 127.0.0.1; the browser sends that name as
-    Host (and has no cookie of ours for it: even with the token, refused)."""
+    Host (a page of that name cannot have our token; even with it, refused)."""
     status, body, _ = served.request(
-        "GET", f"/api/state?since=0&token={served.token}",
-        headers={"Host": f"rebind.example:{served.port}"})
+        "GET", "/api/state?since=0",
+        headers={"Host": f"rebind.example:{served.port}", "Authorization": bearer(served)})
     assert status == 403 and b"hand" not in body and b"svg" not in body
     for host in ("localhost", "127.0.0.1"):
         status, _, _ = served.request("GET", "/api/state?since=0",
                                       headers={"Host": f"{host}:{served.port}",
-                                               "Cookie": cookie(served)})
+                                               "Authorization": bearer(served)})
         assert status == 200
 
 
 def test_another_site_cannot_play_the_persons_move(served: Served) -> None:
     """A form or fetch of another page: text/plain (no preflight), or with the
-    browser's Origin and Sec-Fetch-Site; the person's cookie does not help it."""
+    browser's Origin and Sec-Fetch-Site; the person's token does not help it."""
     waiting = served.table.pending
     for headers in (
         {"Content-Type": "text/plain"},
-        {"Content-Type": "text/plain", "Cookie": cookie(served)},
-        {"Content-Type": "application/json", "Cookie": cookie(served),
+        {"Content-Type": "text/plain", "Authorization": bearer(served)},
+        {"Content-Type": "application/json", "Authorization": bearer(served),
          "Origin": "http://evil.example"},
-        {"Content-Type": "application/json", "Cookie": cookie(served),
+        {"Content-Type": "application/json", "Authorization": bearer(served),
          "Origin": f"http://127.0.0.1:{served.port + 1}"},
-        {"Content-Type": "application/json", "Cookie": cookie(served),
+        {"Content-Type": "application/json", "Authorization": bearer(served),
          "Sec-Fetch-Site": "cross-site"},
     ):
         status, _, _ = served.move(**headers)
         assert status in (403, 415), headers
     assert served.table.pending is waiting and served.table.answer is None
     status, body, _ = served.move(**{"Content-Type": "application/json",
-                                     "Cookie": cookie(served),
+                                     "Authorization": bearer(served),
                                      "Origin": f"http://127.0.0.1:{served.port}"})
     assert (status, json.loads(body)) == (200, {"ok": True})
 
 
 def test_a_huge_body_is_refused_unread(served: Served) -> None:
-    headers = {"Content-Type": "application/json", "Cookie": cookie(served)}
+    headers = {"Content-Type": "application/json", "Authorization": bearer(served)}
     connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
     connection.putrequest("POST", "/api/act")
     for name, value in {**headers, "Content-Length": str(400 << 20)}.items():
@@ -153,7 +164,7 @@ def test_idle_connections_cannot_lock_the_person_out() -> None:
             idle.append(socket.create_connection(("127.0.0.1", game.port)))
         time.sleep(0.2)
         status, _, _ = game.request("GET", "/api/state?since=0",
-                                    headers={"Cookie": cookie(game)})
+                                    headers={"Authorization": bearer(game)})
         assert status == 200
         assert len(game.server.server.server_state.connections) <= 8
     finally:

@@ -12,12 +12,13 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import click
 import orjson
 
-from . import containment
+from . import containment, seal
+from .cgroups import unavailable as cgroups_unavailable
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, read_game_id, replay
@@ -38,6 +39,7 @@ from .referee import (
 )
 from .registry import GameRegistry, UnknownGame, registry_of
 from .report import fault_text, replay_table, result_table
+from .sandbox import exposed as sandbox_exposed
 from .sandbox import unavailable as sandbox_unavailable
 from .signals import terminate_as_interrupt
 from .text import printable
@@ -88,7 +90,9 @@ _REFEREE_OPTIONS = (
         "--memory",
         type=click.IntRange(min=16),
         metavar="MB",
-        help="Cap each bot process's address space at MB megabytes (RLIMIT_AS).",
+        help="Bound each bot's memory, all its processes, memory files and shared "
+        "memory together, at MB megabytes (a cgroup of its own; refused where none can "
+        "be made).",
     ),
 )
 
@@ -215,6 +219,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         game = load_game_option(registry, game_name)
         sandbox = bool(sandbox)  # off unless asked for
         check_sandbox(sandbox)
+        check_memory(memory)
         builtins = sorted(game.builtin_players())
         players = len(bots)
         if not game.min_players <= players <= game.max_players:
@@ -224,6 +229,12 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             )
         containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
         specs = parse_bots(bots, builtins)
+        record_dir = record.parent if record is not None else None
+        trace_dir = trace.parent if trace is not None else None
+        check_outputs_hidden(specs, sandbox, [
+            (record_dir, f"--record {record}"), (log_dir, f"--log-dir {log_dir}"),
+            (trace_dir, f"--trace {trace}"),
+        ])
         for path, what in ((record, "--record"), (trace, "--trace")):
             if path is not None:
                 check_writable(path, what)
@@ -282,6 +293,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             watch=watch,
             sandbox=sandbox,
             memory=memory,
+            hide=(trace_dir,) if trace_dir is not None else (),
         )
         if preflight:
             check_bots_start(game, specs, config)
@@ -373,6 +385,18 @@ def check_sandbox(wanted: bool) -> None:
             raise click.UsageError(f"{problem} (or give --no-sandbox)")
 
 
+def check_memory(memory: int | None) -> None:
+    """Refuse ``--memory`` where no cgroup can bound a bot's whole memory (rather
+    than leave memory files, shared memory and children unbounded)."""
+    if memory is not None:
+        problem = cgroups_unavailable()
+        if problem is not None:
+            raise click.BadParameter(
+                f"a bound on a bot's whole memory needs a cgroup for each bot: {problem}",
+                param_hint="--memory",
+            )
+
+
 def default_sandbox(given: bool | None, programs: bool = True) -> bool:
     """``--sandbox``/``--no-sandbox`` as given; neither: the sandbox where the
     system allows it (see :func:`say_sandbox`), if there are ``programs`` to put
@@ -401,6 +425,39 @@ def say_sandbox(on: bool, given: bool | None, quiet: bool = False) -> None:
         reason = f": {why}" if why else " (this tournament was started with --no-sandbox)"
         click.echo(f"warning: the bots are not sandboxed{reason}; they run as you, with "
                    "your files, network and processes within reach", err=True)
+
+
+def check_outputs_hidden(
+    specs: Sequence[BotSpec], sandboxed: bool, outputs: Sequence[tuple[Path | None, str]]
+) -> None:
+    """Refuse outputs that a sandboxed bot could read while it plays: each of
+    ``outputs`` is a directory of the referee's (records, logs, a trace, a
+    tournament) and the option that put it there.  The sandbox hides such a
+    directory when it lies beneath a bot's folder, but not when it *is* one (the
+    flat layout ``match --sandbox ./a.py ./b.py --record game.jsonl``) or holds
+    one: the other seats' logs, and with ``--trace`` every hand, would be
+    readable by the bots."""
+    if not sandboxed:
+        return
+    for directory, option in outputs:
+        if directory is None:
+            continue
+        for spec in specs:
+            if spec.builtin is not None:
+                continue
+            seen = sandbox_exposed(spec.argv, directory)
+            if seen is None:
+                continue
+            where = os.path.abspath(directory)
+            what = (
+                f"{where} is a folder" if seen == where else f"{where} holds {seen}, a folder"
+            )
+            raise click.UsageError(
+                f"{option}: {what} the sandbox lets bot {spec.text!r} read: the bots could "
+                "read the other seats' logs (and records, traces) while they play. Write "
+                "them into a folder of their own beneath it (such as games/) or outside "
+                "the bots' folders"
+            )
 
 
 def check_bots_start(game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig) -> None:
@@ -464,6 +521,17 @@ def _summary(game: AnyGame, result: MatchResult, players: int) -> str:
     )
 
 
+#: What ``replay --verify`` says of a record's seal (see :mod:`.seal`).
+_SEALS: Final = {
+    seal.HERE: "sealed by this machine's referee, every line as it wrote it",
+    seal.ELSEWHERE: (
+        "sealed under another referee's key (not checked here: its players and times "
+        "are as written)"
+    ),
+    seal.UNSEALED: "not sealed (its players and times are as written)",
+}
+
+
 def replay_command(games: GameRegistry | AnyGame) -> click.Command:
     registry = registry_of(games)
 
@@ -515,7 +583,7 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
             )
             click.echo(
                 f"{record}: OK: {len(done.steps)} decisions replayed; final scores {scores} "
-                f"and ranks {done.result['ranks']} match; {setup}"
+                f"and ranks {done.result['ranks']} match; {setup}; {_SEALS[done.sealed]}"
             )
             return
         names = done.names

@@ -8,7 +8,10 @@ it applies its limits to itself and then *executes* the bot, which keeps them
 
 Options:
 
-- ``--memory MB``: the address space of each process is capped (``RLIMIT_AS``);
+- ``--cgroup FILE`` (repeatable): join a control group, writing this process's id
+  into its ``cgroup.procs`` FILE, before anything else (the bot's group: its
+  memory bound and CPU share, see :mod:`~tajmahal.arena.cgroups`); this is done
+  by a launcher *outside* the sandbox, which then becomes ``bwrap``;
 - ``--processes N``: at most N processes of the bot's user at once
   (``RLIMIT_NPROC``; in the sandbox's own user namespace, the bot's alone);
 - ``--read DIR``, ``--write DIR`` and ``--devices DIR`` (repeatable): a Landlock
@@ -22,8 +25,11 @@ Options:
   where the kernel has Landlock ABI 6.
 
 Core dumps are always off and ``no_new_privs`` is set before Landlock (set-user-id
-programs do not raise the bot's privileges).  This module imports only the
-standard library, and nothing of the referee's: it runs in the bot's process.
+programs do not raise the bot's privileges).  (Memory is bounded by the bot's
+cgroup, for its whole process tree: an address-space limit per process would
+count reservations, not memory, and keep Node.js and the JVM from starting.)
+This module imports only the standard library, and nothing of the referee's: it
+runs in the bot's process.
 """
 
 from __future__ import annotations
@@ -149,7 +155,7 @@ def _limit(which: int, value: int) -> None:
 
 def main(args: list[str]) -> None:
     """``[OPTIONS] -- ARGV...``: confine this process, then execute ARGV."""
-    memory: int | None = None
+    groups: list[str] = []
     processes: int | None = None
     readable: list[str] = []
     writable: list[str] = []
@@ -161,8 +167,8 @@ def main(args: list[str]) -> None:
             scope = True
             continue
         value = args.pop(0)
-        if option == "--memory":
-            memory = int(value)
+        if option == "--cgroup":
+            groups.append(value)
         elif option == "--processes":
             processes = int(value)
         elif option == "--read":
@@ -173,9 +179,10 @@ def main(args: list[str]) -> None:
             devices.append(value)
     argv = args[1:]
     try:
+        for group in groups:
+            with open(group, "w") as procs:
+                procs.write(str(os.getpid()))
         _limit(resource.RLIMIT_CORE, 0)
-        if memory is not None:
-            _limit(resource.RLIMIT_AS, memory << 20)
         if processes is not None:
             _limit(resource.RLIMIT_NPROC, processes)
         if readable or writable or devices:

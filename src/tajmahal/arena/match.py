@@ -19,7 +19,7 @@ from typing import Any, Final
 import orjson
 
 from ..kit.jsontext import ArrayTexts
-from . import containment, protocol
+from . import containment, protocol, seal
 from .connection import Connection
 from .game import AnyGame, illegal_reason
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
@@ -31,7 +31,7 @@ from .referee import (
     MatchResult,
     SeatResult,
     TimeControl,
-    seat_seed,
+    told_seeds,
 )
 from .signals import uninterruptible
 from .text import printable, quote
@@ -107,6 +107,8 @@ class Match:
         self.config = config
         self.seed = seed
         self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
+        #: The seed told to each seat's bot in its hello.
+        self.told = told_seeds(config.seat_key, seed, len(self.seats))
         #: The seats sent events: the bots that read them (every pipe; not an
         #: in-process player that ignores them, so nothing is encoded for it),
         #: every seat when the trace shows every message.
@@ -128,7 +130,7 @@ class Match:
         committed = False
         try:
             if self.config.record is not None:
-                self.writer = RecordWriter(self.config.record)
+                self.writer = RecordWriter(self.config.record, seal.load_key(create=True))
             self.handshake()
             self.write_header()
             state = self.play()
@@ -221,7 +223,7 @@ class Match:
                 players=players,
                 variant=game.variant(setup),
                 time=time_data,
-                seed=seat_seed(self.seed, seat.seat),
+                seed=self.told[seat.seat],
                 setup=public,
             )
             self.send(seat, Outgoing.of(message), request=True)
@@ -256,7 +258,8 @@ class Match:
                 "deal": DEALT if self.dealt_from_seed() else GIVEN,
                 "variant": self.game.variant(self.setup),
                 "players": [
-                    {"seat": s.seat, "name": s.name, "version": s.version, "bot": s.conn.label}
+                    {"seat": s.seat, "name": s.name, "version": s.version, "bot": s.conn.label,
+                     "seed": self.told[s.seat]}
                     for s in self.seats
                 ],
                 "time": [s.time.to_data() for s in self.seats],
@@ -506,7 +509,7 @@ class Match:
             for s in self.seats
         )
         if self.writer is not None:
-            self.writer.write(
+            self.writer.write_last(
                 {
                     "type": "result",
                     "scores": scores,

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Final
 
-from . import containment
+from . import cgroups, containment
 from .connection import Connection, LineReader, Received, open_private
 from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
 from .text import printable
@@ -113,7 +113,7 @@ class StderrLog:
         self.thread.start()
 
     def _run(self) -> None:
-        if self.path is not None:
+        if self.path is not None and self.cap > 0:  # no room at all: no log
             try:
                 self.out = open_private(self.path)
             except OSError:  # no log then, but stderr is still drained
@@ -198,8 +198,15 @@ class ProcessConnection(Connection):
         watch: bool = True,
         signal_exit: bool = False,
         program: str | None = None,
+        pass_fds: Sequence[int] = (),
+        group: cgroups.Group | None = None,
     ) -> None:
         self.argv = list(argv)
+        #: Descriptors handed to the bot's command at its start (then closed here):
+        #: the sandbox's seccomp filter, which ``bwrap`` reads.
+        self.pass_fds = tuple(pass_fds)
+        #: The bot's cgroup (its memory bound and CPU share): removed once it is gone.
+        self.group = group
         #: The bot's own program when ``argv`` starts it through another (a launcher).
         self.program = program
         #: The bot runs under a program (the sandbox's) that reports its death by
@@ -237,6 +244,7 @@ class ProcessConnection(Connection):
     def start(self) -> str | None:
         program = self.program
         if program is not None and shutil.which(program, path=_search_path(self.env)) is None:
+            self._close_passed()
             self.exit_status = "not started"
             return f"could not start {program!r}: no such program, or not executable"
         try:
@@ -248,12 +256,15 @@ class ProcessConnection(Connection):
                 bufsize=0,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=self.pass_fds,
                 cwd=self.cwd,
                 env=self.env,
             )
         except OSError as e:
             self.exit_status = "not started"
             return f"could not start {self.argv[0]!r}: {e.strerror or e}"
+        finally:
+            self._close_passed()
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
         containment.started(self.proc.pid)
@@ -276,6 +287,13 @@ class ProcessConnection(Connection):
             else:
                 self.poller.register(self.pidfd, select.POLLIN)
         return None
+
+    def _close_passed(self) -> None:
+        """Close the descriptors handed to the bot (it has its own copies)."""
+        for fd in self.pass_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.pass_fds = ()
 
     def _has_exited(self) -> bool:
         """Whether the leader exited, without reaping it (so its group id stays ours)."""
@@ -473,6 +491,9 @@ class ProcessConnection(Connection):
         assert self.proc is not None
         status = self._peek_status()
         name = status.removeprefix("signal ") if status.startswith("signal ") else ""
+        if name == "SIGKILL" and self.group is not None and self.group.oom_killed():
+            return (CRASH, "killed by the out-of-memory killer: it went over its memory "
+                    "bound (--memory, for all its processes)")
         if name and name not in containment.SELF_INFLICTED:
             self.signal = name
             return (
@@ -553,7 +574,11 @@ class ProcessConnection(Connection):
         return self.stderr.last_line() if self.stderr is not None else ""
 
     def kill(self) -> None:
+        self._close_passed()  # never started
         proc = self.proc
+        if proc is None and self.group is not None:  # never started either
+            self.group.remove()
+            self.group = None
         if proc is None or proc.returncode is not None:
             return
         exited = self._has_exited()
@@ -580,3 +605,6 @@ class ProcessConnection(Connection):
             self.pidfd = None
         if self.stderr is not None:
             self.stderr.stop(1.0)
+        if self.group is not None and proc.returncode is not None:
+            self.group.remove()
+            self.group = None

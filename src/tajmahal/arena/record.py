@@ -17,9 +17,11 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, frozen
 
+from . import seal, written
 from .game import AnyGame
-from .protocol import FAULT_KINDS
+from .protocol import FAULT_KINDS, HELLO
 from .text import printable, quote
+from .written import Clocks, FaultContext, FieldError
 
 FORMAT: Final = "arena-record"
 FORMAT_VERSION: Final = 1
@@ -31,15 +33,26 @@ class RecordWriter:
 
     An interrupted match never leaves a truncated file under the final name, and
     nothing is on disk while the game runs: the header holds the deck, which a bot
-    able to read the output directory must not see mid-game.
+    able to read the output directory must not see mid-game.  With a ``key``, the
+    last line (:meth:`write_last`) holds the record's seal (see :mod:`.seal`).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, key: bytes | None = None) -> None:
         self.path = path
         self.lines: list[bytes] | None = []
+        self.sealer = seal.Sealer(key) if key is not None else None
 
     def write(self, data: dict[str, Any]) -> None:
         assert self.lines is not None, "the record is already committed or discarded"
+        if self.sealer is not None:
+            self.sealer.add(data)
+        self.lines.append(orjson.dumps(data) + b"\n")
+
+    def write_last(self, data: dict[str, Any]) -> None:
+        """The last line, with the seal of the record if there is a key."""
+        assert self.lines is not None, "the record is already committed or discarded"
+        if self.sealer is not None:
+            data = self.sealer.sealed(data)
         self.lines.append(orjson.dumps(data) + b"\n")
 
     def commit(self) -> None:
@@ -95,13 +108,16 @@ class ReplayedStep:
 class Replay:
     """A record that replayed: its header and result lines, its steps, the seats'
     names, and whether its setup is the one its seed deals (``dealt``; False for
-    a record of a setup given to the referee, which no seed explains)."""
+    a record of a setup given to the referee, which no seed explains), and its
+    seal: :data:`~.seal.HERE` (intact under this machine's key),
+    :data:`~.seal.ELSEWHERE` (another key's: not checked) or :data:`~.seal.UNSEALED`."""
 
     header: dict[str, Any]
     result: dict[str, Any]
     steps: tuple[ReplayedStep, ...]
     names: tuple[str, ...]
     dealt: bool = True
+    sealed: str = seal.UNSEALED
 
 
 #: How a record says where its setup came from (the header's ``deal``).
@@ -242,40 +258,52 @@ class _Replayer:
         setup, names, dealt = self.header(number, header)
         players = len(names)
         state = game.new_game(setup)
+        self.clocks = Clocks(header["time"])
+        seen = [(number, header)]  # every line, for the seal
         steps: list[ReplayedStep] = []
         fault_lines: list[dict[str, Any]] = []
         faulted: dict[int, int] = {}  # seat -> the decision its fault line came before
         pending: dict[str, Any] | None = None  # the fault line for the next step
         counts = [[0, 0] for _ in range(players)]  # decisions, fallback decisions per seat
-        decision = 0
+        made: list[tuple[int, str]] = []  # (seat, by) of each decision
         result: dict[str, Any] | None = None
         for number, data in lines:
+            seen.append((number, data))
             kind = data["type"]
             if result is not None:
                 raise RecordError(f"a {quote(kind)} line after the result", line=number)
             if kind == "fault":
-                fault = self.fault_line(number, data, players, decision)
+                fault = self.fault_line(number, data, players, len(made))
                 if fault["seat"] in faulted:
                     raise RecordError(f"seat {fault['seat']} faults twice", line=number)
-                faulted[fault["seat"]] = decision + 1
+                where = FaultContext(game, state, len(made), self.clocks, header["handshake"], made)
+                _written(written.check_fault, number, data, where)
+                faulted[fault["seat"]] = len(made) + 1
                 fault_lines.append(fault)
                 pending = pending or fault
                 continue
             if kind == "result":
                 result = data
-                self.result(state, data, number, decision, fault_lines, counts)
+                self.result(state, data, number, len(made), fault_lines, counts)
+                unhelloed = {f["seat"] for f in fault_lines if f["phase"] == HELLO
+                             and not f["detail"].startswith("after its answer")}
+                _written(written.check_players, seen[0][0], game, header["players"], unhelloed)
+                ats = [f["at"] for f in [*fault_lines, *data["faults"]]]
+                _written(written.check_result, number, game, data, header["players"],
+                         self.clocks, max(ats, default=0.0))
                 continue
             if kind != "action":
                 raise RecordError(f"unknown line type {quote(kind)}", line=number)
-            decision += 1
-            state, step = self.action(state, number, data, decision, faulted, counts, names)
+            state, step = self.action(state, number, data, len(made) + 1, faulted, counts, names)
+            made.append((step.seat, step.by))
             if pending is not None:
                 step = evolve(step, fault=pending)
                 pending = None
             steps.append(step)
         if result is None:
             raise RecordError("no result line: the record is incomplete")
-        return Replay(header=header, result=result, steps=tuple(steps), names=names, dealt=dealt)
+        return Replay(header=header, result=result, steps=tuple(steps), names=names, dealt=dealt,
+                      sealed=_sealed(seen))
 
     def header(self, number: int, header: dict[str, Any]) -> tuple[Any, tuple[str, ...], bool]:
         game = self.game
@@ -330,6 +358,7 @@ class _Replayer:
                     f'of a given setup says "deal": "{GIVEN}"',
                     line=number,
                 )
+        _written(written.check_header, number, header)
         return setup, tuple(names), deal == DEALT
 
     def fault_line(
@@ -376,10 +405,10 @@ class _Replayer:
                 decision,
             )
         legal = game.legal_actions(state)
-        written = _field(data, "action", number)
+        recorded = _field(data, "action", number)
         choice = data.get("choice")
         if choice is None:  # optional: found from the action
-            choice = self.find(legal, written, number, decision)
+            choice = self.find(legal, recorded, number, decision)
         if type(choice) is not int or not 0 <= choice < len(legal):
             raise RecordError(
                 f"choice {quote(choice)} is not an index of the {len(legal)} legal actions",
@@ -387,8 +416,8 @@ class _Replayer:
                 decision,
             )
         action = legal[choice]
-        if game.action_to_data(action) != written:  # written otherwise, or another action
-            index = self.find(legal, written, number, decision)
+        if game.action_to_data(action) != recorded:  # written otherwise, or another action
+            index = self.find(legal, recorded, number, decision)
             if index != choice:
                 raise RecordError(
                     f"choice {choice} does not match the action (index {index})",
@@ -415,7 +444,8 @@ class _Replayer:
                 number,
                 decision,
             )
-        _number(data, "time", number)
+        _written(written.only, number, data, written.ACTION_FIELDS, "an action line")
+        _written(self.clocks.take, number, seat, data.get("time"), by)
         text = game.describe_action(state, action) if self.describe else ""
         before = state
         state, events = game.step(state, action)
@@ -494,6 +524,7 @@ class _Replayer:
         faulted = {f["seat"] for f in fault_lines}
         for fault in faults:  # and bots that did not exit after the end
             if fault.get("phase") == _END_PHASE:
+                _written(written.check_end_fault, line, fault, decisions)
                 seat = _integer(fault, "seat", line, 0, len(counts) - 1)
                 if seat in faulted:
                     raise RecordError(f"seat {seat} faults twice", line=line)
@@ -506,6 +537,24 @@ class _Replayer:
                     f"fallback), the record has {counts[seat]}",
                     line=line,
                 )
+
+
+def _written(check: Callable[..., None], line: int, *args: Any) -> None:
+    """``check(*args)`` of :mod:`.written`, its complaint a :class:`RecordError` at ``line``."""
+    try:
+        check(*args)
+    except FieldError as e:
+        raise RecordError(str(e), line=line) from None
+
+
+def _sealed(lines: Sequence[tuple[int, Any]]) -> str:
+    """What the record's seal says of its ``lines`` (numbered); a :class:`RecordError`
+    at the first line it disowns."""
+    try:
+        return seal.check([data for _, data in lines], seal.load_key())
+    except seal.SealError as e:
+        at = lines[e.position][0] if e.position is not None else lines[-1][0]
+        raise RecordError(str(e), line=at) from None
 
 
 def dealt_data(game: AnyGame, players: int, seed: int, variant: str | None) -> Any:

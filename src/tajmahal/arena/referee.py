@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import hashlib
+import hmac
 import os
 import secrets
 import shlex
@@ -24,7 +25,7 @@ from typing import Any, Final
 
 from attrs import evolve, field, frozen
 
-from . import containment, sandbox
+from . import cgroups, containment, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .process import ProcessConnection
@@ -263,9 +264,15 @@ class MatchConfig:
     keep every CPU busy.
     ``trace(seat, "to"|"from", line)`` sees every protocol line; ``on_step(decision,
     seat, state_before, action, events, by)`` and ``on_fault(fault)`` are for
-    progress output.  ``sandbox`` and ``memory`` (MB) confine the bot processes
-    (see :mod:`~tajmahal.arena.sandbox`); ``hide``: directories sandboxed bots
-    must not see, besides the record's and the logs' (a tournament's)."""
+    progress output.  ``sandbox`` confines the bot processes (see
+    :mod:`~tajmahal.arena.sandbox`), ``memory`` bounds (in MB) the memory of each
+    bot's whole process tree (its cgroup: :mod:`~tajmahal.arena.cgroups`);
+    ``hide``: directories sandboxed bots must not see, besides the record's and
+    the logs' (a tournament's).
+    ``seat_key``: the secret the seeds told to the bots are made with
+    (:func:`told_seed`; a tournament's comes from its directory's key, so a game
+    played again tells the same seeds); None: a fresh random one per match.  The
+    seeds told are in the record's header, the key is not."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -282,6 +289,7 @@ class MatchConfig:
     sandbox: bool = False
     memory: int | None = None
     hide: tuple[Path, ...] = ()
+    seat_key: bytes | None = field(default=None, repr=False)
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):
@@ -335,12 +343,21 @@ def connect(
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
-            argv = sandbox.command(
-                spec.argv, sandbox=config.sandbox, memory=config.memory, hide=hidden_dirs(config)
-            )
+            group = bot_group(config.memory)
+            try:
+                launch = sandbox.command(
+                    spec.argv, sandbox=config.sandbox, group=group, hide=hidden_dirs(config)
+                )
+            except BaseException:
+                if group is not None:
+                    group.remove()
+                raise
+            argv = launch.argv
             out.append(
                 ProcessConnection(
                     argv,
+                    pass_fds=launch.fds,
+                    group=group,
                     label=spec.text,
                     log_path=logs[seat],
                     max_line=config.max_line,
@@ -353,12 +370,47 @@ def connect(
     return out
 
 
-def seat_seed(seed: int, seat: int) -> int:
-    """The seed handed to the bot of ``seat`` (for its own randomness).
+def bot_group(memory: int | None) -> cgroups.Group | None:
+    """A cgroup for a bot program: at most ``memory`` MB for its whole tree (None:
+    no bound) and one CPU, where the system allows cgroups (none otherwise).
+    Raises ValueError for a ``memory`` bound that cannot be had (rather than
+    leave the bot unbounded)."""
+    group = cgroups.create(memory)
+    if group is None and memory is not None:
+        raise ValueError(f"--memory needs a cgroup for each bot: {cgroups.unavailable()}")
+    return group
 
-    A one-way hash of the match seed: the match seed deals the cards, so a bot
-    that could work it back from its own seed could read the deck."""
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the built-in player of ``seat`` (it runs inside the referee,
+    where nothing sees it): a hash of the match seed, so that built-in players
+    play the same way in every run of a seed."""
     digest = hashlib.sha256(f"tajmahal seat seed {seed} {seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+#: Set (to anything but "" or "0"), the seeds told to the bots are the hashes of
+#: the match seed they were before (:func:`seat_seed`): runs of one seed are then
+#: the same, bot programs' play included, as the docs' figures need; but a bot
+#: can work a small match seed back from its own.  Never for a competitive run.
+REPRODUCIBLE_SEEDS: Final = "TAJMAHAL_REPRODUCIBLE_SEEDS"
+
+
+def told_seeds(key: bytes | None, seed: int, seats: int) -> list[int]:
+    """The seed told to the bot of each seat of a match of ``seed``: under the
+    secret ``key`` (None: a fresh one), or as :data:`REPRODUCIBLE_SEEDS` says."""
+    if os.environ.get(REPRODUCIBLE_SEEDS, "") not in ("", "0"):
+        return [seat_seed(seed, seat) for seat in range(seats)]
+    key = key if key is not None else secrets.token_bytes(32)
+    return [told_seed(key, seat) for seat in range(seats)]
+
+
+def told_seed(key: bytes, seat: int) -> int:
+    """The seed the hello hands the bot of ``seat`` (for its own randomness): an
+    HMAC of the seat under the match's secret ``key`` (:attr:`MatchConfig.seat_key`),
+    so it says nothing about the match seed, whatever seed was typed (a bot that
+    worked a small seed back from its own could deal the deck)."""
+    digest = hmac.new(key, f"tajmahal seat seed {seat}".encode(), "sha256").digest()
     return int.from_bytes(digest[:4], "big") >> 1
 
 

@@ -23,26 +23,35 @@ privilege: unprivileged user namespaces) puts it in its own
   ``zero``, ``random``, ``urandom``, a private ``pts``: no terminal of yours).
   The records, logs and tournament directory of the game are hidden even when
   they lie beneath a directory it may read;
+- a seccomp filter (:mod:`~tajmahal.arena.syscalls`) that refuses the system
+  calls reaching what every process of the machine shares (file locks, the
+  page cache's state, file watches, the kernel log, keyrings, ``AF_VSOCK``),
+  ``io_uring``, and calls no bot needs; and the machine-wide counters of
+  ``/proc`` that a bot could move and another read (:data:`HIDDEN_COUNTERS`)
+  are hidden;
 - new session, so it has no controlling terminal; its environment holds only
   ``PATH``, ``HOME``, ``TMPDIR`` and the language (``LANG``, ``LC_ALL``);
 - and it dies with its referee (``--die-with-parent``).
 
 Inside, :mod:`~tajmahal.arena.confine` adds what the kernel offers: a Landlock
 domain over the same directories (writes in ``/tmp`` only, no new files in
-``/dev``), ``no_new_privs``, no core dumps, the ``--memory`` cap and at most
-:data:`PROCESSES` processes (``RLIMIT_NPROC``, counted in its own user
-namespace; the kernel does not apply it to root's processes).
+``/dev``), ``no_new_privs``, no core dumps and at most :data:`PROCESSES`
+processes (``RLIMIT_NPROC``, counted in its own user namespace; the kernel does
+not apply it to root's processes).  Outside, before ``bwrap``, a shell puts
+the bot in its cgroup (:mod:`~tajmahal.arena.cgroups`: the ``--memory`` bound
+for its whole tree and a CPU share) where the system allows one.
 
 :func:`unavailable` says why the sandbox cannot be had here (no Linux, no
-``bwrap``, user namespaces refused).  Without the sandbox, :func:`command`
-still starts a bot through the launcher where that adds something: the
-``--memory`` cap, and (Landlock ABI 6, Linux 6.12+) signals kept to its own
-process tree, so that it cannot kill or stop its referee, its tournament
+``bwrap``, no libseccomp, user namespaces refused).  Without the sandbox,
+:func:`command` still starts a bot through the launcher where that adds
+something: its cgroup, and (Landlock ABI 6, Linux 6.12+) signals kept to its
+own process tree, so that it cannot kill or stop its referee, its tournament
 worker, or another seat's bot.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import stat
@@ -53,7 +62,9 @@ from pathlib import Path
 from shutil import which
 from typing import Final
 
-from . import confine
+from attrs import frozen
+
+from . import cgroups, confine, syscalls
 
 #: Bytes a sandboxed bot may keep in its ``/tmp`` (and as much in ``/dev/shm``).
 TMP_SIZE: Final = 256 << 20
@@ -104,16 +115,23 @@ def unavailable() -> str | None:
             "(Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
         )
     bwrap, no_userns = found
+    no_filter = syscalls.unavailable()
+    if no_filter is not None:
+        return no_filter
+    rules = syscalls.descriptor()
     probe = [
-        bwrap, *_namespace_options(no_userns), "--ro-bind", "/", "/", "--proc", "/proc",
-        "--dev", "/dev", "--tmpfs", "/tmp", "--", which("true") or "/bin/true",
+        bwrap, *_namespace_options(no_userns), "--seccomp", str(rules), "--ro-bind", "/", "/",
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", which("true") or "/bin/true",
     ]
     try:
         done = subprocess.run(
-            probe, capture_output=True, timeout=30, check=False, stdin=subprocess.DEVNULL
+            probe, capture_output=True, timeout=30, check=False, stdin=subprocess.DEVNULL,
+            pass_fds=(rules,),
         )
     except (OSError, subprocess.SubprocessError) as e:
         return f"the sandbox could not be started here: {e}"
+    finally:
+        os.close(rules)
     if done.returncode == 0:
         return None
     why = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -131,33 +149,57 @@ def scope_available() -> bool:
     return confine.landlock_abi() >= confine.SCOPE_ABI
 
 
+@frozen
+class Launch:
+    """How to start a bot: its command line, and the file descriptors it is handed
+    (``fds``: the sandbox's seccomp filter, which ``bwrap`` reads at its start).
+    Whoever starts it passes ``fds`` to it and closes them (:meth:`close`)."""
+
+    argv: tuple[str, ...]
+    fds: tuple[int, ...] = ()
+
+    def close(self) -> None:
+        """Close the descriptors (once the bot is started, or if it never is)."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
 def command(
     argv: Sequence[str],
     *,
     sandbox: bool,
-    memory: int | None,
+    group: cgroups.Group | None = None,
     hide: Iterable[Path] = (),
-) -> list[str]:
-    """The command line that starts the bot ``argv`` in the sandbox (``sandbox``),
-    or confined as far as can be without it; ``hide``: directories of the
-    referee's (records, logs, a tournament) the bot must not see."""
-    limits = [] if memory is None else ["--memory", str(memory)]
+) -> Launch:
+    """How to start the bot ``argv`` in the sandbox (``sandbox``), or confined as
+    far as can be without it, in its cgroup ``group`` (None: none); ``hide``:
+    directories of the referee's (records, logs, a tournament) the bot must not
+    see."""
     if not sandbox:
-        if scope_available():
-            limits.append("--scope")
+        limits = [*cgroups.join_options(group), *(["--scope"] if scope_available() else [])]
         if not limits:
-            return list(argv)
-        return [sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv]
+            return Launch(tuple(argv))
+        return Launch((sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv))
+    limits = []
     found = _bwrap()
     if found is None:
         raise OSError("bwrap is not installed")
     bwrap, no_userns = found
     argv = _absolute(argv)
     readable = readable_paths(argv)
+    hide = list(hide)
+    for folder in hide:
+        seen = exposed(argv, folder)
+        if seen is not None:
+            raise ValueError(
+                f"the sandbox of {argv[-1]!r} would let it read {folder} (through {seen})"
+            )
+    rules = syscalls.descriptor()
     options = [
-        *_namespace_options(no_userns), "--hostname", "sandbox",
+        *_namespace_options(no_userns), "--hostname", "sandbox", "--seccomp", str(rules),
         *_system_options(),
-        "--proc", "/proc", "--dev", "/dev",
+        "--proc", "/proc", *_counters_hidden(), "--dev", "/dev",
         "--size", str(TMP_SIZE), "--perms", "1777", "--tmpfs", "/tmp",
         "--size", str(TMP_SIZE), "--tmpfs", "/dev/shm",
     ]
@@ -173,7 +215,43 @@ def command(
     for directory in (*SYSTEM_DIRS, *readable, "/proc"):
         limits += ["--read", directory]
     limits += ["--write", "/tmp", "--write", "/dev/shm", "--devices", "/dev"]
-    return [bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv]
+    inside = (bwrap, *options, "--", sys.executable, "-I", "-S", _LAUNCHER, *limits, "--", *argv)
+    if group is not None:  # a shell joins the group outside, then becomes bwrap
+        return Launch((_SHELL, "-c", _JOIN, "tajmahal-join", *group.procs, "--", *inside),
+                      (rules,))
+    return Launch(inside, (rules,))
+
+
+_SHELL: Final = which("sh") or "/bin/sh"
+#: Join the cgroups whose ``cgroup.procs`` files come before ``--``, then become
+#: the command after it (a shell starts in a millisecond, Python in tens).
+_JOIN: Final = (
+    'for f do [ "$f" = -- ] && break; echo $$ 2>/dev/null >"$f" || '
+    '{ echo "tajmahal sandbox: cannot join the cgroup $f" >&2; exit 126; }; shift; done; '
+    'shift; exec "$@"'
+)
+
+
+#: Machine-wide counters in ``/proc`` that a bot could move and another read
+#: exactly (open files, inodes, dentries, file locks): hidden in the sandbox.
+#: (Coarser ones, such as free memory and the load, stay: see docs/cli.md.)
+HIDDEN_COUNTERS: Final = (
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/fs/aio-nr",
+    "/proc/locks",
+)
+
+
+def _counters_hidden() -> list[str]:
+    """Options that cover :data:`HIDDEN_COUNTERS` with an empty file."""
+    options: list[str] = []
+    for path in HIDDEN_COUNTERS:
+        if os.path.exists(path):
+            options += ["--ro-bind", "/dev/null", path]
+    return options
 
 
 def _namespace_options(no_userns: bool) -> list[str]:
@@ -271,6 +349,25 @@ def _private_in(top: str) -> tuple[str, ...]:
             if stat.S_ISREG(mode) and not mode & 0o004:
                 found.append(path)
     return tuple(found)
+
+
+def exposed(argv: Sequence[str], directory: Path) -> str | None:
+    """The directory the sandbox of the bot ``argv`` would let it read that makes
+    ``directory`` (of the referee's: records, logs, a tournament) readable too:
+    ``directory`` is that directory itself or holds it (then it cannot be hidden),
+    or lies in a system directory; None if it is out of the bot's sight or
+    hidden (beneath a directory it reads, see :func:`_masked`)."""
+    path = os.path.abspath(directory)
+    for system in SYSTEM_DIRS:
+        if not os.path.islink(system) and _beneath(path, system):
+            return system
+    readable = readable_paths(_absolute(argv))
+    if not any(_beneath(path, d) for d in readable):
+        return None  # not in the sandbox at all
+    for d in readable:
+        if _beneath(d, path):  # the same directory, or one it holds: not to be hidden
+            return d
+    return None
 
 
 def _masked(hide: Iterable[Path], readable: Sequence[str]) -> list[str]:

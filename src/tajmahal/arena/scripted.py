@@ -23,7 +23,25 @@ import orjson
 from attrs import frozen
 
 from .connection import Connection, Received
-from .protocol import PROTOCOL_FAULT, TIMEOUT, VERSION, Message, Outgoing, quote_bytes
+from .protocol import (
+    CLOSED,
+    CRASH,
+    OVERSIZED,
+    PROTOCOL_FAULT,
+    TIMEOUT,
+    VERSION,
+    Message,
+    Outgoing,
+    quote_bytes,
+)
+
+#: The detail of a :class:`Fail` of each kind unless it gives one: what a real
+#: connection reports (a record of the game verifies).
+DETAILS = {
+    CRASH: "exited (exit 1)",
+    CLOSED: "closed its stdout but is still running",
+    OVERSIZED: "a line of more than 65536 bytes (65537 read without a newline)",
+}
 
 
 @frozen
@@ -36,8 +54,11 @@ class Answer:
 
 @frozen
 class Fail:
+    """A transport fault; its detail by default as a real connection words it (a
+    timeout's names the time it had)."""
+
     kind: str
-    detail: str = "scripted fault"
+    detail: str | None = None
 
 
 def correct_answer(request: Message, name: str = "scripted") -> Message:
@@ -72,7 +93,8 @@ class ScriptedConnection(Connection):
             return
         entry = self.script.pop(0) if self.script else Answer(correct_answer(data, self.name))
         if isinstance(entry, Fail):
-            self.pending = Received(0.0, fault=(entry.kind, entry.detail))
+            detail = entry.detail if entry.detail is not None else DETAILS.get(entry.kind, "")
+            self.pending = Received(0.0, fault=(entry.kind, detail))
             return
         reply = entry.reply
         line = reply if isinstance(reply, bytes) else orjson.dumps(reply)
@@ -81,7 +103,7 @@ class ScriptedConnection(Connection):
 
     def receive(self, timeout: float) -> Received:
         got, self.pending = self.pending, None
-        if got is None:
+        if got is None or got.fault == (TIMEOUT, ""):
             return Received(timeout, fault=(TIMEOUT, f"no answer within {timeout:.3f} s"))
         if got.fault is None and got.elapsed > timeout:
             return Received(timeout, fault=(TIMEOUT, f"no answer within {timeout:.3f} s"))

@@ -4,16 +4,19 @@ The game's page shows a person's hand and takes their moves: only the browser of
 the person who started ``tajmahal play`` may read it or play.  :class:`Gate`
 wraps the web application and checks every request before it is routed:
 
-- the *token*: a random secret in the address the command prints (as Jupyter
-  does), ``?token=...``; the page's first load turns it into a cookie
-  (``HttpOnly``, ``SameSite=Strict``) that the page's own requests carry.  A
-  request with neither is refused (403): another web page, another user of the
-  machine, or a bot cannot read the game or play;
+- the *token* of its :class:`~tajmahal.arena.websession.WebSession`: every
+  request but those of the page itself (``public`` paths, which hold nothing
+  secret) must carry it in its ``Authorization`` header, which only the page's
+  own script sends (see :mod:`~tajmahal.arena.websession`: never a cookie, which
+  every port of 127.0.0.1 would receive).  A request without it is refused
+  (403): another web page, another user of the machine, or a bot cannot read
+  the game or play;
 - the *Host* header, when serving on a loopback address: only ``localhost``,
   ``127.0.0.1`` or ``[::1]`` with the port (a DNS-rebinding page comes with its
   own name, and is refused);
 - the *Origin* (and ``Sec-Fetch-Site``) when a browser sends one: only the page's
-  own (a cross-site form or ``fetch``, CSRF, is refused);
+  own (a cross-site form or ``fetch``, CSRF, is refused); the page itself may
+  be reached from anywhere (the launch file is a ``file:`` page) but not framed;
 - a move is JSON (``Content-Type: application/json``, else 415) of at most
   :data:`MAX_BODY` bytes (else 413, without reading the rest).
 
@@ -27,14 +30,12 @@ descriptors), and a connection that has not completed a request within
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import resource
-import secrets
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from http.cookies import SimpleCookie
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import Any, Final
-from urllib.parse import parse_qs
+
+from .websession import WebSession
 
 #: The largest request body taken (a move is a few dozen bytes).
 MAX_BODY: Final = 4096
@@ -51,10 +52,6 @@ Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 def is_loopback(host: str) -> bool:
     return host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
 
@@ -69,14 +66,32 @@ def connection_limit(wanted: int = MAX_CONNECTIONS) -> int:
     return max(4, min(wanted, soft // 4))
 
 
+#: Headers on every answer: no page may frame ours (clickjacking), no address is
+#: sent on as a referrer, no type is guessed.
+SAFE_HEADERS: Final = (
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+)
+
+
 class Gate:
     """The checks above, around the ASGI application ``app``, for a server on
-    ``host:port`` with ``token``."""
+    ``host:port`` whose requests carry the token of ``session``; a GET of one of
+    the ``public`` paths (the page, without anything secret) needs no token."""
 
-    def __init__(self, app: App, token: str, host: str, port: int) -> None:
+    def __init__(
+        self,
+        app: App,
+        session: WebSession,
+        host: str,
+        port: int,
+        public: Collection[str] = ("/",),
+    ) -> None:
         self.app = app
-        self.token = token
-        self.cookie = f"tajmahal-play-{port}"
+        self.session = session
+        self.public = frozenset(public)
         self.hosts: frozenset[str] | None = None  # any Host (served to the network)
         if is_loopback(host):
             self.hosts = frozenset(f"{name}:{port}" for name in LOOPBACK_NAMES)
@@ -85,31 +100,28 @@ class Gate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        send = _with_safe_headers(send)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
         if refusal is not None:
             await _respond(send, *refusal)
             return
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        if self.token in query.get("token", ()) and scope["path"] == "/":
-            send = self._setting_cookie(send)
         await self.app(scope, _limited(receive), send)
 
     def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
         """Why the request is refused (status, text); None if it is let in."""
         host = headers.get("host", "")
         if self.hosts is not None and host not in self.hosts:
-            return 403, f"this game answers to {sorted(self.hosts)[0]} only, not {host!r}"
+            return 403, f"this page answers to {sorted(self.hosts)[0]} only, not {host!r}"
+        if scope["method"] in ("GET", "HEAD") and scope["path"] in self.public:
+            return None  # the page: reached from the launch file, a cross-site navigation
         origin = headers.get("origin")
         if origin is not None and origin != f"http://{host}":
             return 403, "requests from other web pages are refused"
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
             return 403, "requests from other web pages are refused"
-        if not self.authorized(scope, headers):
-            return 403, (
-                "open the address `tajmahal play` printed, with its token: "
-                "this game is only for the person who started it"
-            )
+        if not self.session.admits(headers):
+            return 403, self.session.refusal
         if scope["method"] not in ("GET", "HEAD"):
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
             if kind != "application/json":
@@ -119,27 +131,17 @@ class Gate:
                 return 413, f"a request body is at most {MAX_BODY} bytes"
         return None
 
-    def authorized(self, scope: Scope, headers: dict[str, str]) -> bool:
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        given = list(query.get("token", ()))
-        cookies: SimpleCookie = SimpleCookie()
-        with contextlib.suppress(Exception):
-            cookies.load(headers.get("cookie", ""))
-        if self.cookie in cookies:
-            given.append(cookies[self.cookie].value)
-        return any(secrets.compare_digest(t.encode(), self.token.encode()) for t in given)
 
-    def _setting_cookie(self, send: Send) -> Send:
-        cookie = f"{self.cookie}={self.token}; HttpOnly; SameSite=Strict; Path=/"
+def _with_safe_headers(send: Send) -> Send:
+    """``send`` that adds :data:`SAFE_HEADERS` to the answer."""
 
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = dict(message)
-                message["headers"] = [*message.get("headers", []),
-                                      (b"set-cookie", cookie.encode("latin-1"))]
-            await send(message)
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = dict(message)
+            message["headers"] = [*message.get("headers", []), *SAFE_HEADERS]
+        await send(message)
 
-        return sending
+    return sending
 
 
 class BodyTooLarge(Exception):

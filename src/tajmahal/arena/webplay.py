@@ -28,7 +28,6 @@ import socket
 import sys
 import threading
 import time
-import webbrowser
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -43,7 +42,8 @@ from .protocol import Message
 from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
 from .signals import terminate_as_interrupt
 from .viewer import Pictures, asset, pictures_of, seen_by
-from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol, new_token
+from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
+from .websession import Launch, WebSession, origin
 
 #: The name a seat gives for a person (``tajmahal play human greedy``).
 HUMAN: Final = "human"
@@ -297,14 +297,15 @@ def page(title: str) -> str:
     return (
         _PAGE.replace("@@TITLE@@", html.escape(title))
         .replace("@@CSS@@", asset("play.css"))
-        .replace("@@JS@@", asset("common.js") + asset("play.js"))
+        .replace("@@JS@@", asset("session.js") + asset("common.js") + asset("play.js"))
     )
 
 
-def make_app(table: Table, token: str, host: str, port: int) -> Any:
+def make_app(table: Table, session: WebSession, host: str, port: int) -> Any:
     """The starlette application of ``table``: the page, ``GET /api/state?since=V``
     and ``POST /api/act`` with ``{"seat", "decision", "choice"}``, behind the
-    :class:`~tajmahal.arena.webgate.Gate` of ``token`` for a server on ``host:port``."""
+    :class:`~tajmahal.arena.webgate.Gate` of ``session`` for a server on ``host:port``
+    (the page is public; the game's state and moves want the session's token)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -341,13 +342,13 @@ def make_app(table: Table, token: str, host: str, port: int) -> Any:
             Route("/api/act", act, methods=["POST"]),
         ]
     )
-    return Gate(app, token, host, port)
+    return Gate(app, session, host, port, public=("/",))
 
 
 class Server:
     """uvicorn serving ``table`` on ``host:port`` in a thread (port 0: a free one),
     to those who have the :attr:`url` (with its token), ``max_connections`` at once
-    (see :mod:`~tajmahal.arena.webgate`)."""
+    (see :mod:`~tajmahal.arena.webgate` and :mod:`~tajmahal.arena.websession`)."""
 
     def __init__(
         self, table: Table, host: str, port: int, max_connections: int | None = None
@@ -359,8 +360,8 @@ class Server:
         self.sock.bind((host, port))
         self.host = host
         self.port = self.sock.getsockname()[1]
-        self.token = new_token()
-        app = make_app(table, self.token, host, self.port)
+        self.session = WebSession("tajmahal play")
+        app = make_app(table, self.session, host, self.port)
         limit = connection_limit() if max_connections is None else max_connections
         config = uvicorn.Config(
             app,
@@ -376,10 +377,13 @@ class Server:
         )
 
     @property
+    def token(self) -> str:
+        return self.session.token
+
+    @property
     def url(self) -> str:
-        """The page's address, with the token that opens it."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/?token={self.token}"
+        """The page's address, with the token that opens it (in its fragment)."""
+        return self.session.address(origin(self.host, self.port))
 
     def start(self) -> None:
         self.thread.start()
@@ -432,10 +436,17 @@ def play_in_browser(
     config = evolve(config, time=tuple(times), on_step=table.on_step)
     server = Server(table, host, port)
     server.start()
+    launch: Launch | None = None
     try:
         say(f"the game is at {server.url} (Ctrl-C stops it)")
         if open_browser:
-            webbrowser.open(server.url)
+            try:
+                launch = Launch(server.url, game.title)
+            except OSError as e:
+                say(f"cannot open your browser ({e.strerror or e}): open the address above")
+            else:
+                say(f"opening it in your browser through {launch.uri} (readable by you only)")
+                launch.open_browser()
         result = play_match(game, setup, connections, config, seed=seed)
         table.finish(result)
         if linger is None:
@@ -446,6 +457,8 @@ def play_in_browser(
             time.sleep(linger)
         return result
     finally:
+        if launch is not None:
+            launch.close()
         table.close()
         server.stop()
 
@@ -473,6 +486,7 @@ def run_play(
     import click
 
     from .commands import (
+        check_outputs_hidden,
         check_sandbox,
         check_writable,
         default_sandbox,
@@ -506,6 +520,9 @@ def run_play(
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
+    if record is not None:
+        bot_specs = [spec for spec in specs if spec is not None]
+        check_outputs_hidden(bot_specs, confined, [(record.parent, f"--record {record}")])
     if programs:
         say_sandbox(confined, sandbox)
     config = MatchConfig(time=TimeControl(move=move), record=record, sandbox=confined)

@@ -13,6 +13,8 @@ import click
 
 from ..commands import (
     check_bots_start,
+    check_memory,
+    check_outputs_hidden,
     check_sandbox,
     load_game_option,
     parse_bots,
@@ -24,7 +26,13 @@ from ..registry import GameRegistry, UnknownGame
 from . import gauntlet
 from .journal import TournamentError, stored_plan
 from .plan import Plan
-from .schedule import Entrant, deals_for, parse_entrants, seatings_per_deal
+from .schedule import (
+    Entrant,
+    deals_for,
+    duplicate_by_default,
+    parse_entrants,
+    seatings_per_deal,
+)
 from .sprt import SprtError, SprtParams, parse_sprt, require_scipy
 
 DEFAULT_GAMES = 100
@@ -41,10 +49,12 @@ _PLAN_OPTIONS = (
     "grace",
     "max_line",
     "max_log",
+    "max_logs",
     "batch_events",
     "sandbox",
     "memory",
     "seatings",
+    "duplicate",
     "sprt",
 )
 
@@ -96,11 +106,13 @@ def _new_plan(
         grace=options["grace"],
         max_line=options["max_line"],
         max_log=options["max_log"],
+        max_logs=options["max_logs"],
         batch_events=options["batch_events"],
         sandbox=options["sandbox"],
         memory=options["memory"],
         seatings=options["seatings"],
         sprt=_sprt_checked(options["sprt"], seats),
+        duplicate=options["duplicate"],
     )
 
 
@@ -198,19 +210,27 @@ def has_programs(game: AnyGame, bots: Sequence[str]) -> bool:
         entrants = parse_entrants(bots)
     except ValueError:
         return True
-    return not bots or any(e.bot not in game.builtin_players() for e in entrants)
+    return not bots or not duplicate_by_default([e.bot for e in entrants], game.builtin_players())
 
 
 def check_entrants(
-    game: AnyGame, entrants: Sequence[Entrant], options: dict[str, Any], plan: Plan | None = None
+    game: AnyGame,
+    entrants: Sequence[Entrant],
+    options: dict[str, Any],
+    plan: Plan | None = None,
+    out: Path | None = None,
 ) -> None:
     """Refuse to play unless every entrant looks startable and (unless
-    --no-preflight) starts and answers the hello: before any game, and before the
-    output directory is made."""
+    --no-preflight) starts and answers the hello, and (sandboxed) no bot could
+    read the output directory ``out``: before any game, and before the output
+    directory is made."""
     builtins = sorted(game.builtin_players())
     specs = parse_bots([e.bot for e in entrants], builtins)
     source = plan.to_data() if plan is not None else options
     check_sandbox(source["sandbox"])
+    check_memory(source["memory"])
+    if out is not None:
+        check_outputs_hidden(specs, source["sandbox"], [(out, f"--out {out}")])
     if not options["preflight"]:
         return
     config = MatchConfig(

@@ -34,6 +34,7 @@ from .arguments import (
     tournament_game,
 )
 from .gauntlet import is_gauntlet
+from .logbudget import DEFAULT_MAX_LOGS
 from .schedule import CYCLIC, SEATINGS
 from .session import Executors, play, play_gauntlet
 
@@ -101,6 +102,23 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         "orders of the bots (neighbours balanced too).",
     )
     @click.option(
+        "--max-logs",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_LOGS,
+        show_default=True,
+        metavar="B",
+        help="Bytes of the bots' stderr the whole tournament keeps (--max-log is per bot "
+        "and game); once spent, later games keep none, and the tournament says so.",
+    )
+    @click.option(
+        "--duplicate/--fresh-deals",
+        default=None,
+        help="Play each deal's cards in every seating (duplicate deals: the luck of the "
+        "cards cancels out), or fresh cards in every game [default: duplicate when every "
+        "BOT is built in; fresh when one is a program, which could tell another seating "
+        "what it saw: see docs/tournaments.md].",
+    )
+    @click.option(
         "--sprt",
         metavar="elo0=E0,elo1=E1[,alpha=A,beta=B,model=M,stat=S,stop=T]",
         help="Stop a two-bot match-up when a sequential probability ratio test decides "
@@ -146,6 +164,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
         game = tournament_game(registry, game_name, out, is_gauntlet_run)
         options["sandbox"] = default_sandbox(options["sandbox"], has_programs(game, bots))
+        if options["duplicate"] is None:
+            options["duplicate"] = not has_programs(game, bots)
         if executor != "ray" and (address is not None or ray_working_dir is not None):
             raise click.UsageError("--address and --ray-working-dir are for --executor ray")
         players = Executors(game, executor, jobs, address, ray_working_dir)
@@ -157,7 +177,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
             else:
                 lineup = lineup_of(bots, options) if bots else None
                 plan = plan_for(game, out, lineup, games, seed, options)
-                check_entrants(game, plan.entrants, options, plan)
+                check_entrants(game, plan.entrants, options, plan, out)
                 if has_programs(game, tuple(e.bot for e in plan.entrants)):
                     say_sandbox(plan.sandbox, sandbox_given(), quiet)
                 status = play(game, out, plan, games, players, as_json, quiet)

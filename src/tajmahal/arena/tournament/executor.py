@@ -10,7 +10,6 @@ machine; a distributed one would run :mod:`.worker` on other machines.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import sys
 import traceback
@@ -29,8 +28,9 @@ from .journal import GAMES, sync_directory
 @frozen
 class GameTask(Data):
     """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
-    bot of each seat (as for ``tajmahal match``), each seat's time control, and
-    where the record and the bots' logs go."""
+    bot of each seat (as for ``tajmahal match``), each seat's time control,
+    where the record and the bots' logs go, and the secret of the seeds the bots
+    are told (``seat_key``)."""
 
     number: int
     seed: int
@@ -46,6 +46,8 @@ class GameTask(Data):
     log_dir: str
     sandbox: bool = False
     memory: int | None = None
+    #: The secret of the seeds told to the bots, in hex ("": a fresh one).
+    seat_key: str = ""
 
 
 @frozen
@@ -139,6 +141,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             memory=task.memory,
             hide=_tournament_dir(record),
             on_step=on_step,
+            seat_key=bytes.fromhex(task.seat_key) if task.seat_key else None,
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         sync_directory(record.parent)  # the record's rename is on disk before it counts
@@ -160,10 +163,14 @@ def _keep_nonempty(logs: list[str]) -> list[str]:
     kept = []
     for log in logs:
         path = Path(log)
-        with contextlib.suppress(OSError):
+        try:
             if path.stat().st_size == 0:
                 path.unlink()
                 continue
+        except FileNotFoundError:  # none was kept (the tournament's log budget is spent)
+            continue
+        except OSError:
+            pass
         kept.append(log)
     return kept
 

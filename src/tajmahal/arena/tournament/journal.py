@@ -13,7 +13,9 @@ A game counts as finished exactly when its journal line is on disk.  The record
 is renamed into place (and the directory synced) before that line is written, so
 a journaled game always has its record; a game that was under way when the
 tournament stopped has no journal line and is simply played again.  A line cut
-short by a crash ends the journal; it is dropped on the next start.
+short by a crash ends the journal; it is dropped on the next start.  A line that
+repeats an earlier one exactly is dropped too (and noted in ``errors.log``); two
+different lines for one game stop the resume: which one is true cannot be told.
 
 Each line is *sealed*: it holds the SHA-256 of its game's record and an HMAC of
 the whole line under the directory's key, which only the tournament process
@@ -166,6 +168,8 @@ class TournamentDir:
         #: Journaled games whose line's seal or record does not match (see the module's
         #: text): counted only once :func:`~.charges.audit` has replayed their records.
         self.unsealed: list[Finished] = []
+        #: Journal lines left out on opening: they repeated an earlier one exactly.
+        self.repeated: list[Repeated] = []
         self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
 
     @property
@@ -202,18 +206,29 @@ class TournamentDir:
             if stored is None:
                 _create(root, plan)
                 finished: list[Finished] = []
+                repeated: list[Repeated] = []
             else:
                 plan = _reconcile(root, stored, plan)
-                finished = read_journal(root / JOURNAL, plan, repair=True)
+                finished, repeated = read_journal(root / JOURNAL, plan, repair=True)
                 remove_partial_records(root / GAMES)
             key = _key(root)
         except BaseException:
             os.close(lock)
             raise
         store = cls(root, plan, finished, lock, key)
+        store.repeated = repeated
+        for line in repeated:
+            store.log_error(line.number, line.text())
         store.unsealed = [e for e in finished if not store.sealed(e)]
         store.finished = [e for e in finished if e not in store.unsealed]
         return store
+
+    def seat_key(self, number: int) -> bytes:
+        """The secret the seeds told to the bots of game ``number`` are made with
+        (:attr:`~tajmahal.arena.referee.MatchConfig.seat_key`): derived from the
+        directory's key, so a game played again (on resume) tells the same seeds,
+        and no bot can work them out."""
+        return hmac.new(self._key, f"seat seeds of game {number}".encode(), "sha256").digest()
 
     def append(self, slot: Slot, result: dict[str, Any]) -> Finished:
         """Journal ``slot`` as finished with ``result``; on disk when this returns."""
@@ -377,10 +392,27 @@ def _reconcile(root: Path, stored: Plan, given: Plan) -> Plan:
     return given
 
 
-def read_journal(path: Path, plan: Plan, repair: bool = False) -> list[Finished]:
+@frozen
+class Repeated:
+    """A journal line that repeats an earlier one exactly (a write retried after
+    a crash, a journal joined from a copy): the earlier one is kept."""
+
+    number: int
+    line: int
+    first: int
+
+    def text(self) -> str:
+        return f"its journal line {self.line} repeats line {self.first} exactly: one is kept"
+
+
+def read_journal(
+    path: Path, plan: Plan, repair: bool = False
+) -> tuple[list[Finished], list[Repeated]]:
     """The finished games in the journal at ``path``, each checked against the
-    schedule of ``plan``.  A last line cut short by a crash is ignored (and cut
-    off the file if ``repair``); any other bad line is a TournamentError."""
+    schedule of ``plan``, and the lines left out as repeating an earlier one.
+    A last line cut short by a crash is ignored, and so is a line identical to
+    an earlier one (both are cut off the file if ``repair``); any other bad
+    line, or two different lines for one game, is a TournamentError."""
     data = path.read_bytes() if path.exists() else b""
     lines = data.split(b"\n")
     kept = len(data)
@@ -388,31 +420,46 @@ def read_journal(path: Path, plan: Plan, repair: bool = False) -> list[Finished]
         kept -= len(lines[-1])
     lines.pop()
     finished = []
-    numbers: set[int] = set()
+    repeated: list[Repeated] = []
+    seen: dict[int, tuple[int, Any]] = {}  # game number: its line's number and data
+    whole: list[bytes] = []
     for index, line in enumerate(lines, 1):
         try:
-            entry = Finished.from_data(orjson.loads(line))
+            raw = orjson.loads(line)
+            entry = Finished.from_data(raw)
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as e:
             if index == len(lines) and kept == len(data):  # a whole last line, garbled
                 kept -= len(line) + 1
                 break
             raise TournamentError(f"{path}, line {index}: not a journal entry ({e})") from None
-        _check_entry(path, index, entry, plan, numbers)
-        numbers.add(entry.number)
+        if entry.number in seen and seen[entry.number][1] == raw:
+            repeated.append(Repeated(entry.number, index, seen[entry.number][0]))
+            continue
+        _check_entry(path, index, entry, plan, seen)
+        seen[entry.number] = (index, raw)
         finished.append(entry)
-    if repair and kept < len(data):
+        whole.append(line + b"\n")
+    if repair and repeated:
+        write_atomically(path, b"".join(whole))
+    elif repair and kept < len(data):
         with path.open("r+b") as f:
             f.truncate(kept)
             os.fsync(f.fileno())
-    return finished
+    return finished, repeated
 
 
-def _check_entry(path: Path, index: int, entry: Finished, plan: Plan, numbers: set[int]) -> None:
+def _check_entry(
+    path: Path, index: int, entry: Finished, plan: Plan, seen: dict[int, tuple[int, Any]]
+) -> None:
     where = f"{path}, line {index}"
     if not 0 <= entry.number < plan.games:
         raise TournamentError(f"{where}: game {entry.number} is not in the schedule")
-    if entry.number in numbers:
-        raise TournamentError(f"{where}: game {entry.number} is in the journal twice")
+    if entry.number in seen:
+        raise TournamentError(
+            f"{where}: game {entry.number} is in the journal twice, differently (line "
+            f"{seen[entry.number][0]} says otherwise): which one the tournament wrote "
+            "cannot be told; remove the wrong line, or resume in a new directory"
+        )
     expected = plan.slot(entry.number)
     if entry.slot != expected:
         raise TournamentError(

@@ -19,8 +19,10 @@ from ..referee import (
     DEFAULT_MAX_LOG,
     TimeControl,
 )
+from .logbudget import DEFAULT_MAX_LOGS
 from .schedule import (
     CYCLIC,
+    FRESH_SEEDING,
     SEATINGS,
     SEEDING,
     Entrant,
@@ -49,8 +51,15 @@ class Plan:
     seed, the number of deals, the variant (None: the game's default for the
     number of seats), one time control per entrant (it follows the bot from seat
     to seat), the referee's other limits, and how entrants are seated in a deal
-    (``seatings``: see :data:`~.schedule.SEATINGS`), and the sequential test that
-    may stop a two-entrant tournament early (``sprt``: see :mod:`.sprt`).
+    (``seatings``: see :data:`~.schedule.SEATINGS`), the bytes of bot logs the
+    whole tournament keeps (``max_logs``: see :mod:`.logbudget`), the sequential test that
+    may stop a two-entrant tournament early (``sprt``: see :mod:`.sprt`), and
+    whether a deal's cards are played in each of its seatings (``duplicate``,
+    the default here) or every game has cards of its own: the command line
+    plays duplicate deals only between built-in bots
+    (:func:`~.schedule.duplicate_by_default`), which cannot carry what they saw
+    from one game to another; give the same choice from Python for bots that
+    are programs.
 
     Only the game and the entrants are required: entrants may be given as the
     command line's BOT texts, and every limit defaults to the referee's.
@@ -75,6 +84,8 @@ class Plan:
     sprt: SprtParams | None = None
     sandbox: bool = False
     memory: int | None = None
+    duplicate: bool = True
+    max_logs: int = DEFAULT_MAX_LOGS
 
     def __attrs_post_init__(self) -> None:
         if not self.time:  # the referee's default for every entrant
@@ -98,10 +109,10 @@ class Plan:
         return self.deals * self.per_deal
 
     def slots(self) -> Iterator[Slot]:
-        return schedule(self.seed, self.seats, self.deals, self.seatings)
+        return schedule(self.seed, self.seats, self.deals, self.seatings, self.duplicate)
 
     def slot(self, number: int) -> Slot:
-        return slot(self.seed, self.seats, number, self.seatings)
+        return slot(self.seed, self.seats, number, self.seatings, self.duplicate)
 
     def with_deals(self, deals: int) -> Plan:
         return evolve(self, deals=deals)
@@ -119,11 +130,13 @@ class Plan:
             "grace": self.grace,
             "max_line": self.max_line,
             "max_log": self.max_log,
+            "max_logs": self.max_logs,
             "batch_events": self.batch_events,
             "sandbox": self.sandbox,
             "memory": self.memory,
             "seatings": self.seatings,
-            "seeding": SEEDING,
+            "duplicate": self.duplicate,
+            "seeding": SEEDING if self.duplicate else FRESH_SEEDING,
             "seating_rule": SEATINGS[self.seatings],
             "sprt": None if self.sprt is None else self.sprt.to_data(),
         }
@@ -134,7 +147,9 @@ class Plan:
         way of dealing seeds or rotating seats."""
         try:
             seatings = str(data["seatings"])
-            if data["seeding"] != SEEDING or data["seating_rule"] != SEATINGS.get(seatings):
+            duplicate = bool(data.get("duplicate", True))  # older manifests: always
+            seeding = SEEDING if duplicate else FRESH_SEEDING
+            if data["seeding"] != seeding or data["seating_rule"] != SEATINGS.get(seatings):
                 raise ValueError(
                     "it was made by a version that deals seeds or seats entrants differently"
                 )
@@ -152,11 +167,13 @@ class Plan:
                 grace=float(data["grace"]),
                 max_line=int(data["max_line"]),
                 max_log=int(data["max_log"]),
+                max_logs=int(data.get("max_logs", DEFAULT_MAX_LOGS)),
                 batch_events=bool(data["batch_events"]),
                 seatings=seatings,
                 sprt=None if data.get("sprt") is None else SprtParams.from_data(data["sprt"]),
                 sandbox=bool(data.get("sandbox", False)),
                 memory=None if data.get("memory") is None else int(data["memory"]),
+                duplicate=duplicate,
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not a tournament plan ({type(e).__name__}: {e})") from None
@@ -180,7 +197,7 @@ class Plan:
         return [
             f"{_OPTION.get(key, key)}: stored {_text(mine[key])}, given {_text(theirs[key])}"
             for key in mine
-            if key not in ("deals", "games") and mine[key] != theirs[key]
+            if key not in ("deals", "games", "seeding") and mine[key] != theirs[key]
         ]
 
 
@@ -195,10 +212,12 @@ _OPTION = {
     "grace": "--grace",
     "max_line": "--max-line",
     "max_log": "--max-log",
+    "max_logs": "--max-logs",
     "batch_events": "--batch-events",
     "sandbox": "--sandbox",
     "memory": "--memory",
     "seatings": "--seatings",
+    "duplicate": "--duplicate",
     "sprt": "--sprt",
 }
 

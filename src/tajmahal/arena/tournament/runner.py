@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import orjson
-from attrs import frozen
+from attrs import evolve, frozen
 
 from ..game import AnyGame
+from ..referee import record_stem
 from ..signals import STOPPING
 from .charges import audit, check_result, lost_games, lost_result, suspects
 from .executor import Executor, ExecutorLost, GameOutcome, GameTask
 from .journal import Finished, TournamentDir
+from .logbudget import LogBudget
 from .plan import Plan
 from .schedule import Slot
 from .sprt import SequentialTest, SprtStatus
@@ -57,7 +59,8 @@ class Report:
     ``failed`` (number, error), whether it was ``interrupted``, the seconds it took,
     the final standings, the summary files written, where the plan's
     sequential test stands (``sprt``, None without one), and why the executor
-    could play no more (``lost``: the run stopped there, to be resumed)."""
+    could play no more (``lost``: the run stopped there, to be resumed), and what
+    to tell about the logs' budget (``logs``: None unless it cut logs short)."""
 
     plan: Plan
     finished: int
@@ -69,6 +72,7 @@ class Report:
     files: tuple[Path, ...]
     sprt: SprtStatus | None = None
     lost: str | None = None
+    logs: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -94,6 +98,7 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         memory=plan.memory,
         record=str(store.record_path(slot.number).resolve()),
         log_dir=str(store.log_dir.resolve()),
+        seat_key=store.seat_key(slot.number).hex(),
     )
 
 
@@ -122,7 +127,7 @@ def run_tournament(
         audit(game, store)  # journaled games count only as the tournament wrote them
     builtins = set(game.builtin_players()) if game is not None else None
     tries: dict[int, int] = {}
-    standings = Standings(plan.entrants)
+    standings = Standings(plan.entrants, plan.duplicate)
     test = sequential_test(plan)
     for entry in sorted(store.finished, key=lambda g: g.number):
         standings.add(entry)
@@ -132,13 +137,16 @@ def run_tournament(
     under_way: set[int] = set()  # handed to the executor, no outcome yet
     errors: dict[int, str] = {}  # the games of this round that could not be played
 
+    logs = LogBudget(plan.max_logs, store.log_dir)
+
     def tasks(numbers: Iterable[int]) -> Iterator[GameTask]:
         for number in numbers:
             if test is not None and test.decided:
                 return
             if number not in done:
                 under_way.add(number)
-                yield task_for(plan, plan.slot(number), store)
+                share = logs.allot(number, plan.seats, plan.max_log)
+                yield evolve(task_for(plan, plan.slot(number), store), max_log=share)
 
     played = 0
     interrupted = False
@@ -156,6 +164,7 @@ def run_tournament(
                         store.log_error(outcome.number, "an outcome for a game not under way")
                         continue
                     under_way.discard(outcome.number)
+                    logs.settle(outcome.number, record_stem(store.record_path(outcome.number)))
                     slot = plan.slot(outcome.number)
                     tries[slot.number] = tries.get(slot.number, 0) + 1
                     with _interrupts_deferred():  # journal and standings stay in step
@@ -214,6 +223,7 @@ def run_tournament(
         files=files,
         sprt=sprt,
         lost=lost,
+        logs=logs.note(),
     )
 
 

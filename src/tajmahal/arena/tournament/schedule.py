@@ -17,6 +17,14 @@ Games are numbered deal by deal: with ``g`` games per deal, game ``n`` is deal
 Each deal's seed is a SHA-256 hash of the tournament seed and the deal number, cut
 to 63 bits: a bot that sees its games cannot work its way back to the seeds of the
 others, and small tournament seeds never give small (searchable) game seeds.
+
+*Duplicate* deals (the same cards in every seating of a deal) assume that the
+bots of one seating cannot tell those of another what they saw; bots that are
+separate programs can (through the timing of the page cache, at the least: see
+docs/tournaments.md), so :func:`duplicate_by_default` deals *fresh* cards to
+every game of a tournament with such bots: game ``n`` then has a seed of its own
+(:data:`FRESH_SEEDING`), the seatings of a deal still rotate the seats, and what
+one game shows says nothing about any other.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Final
 
 from attrs import frozen
@@ -32,6 +40,8 @@ from attrs import frozen
 #: How deal seeds are derived; stored in each tournament's manifest, so that a
 #: tournament is never resumed by code that would deal other cards.
 SEEDING: Final = "sha256('arena-tournament-deal:{seed}:{deal}')[:8] >> 1"
+#: How game seeds are derived when every game has fresh cards (not duplicate deals).
+FRESH_SEEDING: Final = "sha256('arena-tournament-game:{seed}:{deal}:{rotation}')[:8] >> 1"
 CYCLIC: Final = "cyclic"
 ALL: Final = "all"
 #: The ways to seat entrants, and the rule of each (stored in the manifest too).
@@ -102,6 +112,32 @@ def deal_seed(tournament_seed: int, deal: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
 
 
+def fresh_seed(tournament_seed: int, deal: int, rotation: int) -> int:
+    """The seed of seating ``rotation`` of ``deal`` when every game has fresh cards
+    (a 63-bit integer); see :data:`FRESH_SEEDING`.
+
+    >>> len({fresh_seed(1, 0, r) for r in range(4)} | {deal_seed(1, 0)})
+    5
+    """
+    text = f"arena-tournament-game:{tournament_seed}:{deal}:{rotation}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+def duplicate_by_default(bots: Sequence[str], builtins: Collection[str]) -> bool:
+    """Whether a tournament of ``bots`` (each a built-in's name or a command line)
+    plays duplicate deals unless told otherwise: only when every bot is built in
+    (they run inside the referee, and keep nothing between games).  A bot that is
+    a program may carry what it saw in one seating to another, so then every game
+    gets fresh cards.
+
+    >>> duplicate_by_default(["greedy", "random"], {"greedy", "random"})
+    True
+    >>> duplicate_by_default(["greedy", "bots/my_bot.py"], {"greedy", "random"})
+    False
+    """
+    return all(bot in builtins for bot in bots)
+
+
 def seatings_per_deal(seats: int, mode: str = CYCLIC) -> int:
     """Games per deal: ``seats`` (cyclic) or ``seats!`` (all)."""
     return seats if mode == CYCLIC else math.factorial(seats)
@@ -148,24 +184,30 @@ class Slot:
     seating: tuple[int, ...]
 
 
-def slot(tournament_seed: int, seats: int, number: int, mode: str = CYCLIC) -> Slot:
-    """Game ``number`` of the schedule."""
+def slot(
+    tournament_seed: int, seats: int, number: int, mode: str = CYCLIC, duplicate: bool = True
+) -> Slot:
+    """Game ``number`` of the schedule: its deal's cards in every seating
+    (``duplicate``), or cards of its own."""
     deal, rotation = divmod(number, seatings_per_deal(seats, mode))
     return Slot(
         number=number,
         deal=deal,
         rotation=rotation,
-        seed=deal_seed(tournament_seed, deal),
+        seed=(
+            deal_seed(tournament_seed, deal)
+            if duplicate
+            else fresh_seed(tournament_seed, deal, rotation)
+        ),
         seating=seating(seats, rotation, mode),
     )
 
 
-def schedule(tournament_seed: int, seats: int, deals: int, mode: str = CYCLIC) -> Iterator[Slot]:
+def schedule(
+    tournament_seed: int, seats: int, deals: int, mode: str = CYCLIC, duplicate: bool = True
+) -> Iterator[Slot]:
     """Every game of the tournament, in order.  The first ``d`` deals are the same
     whatever the number of deals, so a tournament can be extended."""
     per_deal = seatings_per_deal(seats, mode)
-    for deal in range(deals):
-        seed = deal_seed(tournament_seed, deal)
-        for rotation in range(per_deal):
-            number = deal * per_deal + rotation
-            yield Slot(number, deal, rotation, seed, seating(seats, rotation, mode))
+    for number in range(deals * per_deal):
+        yield slot(tournament_seed, seats, number, mode, duplicate)

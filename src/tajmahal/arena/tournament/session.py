@@ -133,7 +133,7 @@ def play_gauntlet(
             entrants = stored
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
-    check_entrants(game, entrants, options)
+    check_entrants(game, entrants, options, out=out)
     if has_programs(game, tuple(e.bot for e in entrants)):
         say_sandbox(options["sandbox"], sandbox_given(), quiet)
     candidate = entrants[0]
@@ -186,14 +186,17 @@ def _run(
 ) -> Report:
     plan = store.plan
     err = console(stderr=True)
+    for line in store.repeated:
+        click.echo(f"game {line.number}: {line.text()} (noted in {store.root / ERRORS})", err=True)
     if not as_json:
         screen = console()
         names = ", ".join(e.name for e in plan.entrants)
         up_to = "" if plan.sprt is None else "at most "
         screen.print(f"{game.title} tournament: {names}")
+        fresh = "" if plan.duplicate else ", fresh cards in every game"
         screen.print(
             f"{up_to}{count(plan.games, 'game')} ({count(plan.deals, 'deal')} x "
-            f"{seatings_text(plan)}), seed {plan.seed}, {players.describe()}; "
+            f"{seatings_text(plan)}{fresh}), seed {plan.seed}, {players.describe()}; "
             f"results in {store.root}"
         )
         if plan.sprt is not None:
@@ -252,6 +255,8 @@ def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = Tr
         )
         files = ", ".join(p.name for p in report.files)
         out.print(f"results in {store.root}: {files}, {GAMES}/")
+    if report.logs is not None:
+        click.echo(f"note: {report.logs}", err=True)
     if report.lost is not None:
         click.echo(
             f"stopped: {report.lost}; {report.finished} of {plan.games} games are saved in "

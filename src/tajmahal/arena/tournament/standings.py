@@ -12,7 +12,8 @@ Per entrant, over its finished games:
 
 The intervals of win share, score, rank and the pairwise shares take the deal
 as the unit (see :mod:`.stats`): the games of a deal share their cards, the
-deals are independent.
+deals are independent.  Without duplicate deals (fresh cards in every game) the
+games are independent, and each game is its own unit.
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ METHOD: Final = {
     "pairwise": "share of games in which the row entrant ranked ahead of the column "
     "entrant (a tie counts 1/2), same interval as win share",
 }
+#: The interval without duplicate deals: every game has cards of its own.
+FRESH_INTERVAL: Final = (
+    f"{LEVEL:.0%} Student t interval with the game as the unit (fresh cards in every "
+    "game): standard error over games, games - 1 degrees of freedom (win shares clipped "
+    "to [0, 1], ranks to [1, seats], scores to the lowest and highest score seen)"
+)
 
 
 @frozen
@@ -189,10 +196,13 @@ class Standings:
     :meth:`table` gives each entrant's :class:`Standing`.  Ratings depend on the
     order games are rated in: ``live=True`` uses ratings updated as games were
     added (cheap, for progress displays); otherwise every game is re-rated in
-    schedule order, so the result does not depend on which game ended first."""
+    schedule order, so the result does not depend on which game ended first.
+    ``duplicate``: the games of a deal share their cards (the deal is the unit of
+    the intervals); otherwise each game is its own unit."""
 
-    def __init__(self, entrants: Sequence[Entrant]) -> None:
+    def __init__(self, entrants: Sequence[Entrant], duplicate: bool = True) -> None:
         self.entrants = tuple(entrants)
+        self.duplicate = duplicate
         seats = len(entrants)
         self.games: list[Finished] = []
         self.live = Ratings(seats)
@@ -210,14 +220,15 @@ class Standings:
         result = game.result
         ranks, scores, seating = result["ranks"], result["scores"], game.seating
         credits = game_credits(result)
+        unit = game.deal if self.duplicate else game.number
         for seat, entrant in enumerate(seating):
-            self.wins[entrant].add(game.deal, credits[seat])
+            self.wins[entrant].add(unit, credits[seat])
             if scores[seat] is not None:  # a lost game has no scores
-                self.scores[entrant].add(game.deal, scores[seat])
-            self.ranks[entrant].add(game.deal, ranks[seat])
+                self.scores[entrant].add(unit, scores[seat])
+            self.ranks[entrant].add(unit, ranks[seat])
             for other_seat, other in enumerate(seating):
                 if other != entrant:
-                    self.pairs[entrant][other].add(game.deal, ahead(ranks[seat], ranks[other_seat]))
+                    self.pairs[entrant][other].add(unit, ahead(ranks[seat], ranks[other_seat]))
             info = result["seats"][seat]
             self.decisions[entrant] += info["decisions"]
             self.fallbacks[entrant] += info["fallback_decisions"]
@@ -275,7 +286,7 @@ class Standings:
             "pairwise": [
                 [None if e is None else e.to_data() for e in row] for row in self.pairwise()
             ],
-            "method": METHOD,
+            "method": METHOD if self.duplicate else {**METHOD, "interval": FRESH_INTERVAL},
         }
 
 

@@ -17,12 +17,12 @@ async function send(pending, index) {
   sending = true;
   for (const b of document.querySelectorAll("#moves button, #choice button")) b.disabled = true;
   try {
-    const r = await fetch("/api/act", {
+    const r = await api("/api/act", {
       method: "POST",
       headers: {"Content-Type": "application/json"},
       body: JSON.stringify({seat: pending.seat, decision: pending.decision, choice: index}),
     });
-    if (!r.ok) el("status").textContent = (await r.json()).error;
+    if (!r.ok) el("status").textContent = r.status === 403 ? await r.text() : (await r.json()).error;
   } finally {
     sending = false;
   }
@@ -231,7 +231,11 @@ async function poll() {
   polling = true;
   clearTimeout(timer);
   try {
-    const r = await fetch(`/api/state?since=${version}`, {cache: "no-store"});
+    const r = await api(`/api/state?since=${version}`, {cache: "no-store"});
+    if (r.status === 403) {  // no token (an address typed without it): nothing to show
+      el("status").textContent = await r.text();
+      return;
+    }
     const s = await r.json();
     if (s.version !== version && s.names) {
       version = s.version;
