@@ -10,8 +10,9 @@ installed).  One command gives the GPU figure on a machine with one:
 
 Each batch size runs ``--steps`` steps of every game in one compiled ``lax.scan``
 (the first call compiles: its time is reported), each game's seat choosing a
-uniformly random legal action (``tajmahal.batched.random_action``) and a finished
-game dealt again in its place (``auto_reset``), as Pgx's benchmarks play; the
+uniformly random legal action (``tajmahal.batched.random_action``) and each finished
+game dealt anew in its place (``reset_finished``: a few new deals a step, not one
+per game as Pgx's ``auto_reset`` computes); the
 figure is the median of the timed calls on the wall clock (all of the device).  The
 compiled engine's random playout (``legal_actions`` + ``apply``, a
 ``random.Random`` choosing) runs in the same process on one core, on its CPU clock
@@ -58,10 +59,12 @@ def playout(players: int, batch: int, steps: int) -> tuple[Callable[[Any, Any], 
     def one(state: Any, key: Any) -> Any:
         choose, step = jax.random.split(key)
         action = batched.random_action(choose, state.legal_action_mask)
-        return batched.auto_reset(env, state, action, step)
+        return env.step(state, action, step)
 
     def body(state: Any, key: Any) -> tuple[Any, None]:
-        return jax.vmap(one)(state, jax.random.split(key, batch)), None
+        play, deal = jax.random.split(key)
+        state = jax.vmap(one)(state, jax.random.split(play, batch))
+        return batched.reset_finished(env, state, deal, max(1, batch // 64)), None
 
     @jax.jit
     def run(state: Any, key: Any) -> Any:

@@ -23,7 +23,7 @@ from ..extras import require
 
 require("jax", "tajmahal.batched", ("jax",))
 
-from .env import Env, auto_reset, random_action  # noqa: E402
+from .env import Env, auto_reset, random_action, reset_finished  # noqa: E402
 
 
 def make(num_players: int = 4, game: str | None = None) -> Any:
@@ -42,4 +42,4 @@ def make(num_players: int = 4, game: str | None = None) -> Any:
     return module.make(num_players)
 
 
-__all__ = ["Env", "auto_reset", "make", "random_action"]
+__all__ = ["Env", "auto_reset", "make", "random_action", "reset_finished"]

@@ -135,3 +135,28 @@ def auto_reset(env: Env, state: Any, action: Array, key: Array) -> Any:
     stepped = env.step(state, action, step_key)
     fresh = env.init(deal_key).replace(rewards=stepped.rewards, terminated=stepped.terminated)
     return _select(stepped.terminated, fresh, stepped)
+
+
+def reset_finished(env: Env, state: Any, key: Array, most: int) -> Any:
+    """A batch of games (one leading axis) with every finished game dealt anew.
+
+    Unlike :func:`auto_reset`, which deals a new game for every game at every step
+    (``vmap`` computes both sides of a choice), this deals at most ``most`` new games
+    at a time, into the finished games' places, again until none is left: a batch of
+    long games needs a few deals a step, not one per game.  Read a finished game's
+    rewards before: the new deal replaces them."""
+    size = state.terminated.shape[0]
+
+    def finished(carry: tuple[Any, Array]) -> Array:
+        return jnp.any(carry[0].terminated | carry[0].truncated)
+
+    def deal(carry: tuple[Any, Array]) -> tuple[Any, Array]:
+        games, key = carry
+        key, deals = jax.random.split(key)
+        ended = games.terminated | games.truncated
+        where = jnp.nonzero(ended, size=most, fill_value=size)[0]
+        fresh = jax.vmap(env.init)(jax.random.split(deals, most))
+        games = jax.tree_util.tree_map(lambda x, f: x.at[where].set(f, mode="drop"), games, fresh)
+        return games, key
+
+    return jax.lax.while_loop(finished, deal, (state, key))[0]

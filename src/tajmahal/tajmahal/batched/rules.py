@@ -42,6 +42,7 @@ from .tables import (
     MONK_CARD,
     NONE,
     NUM_ACTIONS,
+    NUM_CARDS,
     PLAY_BASE,
     REGULAR,
     SLOT_EXTRA,
@@ -83,6 +84,17 @@ def reward_table(players: int) -> np.ndarray:
         result = zero_sum(totals)
         table[winners - 1] = (result[-1] if winners < players else 0.0, result[0])
     return table
+
+
+def _held(words: Array, cards: np.ndarray) -> Array:
+    """Whether each of ``cards`` (constants; NUM_CARDS: none, counted as held) is in
+    the set ``words``, with elementwise operations only."""
+    word = np.minimum(cards // 32, 3)
+    chosen = words[3]
+    for w in (2, 1, 0):
+        chosen = jnp.where(jnp.asarray(word == w), words[w], chosen)
+    bit = (chosen >> jnp.asarray((cards % 32).astype(np.uint32))) & 1
+    return (bit == 1) | jnp.asarray(cards >= NUM_CARDS)
 
 
 class Rules:
@@ -174,13 +186,14 @@ class Rules:
         indices; all False once the game is over)."""
         seat = jnp.maximum(s.current_player, 0)
         live = s.current_player >= 0
-        hand = jnp.concatenate([unpack(s.piles[HAND + seat]), jnp.ones(1, jnp.bool_)])
+        words = s.piles[HAND + seat]
         mine = s.color[seat]
         playing = live & ~s.pending
         # T3/T4: play p is card _PLAY_CARD[p] with extra _PLAY_EXTRA[p] (100: none); a
-        # card of another colour than the seat's goes only with the monk's card
+        # card of another colour than the seat's goes only with the monk's card.  The
+        # hand's bits are read in place (constant word and shift per play): no gather.
         color_ok = (mine < 0) | (jnp.asarray(_PLAY_COLOR) == mine) | jnp.asarray(_PLAY_MONK)
-        plays = hand[jnp.asarray(_PLAY_CARD)] & hand[jnp.asarray(_PLAY_EXTRA)] & color_ok
+        plays = _held(words, _PLAY_CARD) & _held(words, _PLAY_EXTRA) & color_ok
         province = s.visit_provinces[s.visit - 1]
         here = jnp.asarray(self.board.city_province) == province
         placing = live & s.pending & ((s.pend_palaces > 0) | s.pend_mogul)
