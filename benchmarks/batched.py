@@ -75,8 +75,12 @@ def playout(players: int, batch: int, steps: int) -> tuple[Callable[[Any, Any], 
     return run, first
 
 
-def measure(players: int, batch: int, steps: int, repeats: int) -> tuple[list[float], float]:
-    """Steps per second (wall clock) of each timed call, and the compile time."""
+def measure(
+    players: int, batch: int, steps: int, repeats: int
+) -> tuple[list[float], float, float]:
+    """Steps per second (wall clock) of each timed call, the compile time, and the
+    steps per second of this process's CPU time over the timed calls (every core's:
+    on a shared machine, what the wall clock would give if the cores were free)."""
     import jax
 
     run, state = playout(players, batch, steps)
@@ -84,11 +88,13 @@ def measure(players: int, batch: int, steps: int, repeats: int) -> tuple[list[fl
     state = jax.block_until_ready(run(state, jax.random.key(1)))
     compile_s = time.perf_counter() - start
     rates = []
+    cpu = cpu_clock()
     for r in range(repeats):
         start = time.perf_counter()
         state = jax.block_until_ready(run(state, jax.random.key(2 + r)))
         rates.append(batch * steps / (time.perf_counter() - start))
-    return rates, compile_s
+    per_cpu = batch * steps * repeats / (cpu_clock() - cpu)
+    return rates, compile_s, per_cpu
 
 
 def device() -> str:
@@ -126,7 +132,7 @@ def run_all(
     ]
     best = 0.0
     for batch in batches:
-        rates, compile_s = measure(players, batch, steps, repeats)
+        rates, compile_s, per_cpu = measure(players, batch, steps, repeats)
         rate = statistics.median(rates)
         best = max(best, rate)
         target = GPU_RATE if gpu and batch == GPU_BATCH else None
@@ -137,7 +143,7 @@ def run_all(
                 "steps/s",
                 target,
                 note=f"{where}; {spread(rates, ',.0f')}; compile {compile_s:.1f} s; "
-                f"{rate / base:.2f}x the compiled engine",
+                f"{rate / base:.2f}x the compiled engine; {per_cpu:,.0f} a CPU second",
             )
         )
     if not gpu:

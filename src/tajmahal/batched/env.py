@@ -87,13 +87,13 @@ class Env(ABC):
         moved = rules(state.replace(_step_count=state._step_count + 1), action)
         n = self.num_players
         penalty = jnp.where(jnp.arange(n) == state.current_player, -1.0, 1.0 / (n - 1))
-        faulted = state.replace(
-            terminated=jnp.asarray(True),
-            rewards=penalty.astype(jnp.float32),
-            _step_count=state._step_count + 1,
+        # a finished game stays as it is with zero rewards; an illegal action ends it
+        kept = state.replace(
+            terminated=state.terminated | illegal,
+            rewards=jnp.where(illegal, penalty, 0.0).astype(jnp.float32),
+            _step_count=state._step_count + illegal,
         )
-        still = state.replace(rewards=jnp.zeros_like(state.rewards))
-        new = _select(over, still, _select(illegal, faulted, moved))
+        new = _select(over | illegal, kept, moved)
         ended = new.terminated | new.truncated
         return new.replace(
             legal_action_mask=new.legal_action_mask | ended,
