@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .engine import calibrated_seeds
-from .games import ENGINES, load, play_random
+from .games import engine_named, load, play_random
 from .measure import Result, cpu_clock, spread, timed
 
 #: The targets (issue 40): times the compiled engine on a CPU, steps/s on a GPU.
@@ -39,22 +39,24 @@ GPU_RATE = 10_000_000
 GPU_BATCH = 65_536
 
 
-def compiled_rate(players: int, seconds: float, repeats: int) -> float:
+def compiled_rate(game: str, players: int, seconds: float, repeats: int) -> float:
     """The compiled engine's random playouts, actions per CPU second (median)."""
-    g = load(ENGINES[0])
+    g = load(engine_named(game))
     seeds = calibrated_seeds(g, players, seconds)
     actions = sum(play_random(g, players, s) for s in seeds)
     times = timed(lambda: [play_random(g, players, s) for s in seeds], repeats, cpu_clock)
     return actions / statistics.median(times)
 
 
-def playout(players: int, batch: int, steps: int) -> tuple[Callable[[Any, Any], Any], Any]:
+def playout(
+    game: str, players: int, batch: int, steps: int
+) -> tuple[Callable[[Any, Any], Any], Any]:
     """A compiled run of ``steps`` random steps of ``batch`` games, and its first state."""
     import jax
 
     import tajmahal.batched as batched
 
-    env = batched.make(num_players=players)
+    env = batched.make(num_players=players, game=game)
 
     def one(state: Any, key: Any) -> Any:
         choose, step = jax.random.split(key)
@@ -76,14 +78,14 @@ def playout(players: int, batch: int, steps: int) -> tuple[Callable[[Any, Any], 
 
 
 def measure(
-    players: int, batch: int, steps: int, repeats: int
+    game: str, players: int, batch: int, steps: int, repeats: int
 ) -> tuple[list[float], float, float]:
     """Steps per second (wall clock) of each timed call, the compile time, and the
     steps per second of this process's CPU time over the timed calls (every core's:
     on a shared machine, what the wall clock would give if the cores were free)."""
     import jax
 
-    run, state = playout(players, batch, steps)
+    run, state = playout(game, players, batch, steps)
     start = time.perf_counter()
     state = jax.block_until_ready(run(state, jax.random.key(1)))
     compile_s = time.perf_counter() - start
@@ -109,8 +111,9 @@ def run_all(
     batches: Sequence[int] | None = None,
     players: int = 4,
     steps: int | None = None,
+    game: str = "tajmahal",
 ) -> list[Result]:
-    """The batched engine's rows (none without JAX: the ``jax`` extra)."""
+    """The batched engine's rows for ``game`` (none without JAX: the ``jax`` extra)."""
     try:
         import jax  # noqa: F401
     except ImportError:
@@ -119,12 +122,13 @@ def run_all(
         batches = (1, 64) if quick else (1, 16, 256, 1024, 4096, 16_384, 65_536)
     steps = steps or (20 if quick else 200)
     repeats = 2 if quick else 5
-    base = compiled_rate(players, 0.05 if quick else 0.5, 3 if quick else 7)
+    base = compiled_rate(game, players, 0.05 if quick else 0.5, 3 if quick else 7)
+    title = load(engine_named(game)).title
     where = device()
     gpu = not where.startswith("cpu")
     results = [
         Result(
-            f"compiled engine random playout, {players} players (beside the batched engine)",
+            f"{title} compiled engine random playout, {players} players (batched row)",
             base,
             "actions/s",
             note="one core, CPU time",
@@ -132,13 +136,13 @@ def run_all(
     ]
     best = 0.0
     for batch in batches:
-        rates, compile_s, per_cpu = measure(players, batch, steps, repeats)
+        rates, compile_s, per_cpu = measure(game, players, batch, steps, repeats)
         rate = statistics.median(rates)
         best = max(best, rate)
         target = GPU_RATE if gpu and batch == GPU_BATCH else None
         results.append(
             Result(
-                f"batched engine, {players} players, batch {batch:,}",
+                f"{title} batched engine, {players} players, batch {batch:,}",
                 rate,
                 "steps/s",
                 target,
@@ -149,7 +153,7 @@ def run_all(
     if not gpu:
         results.append(
             Result(
-                "batched engine at its best batch / compiled engine",
+                f"{title} batched engine at its best batch / compiled engine",
                 best / base,
                 "x",
                 CPU_RATIO,
@@ -163,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.batched", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="batches 1 and 64, a few steps")
     parser.add_argument("--batch", help="batch sizes, comma-separated (default: 1 to 65,536)")
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    parser.add_argument("--game", default="tajmahal", help="a game with a batched engine")
+    parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--steps", type=int, help="steps a timed call (default 200)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
@@ -173,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         sys.exit("the batched engine needs jax: pip install 'tajmahal[jax]'")
     batches = [int(b.replace("_", "")) for b in args.batch.split(",")] if args.batch else None
-    results = run_all(args.quick, batches, args.players, args.steps)
+    results = run_all(args.quick, batches, args.players, args.steps, args.game)
     from .__main__ import report
 
     report(results, args.markdown, args.json)
