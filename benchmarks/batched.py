@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit("the batched engine needs jax: pip install 'tajmahal[jax]'")
     batches = [int(b.replace("_", "")) for b in args.batch.split(",")] if args.batch else None
     results = run_all(args.quick, batches, args.players, args.steps, args.game)
-    from .__main__ import report
+    from .report import report
 
     report(results, args.markdown, args.json)
     return 0

@@ -20,7 +20,7 @@ on its own CPU clock after a warm-up:
 - ``hearts-native``: whole hearts games played inside OpenSpiel by its C++
   uniform random bots (``pyspiel.evaluate_bots``), decisions per second;
 - ``<game>-mcts`` and ``<game>-mcts-pure``: iterations per second of a game's
-  built-in search (the kit's, with the game's ``bots.BOTS``; fixed positions and
+  built-in search (the kit's, with the game's ``bots()``; fixed positions and
   iterations) on each engine, for the games whose bots are on the kit's frames.
 
 ``--game NAME`` (repeatable) runs only the contestants of the games named, and
@@ -35,7 +35,6 @@ own pure engine.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import random
 import statistics
@@ -44,6 +43,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from tajmahal.kit.adapter import Adapter
 
 from .games import ENGINES, PLAYERS, Engine, engine_named, load, play_random, selected
 from .measure import Result, spread
@@ -79,15 +80,17 @@ def _label(compiled: bool) -> str:
 
 
 def _search(name: str, scale: int) -> tuple[Callable[[], int], str]:
-    """A game's built-in search (the kit's, with the game's ``bots.BOTS``) from four
+    """A game's built-in search (the kit's, with the game's ``bots()``) from four
     positions of random 4-player games, each read from its ``act`` message as the
     built-in player reads it: iterations per second."""
     import tajmahal
     from tajmahal.kit.search import SearchConfig, search_choice
 
     g = load(engine_named(name))
-    bots = importlib.import_module(g.engine.module + ".bots").BOTS
     game = g.game
+    assert isinstance(game, Adapter)
+    bots = game.bots()
+    assert bots is not None
     searches = []  # (view, legal) of four seats (outside the clock)
     for seed in range(4):
         setup = game.random_setup(PLAYERS, seed)
@@ -119,15 +122,12 @@ def _search(name: str, scale: int) -> tuple[Callable[[], int], str]:
 
 
 def searched(engines: Sequence[Engine] = ENGINES) -> list[str]:
-    """The games whose engine package has built-in bots on the kit's frames."""
-    return [e.name for e in engines if hasattr(_bots_module(e.module), "BOTS")]
+    """The games whose bots are on the kit's frames (their adapter's ``bots()``)."""
+    return [e.name for e in engines if _has_bots(load(e).game)]
 
 
-def _bots_module(module: str) -> object:
-    try:
-        return importlib.import_module(module + ".bots")
-    except ImportError:
-        return None
+def _has_bots(game: object) -> bool:
+    return isinstance(game, Adapter) and game.bots() is not None
 
 
 def _chess(scale: int) -> tuple[Callable[[], int], str]:
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         worker(args.worker, args.scale)
         return 0
-    from .__main__ import print_table
+    from .report import print_table
 
     print_table(run_all(args.quick, args.rounds, args.game), args.markdown)
     return 0

@@ -22,7 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .measure import Result, module_main
+from .measure import Result
+from .report import module_main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPY = ROOT / "tests" / "hostile_bots" / "duplicate_spy.py"

@@ -1,7 +1,7 @@
 """The games the benchmarks measure, and the workloads every game is measured on.
 
 A game is one row of :data:`ENGINES`: its name in the game registry
-(:data:`tajmahal.games.GAMES`, which gives its arena adapter), its engine package,
+(:data:`tajmahal.arena.registry.GAMES`, which gives its arena adapter), its engine package,
 and its targets.  The engine package exports the library API every game of this
 package has: ``new_game``, ``legal_actions``, ``apply`` and ``is_over``.  Everything
 else the benchmarks need comes from the adapter (:class:`~tajmahal.arena.game.Game`):
@@ -11,6 +11,7 @@ players.  A new game is a new row here, nothing more.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tajmahal.arena.game import AnyGame
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES, UnknownGame
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,10 @@ def load(engine: Engine) -> Loaded:
 
 def engine_named(name: str) -> Engine:
     """The row of the game registered as ``name`` (an alias of it will do)."""
-    known = {n: e.name for e in GAMES.entries() for n in (e.name, *e.aliases)}
+    with contextlib.suppress(UnknownGame):  # an alias: the game's own name
+        name = GAMES.get(name).name
     for engine in ENGINES:
-        if engine.name == known.get(name, name):
+        if engine.name == name:
             return engine
     raise KeyError(f"no benchmarked game {name!r}; known: {', '.join(e.name for e in ENGINES)}")
 

@@ -50,17 +50,3 @@ def spread(values: list[float], fmt: str) -> str:
 cpu_clock = time.process_time
 #: Wall time: for anything that waits on other processes.
 wall_clock = time.perf_counter
-
-
-def module_main(prog: str, description: str | None, run_all: Callable[[bool], list[Result]],
-                argv: list[str] | None = None) -> int:
-    """``python -m PROG [--quick]``: run one benchmark module and print its table."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--quick", action="store_true", help="a few seconds")
-    args = parser.parse_args(argv)
-    from .__main__ import print_table
-
-    print_table(run_all(args.quick))
-    return 0

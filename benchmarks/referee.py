@@ -43,9 +43,12 @@ from pathlib import Path
 from tajmahal.arena import BotSpec, MatchConfig, play_match, run_match
 from tajmahal.arena.connection import Connection, Received
 from tajmahal.arena.protocol import Outgoing
-from tajmahal.tajmahal.adapter import TAJMAHAL
+from tajmahal.arena.registry import GAMES
 
 from .measure import Result, spread
+
+#: The game refereed: the default one (Taj Mahal, the figures of docs/performance.md).
+GAME = GAMES.get()
 
 BOT: str = str(Path(__file__).resolve().parent / "first_bot.py")
 PLAYERS = 4
@@ -62,7 +65,7 @@ def acts_of(seed: int) -> list[tuple[int, bytes]]:
             acts.append((seat, line))
 
     result = run_match(
-        TAJMAHAL, TAJMAHAL.random_setup(PLAYERS, seed), _specs(), MatchConfig(trace=trace), seed
+        GAME, GAME.random_setup(PLAYERS, seed), _specs(), MatchConfig(trace=trace), seed
     )
     assert not result.faults, result.faults
     return acts
@@ -81,9 +84,9 @@ def referee_game(seed: int) -> tuple[float, float, int]:
         steps.append(time.perf_counter())
 
     config = MatchConfig(on_step=on_step)
-    setup = TAJMAHAL.random_setup(PLAYERS, seed)
+    setup = GAME.random_setup(PLAYERS, seed)
     start = time.perf_counter()
-    result = run_match(TAJMAHAL, setup, _specs(), config, seed)
+    result = run_match(GAME, setup, _specs(), config, seed)
     wall = time.perf_counter() - start
     assert not result.faults, result.faults
     return wall, (len(steps) - 1) / (steps[-1] - steps[0]), result.decisions
@@ -102,8 +105,8 @@ def referee_share(seed: int) -> float:
         elif answered and line.startswith(b'{"type":"act"'):
             gaps.append(now - answered.pop())
 
-    setup = TAJMAHAL.random_setup(PLAYERS, seed)
-    result = run_match(TAJMAHAL, setup, _specs(), MatchConfig(trace=trace), seed)
+    setup = GAME.random_setup(PLAYERS, seed)
+    result = run_match(GAME, setup, _specs(), MatchConfig(trace=trace), seed)
     assert not result.faults, result.faults
     return statistics.median(gaps) * 1e6
 
@@ -168,8 +171,8 @@ def referee_alone(seeds: range) -> float:
     start = time.process_time()
     for seed in seeds:
         bots = [_InstantBot() for _ in range(PLAYERS)]
-        setup = TAJMAHAL.random_setup(PLAYERS, seed)
-        decisions += play_match(TAJMAHAL, setup, bots, MatchConfig(), seed).decisions
+        setup = GAME.random_setup(PLAYERS, seed)
+        decisions += play_match(GAME, setup, bots, MatchConfig(), seed).decisions
     return (time.process_time() - start) / decisions
 
 
@@ -319,7 +322,7 @@ if __name__ == "__main__":
 
     from rich.console import Console
 
-    from .__main__ import table
+    from .report import table
 
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.referee", description="Only the referee rows of the benchmarks."

@@ -32,10 +32,12 @@ from functools import partial
 from pathlib import Path
 
 from tajmahal.arena import cgroups, sandbox
-from tajmahal.arena.referee import BotSpec, MatchConfig, TimeControl, run_match
+from tajmahal.arena.referee import BotSpec, run_match
+from tajmahal.arena.terms import MatchConfig, TimeControl
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
-from .measure import Result, module_main, spread
+from .measure import Result, spread
+from .report import module_main
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = (sys.executable, str(ROOT / "bots" / "random_bot.py"))

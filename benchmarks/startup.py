@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .measure import Result, module_main, spread
+from .measure import Result, spread
+from .report import module_main
 
 STARTUP_TARGET = 0.1  # seconds, tajmahal --version
 TOURNAMENT_TARGET = 5_000  # games a minute, built-in bots, --jobs 2

@@ -31,7 +31,8 @@ from tajmahal.arena.record import replay
 from tajmahal.arena.viewer import records_in, write_viewer
 
 from .games import ENGINES, Loaded, load
-from .measure import Result, cpu_clock, module_main, spread
+from .measure import Result, cpu_clock, spread
+from .report import module_main
 
 PLAYERS = 3
 #: Drawing a decision of any game costs at most this many times Taj Mahal's.

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tajmahal.arena import InProcessConnection, MatchConfig, TimeControl, play_match
-from tajmahal.arena.referee import seat_seed
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import seat_seed
 from tajmahal.openspiel import ismcts_player
 
 

@@ -28,9 +28,12 @@ import orjson
 from tajmahal import apply
 from tajmahal.kit.bots import ViewPlayer
 from tajmahal.tajmahal.actions import Action
-from tajmahal.tajmahal.bots import BOTS
+from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.encoding import observation
 from tajmahal.tajmahal.views import PlayerView
+
+#: Taj Mahal's bots, with the game that reads the protocol's messages back.
+BOTS = TAJMAHAL.bots()
 
 PROTOCOL_VERSION = 1
 NAME = "value_net_bot.py"

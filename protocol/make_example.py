@@ -21,7 +21,6 @@ from tajmahal.arena import InProcessConnection, MatchConfig, RandomPlayer, play_
 from tajmahal.arena.protocol import Message
 from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import BOTS
 
 HERE = Path(__file__).resolve().parent
 EXAMPLE = HERE / "example.jsonl"
@@ -55,7 +54,7 @@ def transcript() -> list[tuple[str, bytes]]:
             lines.append((direction, line.rstrip(b"\n")))
 
     conns = [
-        InProcessConnection(ExampleBot(BOTS, SEED), "example"),
+        InProcessConnection(ExampleBot(TAJMAHAL.bots(), SEED), "example"),
         InProcessConnection(RandomPlayer(SEED + 1), "random"),
         InProcessConnection(RandomPlayer(SEED + 2), "random"),
     ]

@@ -12,21 +12,26 @@ so a schema cannot drift from what the referee sends.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import json
 import sys
 from pathlib import Path
 
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.kit.schema import game_schema
 
 SCHEMAS = Path(__file__).resolve().parent / "schema"
 
 
 def texts() -> dict[Path, str]:
-    """Each builtin game's schema file and its text."""
+    """The schema file and its text of each game this package ships (the installed
+    games whose package is this distribution's and has a ``schema`` module)."""
     out = {}
-    for entry in GAMES.builtin:
-        game = GAMES.get(entry.name)
+    shipped = {p.name for p in importlib.metadata.distribution("tajmahal").entry_points}
+    for name in GAMES.names():
+        if name not in shipped:
+            continue
+        game = GAMES.get(name)
         package = type(game).__module__.rsplit(".", 1)[0]
         hints = importlib.import_module(f"{package}.schema").SCHEMA
         out[SCHEMAS / f"{game.name}.json"] = json.dumps(game_schema(game, hints), indent=2) + "\n"

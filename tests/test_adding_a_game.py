@@ -26,8 +26,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms.mcts import MCTSBot
 from pettingzoo.test import api_test, parallel_api_test, seed_test
-from test_openspiel import Rollouts, play
-from test_pettingzoo import DICT_OBSERVATION_WARNINGS
+from research_support import DICT_OBSERVATION_WARNINGS, Rollouts, play
 from viewer_support import Page
 
 import tajmahal.openspiel as tos

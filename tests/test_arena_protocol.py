@@ -198,7 +198,7 @@ def test_action_reply_choice_or_action() -> None:
 
 
 def test_seat_seeds_are_reproducible_distinct_and_do_not_reveal_the_match_seed() -> None:
-    from tajmahal.arena.referee import seat_seed
+    from tajmahal.arena.terms import seat_seed
 
     assert seat_seed(7, 0) == seat_seed(7, 0)
     seeds = {seat_seed(7, seat) for seat in range(5)}

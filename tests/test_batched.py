@@ -15,11 +15,13 @@ import jax.numpy as jnp  # noqa: E402
 
 import tajmahal.batched as batched  # noqa: E402
 from tajmahal import Setup, Withdraw, new_game  # noqa: E402
+from tajmahal.kit.encoding import encoding_of  # noqa: E402
 from tajmahal.tajmahal.batched import TajMahal, from_setup  # noqa: E402
 from tajmahal.tajmahal.batched.bits import count, unpack  # noqa: E402
 from tajmahal.tajmahal.batched.tables import DECK, DISPLAY, HAND, NUM_CARDS  # noqa: E402
-from tajmahal.tajmahal.encoding import ENCODING, WITHDRAW_INDEX  # noqa: E402
+from tajmahal.tajmahal.encoding import WITHDRAW_INDEX  # noqa: E402
 
+ENCODING = encoding_of("tajmahal")
 pytestmark = pytest.mark.once  # the batched engine does not depend on the rules engine's build
 
 

@@ -26,11 +26,11 @@ jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
 from tajmahal import Setup, legal_actions, new_game, step  # noqa: E402
+from tajmahal.kit.encoding import encoding_of  # noqa: E402
 from tajmahal.tajmahal.batched import TajMahal, batch_of, from_setup, reshuffle_orders  # noqa: E402
 from tajmahal.tajmahal.batched.draws import RESHUFFLES  # noqa: E402
 from tajmahal.tajmahal.batched.state import observe  # noqa: E402
 from tajmahal.tajmahal.batched.tables import REGULAR  # noqa: E402
-from tajmahal.tajmahal.encoding import ENCODING  # noqa: E402
 from tajmahal.tajmahal.events import (  # noqa: E402
     BonusTaken,
     DummyWithdrew,
@@ -39,6 +39,7 @@ from tajmahal.tajmahal.events import (  # noqa: E402
     SpecialCardTaken,
 )
 
+ENCODING = encoding_of("tajmahal")
 #: Games per player count (the issue's floor), in Hypothesis's examples of a player
 #: count: its first is always the simplest (seeds 0), the others random.
 GAMES = 1000

@@ -13,7 +13,8 @@ from java_scenario import acting, at, fresh, palace, put, tiles
 from referee_support import BOTS as BOT_DIR
 from referee_support import cli
 
-from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
+from tajmahal.arena.referee import BotSpec, run_match
+from tajmahal.arena.terms import MatchConfig
 from tajmahal.java import (
     Action,
     EndTurn,
@@ -106,7 +107,7 @@ def test_the_bots_take_the_card_their_ap_buy_rather_than_ending_the_turn() -> No
 
 def test_built_in_players_answer_from_the_messages_alone() -> None:
     state = new_game(JAVA.random_setup(3, 5))
-    player = GreedyPlayer(BOTS, 1)
+    player = GreedyPlayer(JAVA.bots(), 1)  # the game reads the messages
     player.handle({"type": "hello", "setup": JAVA.public_setup(state.setup)})
     message = {
         "type": "act",

@@ -9,7 +9,7 @@ import orjson
 import pytest
 from referee_support import BOTS, cli
 
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.java.adapter import JAVA
 from tajmahal.java.events import CardTaken
 

@@ -14,7 +14,7 @@ import random
 
 import pytest
 from attrs import evolve
-from test_engine_paths import _compiled_installed, on_both_engines, random_game_digest
+from engine_support import _compiled_installed, on_both_engines, random_game_digest
 
 import tajmahal
 from tajmahal.java import Setup, State, legal_actions, new_game, step

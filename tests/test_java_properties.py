@@ -21,10 +21,11 @@ from tajmahal.java import (
 from tajmahal.java.adapter import JAVA
 from tajmahal.java.components import PALACE_VALUES
 from tajmahal.java.geometry import palace_of, villages
+from tajmahal.java.hidden import determinize
 from tajmahal.java.serialize import from_data, to_data
 from tajmahal.java.state import NONE, RICE, VILLAGE, WATER
 from tajmahal.java.testing import games, states
-from tajmahal.java.views import determinize, view
+from tajmahal.java.views import view
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 C = DEFAULT_COMPONENTS

@@ -13,8 +13,9 @@ from java_scenario import BOARD, at, fresh, land, palace, put, rim, tiles
 
 from tajmahal.arena.offers import offers
 from tajmahal.java import apply, legal_actions
-from tajmahal.java.adapter import JAVA, position_label
+from tajmahal.java.adapter import JAVA
 from tajmahal.java.render import SEAT_COLORS, svg
+from tajmahal.java.texts import position_label
 
 SVG = "{http://www.w3.org/2000/svg}"
 

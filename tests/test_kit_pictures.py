@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.java import render as java_render
-from tajmahal.java.views import determinize as java_determinize
+from tajmahal.java.hidden import determinize as java_determinize
 
 
 @pytest.mark.parametrize("name", ["tajmahal", "tikal", "java"])

@@ -170,7 +170,10 @@ def test_the_players_read_the_view_from_the_messages_and_answer_by_index() -> No
     greedy = kit.GreedyPlayer(Counting(), seed=1)
     greedy.handle(hello)
     assert greedy.handle(act) == {"type": "action", "choice": 2}  # take 3
-    players = kit.builtin_players(Nim(), SearchConfig(iterations=300, baseline=False))
+    class Budgeted(Nim):
+        budget = SearchConfig(iterations=300, baseline=False)
+
+    players = kit.builtin_players(Budgeted())
     assert list(players) == ["random", "greedy", "mcts", "first"]
     search = players["mcts"](1)
     search.handle(hello)

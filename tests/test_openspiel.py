@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms.mcts import Evaluator, MCTSBot
+from open_spiel.python.algorithms.mcts import MCTSBot
+from research_support import Rollouts, play
 
 import tajmahal.openspiel as tos
 from tajmahal.arena import InProcessConnection, MatchConfig, MatchResult, play_match
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal.rules import check_state
 from tajmahal.tikal.chance import check as check_tikal
@@ -59,16 +60,6 @@ def load(name: str, players: int, variant: str = "") -> tos.OpenSpielGame:
     return game
 
 
-def play(state: tos.OpenSpielState, rng: random.Random, steps: int | None = None) -> None:
-    """Random chance outcomes (by their probabilities) and random actions, to the end
-    or for ``steps`` steps."""
-    while not state.is_terminal() and steps != 0:
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        steps = None if steps is None else steps - 1
 
 
 def decisions(name: str, players: int, seed: int, every: int = 9) -> list[tos.OpenSpielState]:
@@ -192,26 +183,6 @@ def test_resampling_keeps_what_the_seat_knows(name: str, players: int) -> None:
         load(name, players).new_initial_state().resample_from_infostate(0, rng.random)
 
 
-class Rollouts(Evaluator):
-    """Leaf values for MCTSBot: random steps (chance nodes drawn by their
-    probabilities; ``steps`` of them, None: to the end), then the returns if the
-    game ended, else 0 for every seat."""
-
-    def __init__(self, rng: random.Random, steps: int | None) -> None:
-        self.rng, self.steps = rng, steps
-
-    def evaluate(self, state: tos.OpenSpielState) -> np.ndarray:
-        working = state.clone()
-        play(working, self.rng, self.steps)
-        if working.is_terminal():
-            return np.array(working.returns())
-        return np.zeros(state.num_players())
-
-    def prior(self, state: tos.OpenSpielState) -> list[tuple[int, float]]:
-        if state.is_chance_node():
-            return list(state.chance_outcomes())
-        legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 @pytest.mark.once
@@ -219,7 +190,7 @@ class Rollouts(Evaluator):
 @pytest.mark.parametrize(("name", "players"), COUNTS)
 def test_mcts_bot_plays_20_games_against_random(name: str, players: int) -> None:
     # Two simulations a decision; leaves valued by whole random games in two-player
-    # Taj Mahal (where such games found the dummy's bug: test_openspiel_tajmahal.py
+    # Taj Mahal (where such games found the dummy's bug: test_tajmahal_openspiel.py
     # has its node), by 20 random steps in Taj Mahal and Tikal, by the position as
     # it is in Java (whose engine is slow: a game is some 800 steps).
     steps = {("tajmahal", 2): None, ("java", players): 0}.get((name, players), 20)

@@ -11,19 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
+from research_support import DICT_OBSERVATION_WARNINGS
 
 from tajmahal import BuildPalace, Play, Setup, TakeCard, Withdraw
-from tajmahal.games import GAMES
+from tajmahal.arena.registry import GAMES
 from tajmahal.pettingzoo import GameEnv, env, parallel_env
 from tajmahal.tajmahal.encoding import ActionIndexError, action_index
 from tajmahal.tajmahal.raster import SEAT_COLORS, city_pixel, render_image
 
-# PettingZoo warns about any dict observation outside its own list of classic games.
-DICT_OBSERVATION_WARNINGS = {
-    "Observation is not a NumPy array",
-    "Observation space for each agent probably should be gymnasium.spaces.box or "
-    "gymnasium.spaces.discrete",
-}
 #: Every game with an encoding, at every player count (and Tikal's auction variant).
 CASES = [
     *(pytest.param("tajmahal", n, None, id=f"tajmahal-{n}") for n in (2, 3, 4, 5)),

@@ -126,7 +126,7 @@ def test_the_watch_window_is_short() -> None:
 def test_tournament_games_never_watch(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tournament plays a game per CPU: a watching referee would take a CPU from
     another game's bot."""
-    from tajmahal.arena.referee import TimeControl
+    from tajmahal.arena.terms import TimeControl
     from tajmahal.arena.tournament import executor
     from tajmahal.tajmahal.adapter import TAJMAHAL
 

@@ -13,14 +13,15 @@ from attrs import evolve
 from referee_support import BOTS, NODE, ROOT, cli
 from tikal_scenario import BASE, TEMPLE_A, TEMPLE_B, acting, at, lay, put, stacked
 
-from tajmahal.arena.referee import BotSpec, MatchConfig, run_match
-from tajmahal.games import GAMES
+from tajmahal.arena.referee import BotSpec, run_match
+from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import MatchConfig
 from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.kit.search import search_choice
 from tajmahal.tikal import Dig, EndTurn, legal_actions, new_game
 from tajmahal.tikal.adapter import TIKAL
 from tajmahal.tikal.bots import BOTS as TIKAL_BOTS
-from tajmahal.tikal.bots import MCTS_BUILTIN, greedy_choice
+from tajmahal.tikal.bots import TikalBots, greedy_choice
 from tajmahal.tikal.views import view
 
 
@@ -108,7 +109,7 @@ def test_the_bots_dig_up_a_treasure_rather_than_waste_their_points() -> None:
     assert Dig(at(0, 2)) in legal and legal[-1] == EndTurn()
     rng = random.Random(0)
     assert legal[greedy_choice(state, legal, rng)] == Dig(at(0, 2))
-    config = evolve(MCTS_BUILTIN, iterations=30, seconds=None)
+    config = evolve(TikalBots.budget, iterations=30, seconds=None)
     assert legal[search_choice(TIKAL_BOTS, view(state, 0), legal, rng, config)] == Dig(at(0, 2))
 
 
@@ -119,7 +120,7 @@ def test_built_in_players_answer_from_the_messages_alone() -> None:
         "view": TIKAL.view_data(state, 0),
         "legal": [TIKAL.action_to_data(a) for a in legal_actions(state)],
     }
-    reply = GreedyPlayer(TIKAL_BOTS, 1).handle(message)
+    reply = GreedyPlayer(TIKAL.bots(), 1).handle(message)
     assert reply is not None and 0 <= reply["choice"] < len(message["legal"])
     assert GAMES.get("tikal") is TIKAL
 

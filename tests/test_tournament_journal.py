@@ -11,7 +11,7 @@ import pytest
 from tournament_support import make_plan, result
 
 from tajmahal.arena.record import replay
-from tajmahal.arena.referee import TimeControl
+from tajmahal.arena.terms import TimeControl
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask, InlineExecutor
 from tajmahal.arena.tournament.journal import (
     JOURNAL,

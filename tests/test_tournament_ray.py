@@ -24,7 +24,7 @@ import pytest
 from referee_support import BOTS, FAULTY, cli, faulty
 from tournament_support import make_plan
 
-from tajmahal.arena.referee import TimeControl
+from tajmahal.arena.terms import TimeControl
 from tajmahal.arena.tournament import TournamentDir, game_reference, run_tournament
 from tajmahal.tajmahal.adapter import TAJMAHAL
 

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from tournament_support import make_plan
 
-from tajmahal.arena.referee import TimeControl
+from tajmahal.arena.terms import TimeControl
 from tajmahal.arena.tournament.plan import Plan
 from tajmahal.arena.tournament.schedule import (
     ALL,

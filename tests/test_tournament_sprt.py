@@ -26,6 +26,7 @@ from tajmahal.arena.tournament import TournamentDir, run_tournament
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask
 from tajmahal.arena.tournament.journal import Finished
 from tajmahal.arena.tournament.schedule import slot
+from tajmahal.arena.tournament.sequential import SequentialTest, pair_counts
 from tajmahal.arena.tournament.sprt import (
     BOUNDS,
     H0,
@@ -34,12 +35,10 @@ from tajmahal.arena.tournament.sprt import (
     NORMALIZED,
     OVERSHOOT,
     TRINOMIAL,
-    SequentialTest,
     SprtError,
     SprtParams,
     estimate,
     llr,
-    pair_counts,
     parse_sprt,
 )
 

@@ -17,7 +17,7 @@ import pytest
 from referee_support import cli, faulty
 from tournament_support import make_plan
 
-from tajmahal.arena.referee import REPRODUCIBLE_SEEDS, seat_seed, told_seed
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS, seat_seed, told_seed
 from tajmahal.arena.tournament.journal import TournamentDir
 
 

@@ -12,9 +12,10 @@ from referee_support import Undrawn
 
 from tajmahal.arena.connection import InProcessConnection
 from tajmahal.arena.player import FirstPlayer
-from tajmahal.arena.referee import MatchConfig, MatchResult, play_match
+from tajmahal.arena.referee import play_match
+from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import MatchConfig, MatchResult
 from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Table
-from tajmahal.games import GAMES
 
 
 def seated(game: Any, seed: int) -> tuple[Table, threading.Thread, list[MatchResult]]:

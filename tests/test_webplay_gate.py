@@ -18,9 +18,10 @@ import pytest
 from tajmahal.arena import webgate
 from tajmahal.arena.connection import InProcessConnection
 from tajmahal.arena.player import FirstPlayer
-from tajmahal.arena.referee import MatchConfig, play_match
+from tajmahal.arena.referee import play_match
+from tajmahal.arena.registry import GAMES
+from tajmahal.arena.terms import MatchConfig
 from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Server, Table
-from tajmahal.games import GAMES
 
 pytest.importorskip("uvicorn")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from referee_support import pids_with
 
-from tajmahal.arena.referee import TimeControl
+from tajmahal.arena.terms import TimeControl
 from tajmahal.arena.tournament.journal import Finished
 from tajmahal.arena.tournament.plan import Plan
 from tajmahal.arena.tournament.schedule import parse_entrants, slot

@@ -13,7 +13,8 @@ compiled (mypyc) or as pure Python (``TAJMAHAL_PURE=1``; see ``docs/performance.
 The names below are Taj Mahal's engine (:mod:`tajmahal.tajmahal`; Tikal and Java
 are :mod:`tajmahal.tikal` and :mod:`tajmahal.java`), imported on first use (PEP 562),
 so that ``import tajmahal`` and the command line's start-up (``tajmahal --version``)
-stay cheap; type checkers and ``from tajmahal import *`` see them all.
+stay cheap; type checkers and ``from tajmahal import *`` see them all.  This
+re-export is for users: nothing inside the package imports from here.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _engine
-
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 #: True when the engine's hot modules run compiled by mypyc, False for pure Python
 #: (``TAJMAHAL_PURE=1``, no compiler at install time, or out-of-date extensions).

@@ -33,16 +33,18 @@ COMPILED: Final = (
     "tajmahal.counting",
     "tajmahal.draft",
     "tajmahal.rules",
+    "tajmahal.legal",
     "tajmahal.hidden",
-    "tajmahal.mcts",
+    "tajmahal.heuristic",
     "tikal.draft",
     "tikal.effects",
     "tikal.geometry",
     "tikal.hidden",
     "tikal.legal",
-    "tikal.mcts",
+    "tikal.problems",
+    "tikal.heuristic",
     "tikal.rules",
-    "kit.jsontext",
+    "arena.jsontext",
     "kit.search",
     "kit.slots",
     "java.geometry",
@@ -138,8 +140,15 @@ def _choose() -> tuple[bool, str]:
     return True, "compiled with mypyc"
 
 
+_CHOSEN: list[tuple[bool, str]] = []
+
+
 def select() -> tuple[bool, str]:
-    """Choose the engine for this process, once, before any engine module is imported."""
+    """Choose the engine for this process, once, before any engine module is imported
+    (the package's ``__init__`` does); later calls return that choice:
+    ``(compiled?, why)``."""
+    if _CHOSEN:
+        return _CHOSEN[0]
     compiled, why = _choose()
     if not compiled:
         loaded = [name for name in COMPILED if f"{_PACKAGE}.{name}" in sys.modules]
@@ -147,4 +156,5 @@ def select() -> tuple[bool, str]:
             raise RuntimeError(f"tajmahal: engine modules imported too early: {loaded}")
         if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
             sys.meta_path.insert(0, _SourceFinder(COMPILED))
+    _CHOSEN.append((compiled, why))
     return compiled, why

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import ENGINE, __version__
+from ._engine import select
+from .version import __version__
 
 if TYPE_CHECKING:
-    from .tajmahal.state import State
+    from .arena.game import AnyGame
 
 
 class LazyGroup(click.Group):
@@ -39,17 +40,14 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-def score_table(state: State, names: list[str]) -> str:
+def score_table(game: AnyGame, state: Any, names: list[str]) -> str:
     """A plain-text table of each seat's score by source, with totals and ranks."""
-    from .tajmahal.counting import ranks
-    from .tajmahal.rules import breakdown, scores
-    from .tajmahal.state import SCORE_SOURCES
-
-    rows = [["seat", "player", *SCORE_SOURCES, "total", "rank"]]
-    totals = scores(state)
-    for seat, (score, rank) in enumerate(zip(breakdown(state), ranks(totals), strict=True)):
-        parts = [str(getattr(score, s)) for s in SCORE_SOURCES]
-        rows.append([str(seat), names[seat], *parts, str(score.total), str(rank)])
+    sources = game.score_sources
+    rows = [["seat", "player", *sources, "total", "rank"]]
+    parts = game.breakdown(state)
+    for seat, (total, rank) in enumerate(zip(game.scores(state), game.ranks(state), strict=True)):
+        points = [str(parts[seat][s]) for s in sources]
+        rows.append([str(seat), names[seat], *points, str(total), str(rank)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(
@@ -66,7 +64,7 @@ def score_table(state: State, names: list[str]) -> str:
 @click.version_option(
     __version__,
     prog_name="tajmahal",
-    message=f"%(prog)s, version %(version)s\nengine: {ENGINE}",
+    message=f"%(prog)s, version %(version)s\nengine: {select()[1]}",
 )
 def main() -> None:
     """Taj Mahal: rules engine, referee and tournaments for bots."""
@@ -74,7 +72,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("seats", nargs=-1, metavar="[SEAT...]")
-@click.option("--players", "-n", type=click.IntRange(2, 5), default=4, show_default=True)
+@click.option("--players", "-n", type=int, help="Without SEATs: the number of players.")
 @click.option(
     "--seed",
     type=click.IntRange(0, 2**64 - 1),  # as for match (arena.commands.SEED): records hold it
@@ -127,7 +125,9 @@ def main() -> None:
     metavar="SECONDS",
     help="With SEATs: show the bots' moves this far apart (0: at once).",
 )
-@click.option("--game", "game_name", metavar="NAME", help="With SEATs: the game to play.")
+@click.option(
+    "--game", "game_name", metavar="NAME", help="The game to play [default: the first installed]."
+)
 @click.option(
     "--sandbox/--no-sandbox",
     default=None,
@@ -135,7 +135,12 @@ def main() -> None:
     "[default: where the system allows it].",
 )
 def play(
-    seats: tuple[str, ...], players: int, seed: int | None, verbose: bool, **web: Any
+    seats: tuple[str, ...],
+    players: int | None,
+    seed: int | None,
+    verbose: bool,
+    game_name: str | None,
+    **web: Any,
 ) -> None:
     """Play one game between in-process random players and print the scores; or,
     with SEATs, play in the web browser: each SEAT is `human` (a person at the
@@ -152,34 +157,46 @@ def play(
             require("web", "tajmahal play with SEATs", ("starlette", "uvicorn"))
         except MissingExtra as e:
             raise click.ClickException(str(e)) from None
+        from .arena.registry import GAMES
         from .arena.webplay import run_play
-        from .games import GAMES
 
-        run_play(GAMES, seats, seed=seed, **web)  # the options "With SEATs"
+        run_play(GAMES, seats, seed=seed, game_name=game_name, **web)  # the options "With SEATs"
         return
+    from .arena.registry import GAMES, UnknownGame
+
+    try:
+        game = GAMES.get(game_name)
+    except UnknownGame as e:
+        raise click.BadParameter(str(e), param_hint="--game") from None
+    if players is None:
+        players = min(max(4, game.min_players), game.max_players)
+    elif not game.min_players <= players <= game.max_players:
+        raise click.BadParameter(
+            f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}",
+            param_hint="--players",
+        )
     seed = 1 if seed is None else seed
+    click.echo(random_game(game, players, seed, verbose))
+
+
+def random_game(game: AnyGame, players: int, seed: int, verbose: bool) -> str:
+    """The report of one game between random players (every action with ``verbose``)."""
     import random
 
-    from .tajmahal.actions import action_text
-    from .tajmahal.rules import apply, is_over, legal_actions, new_game
-    from .tajmahal.setups import Setup
-
-    setup = Setup.random(players, seed)
-    state = new_game(setup)
+    state = game.new_game(game.random_setup(players, seed))
     rng = random.Random(seed)
     names = ["random"] * players
-    board = setup.board
+    lines = []
     actions = 0
-    while not is_over(state):
-        action = rng.choice(legal_actions(state))
+    while (seat := game.to_act(state)) is not None:
+        action = rng.choice(game.legal_actions(state))
         if verbose:
-            province = board.provinces[state.province]
-            text = action_text(action, tuple(c.name for c in board.cities))
-            click.echo(f"visit {state.visit:2} {province:10} seat {state.to_act}: {text}")
-        state = apply(state, action)
+            lines.append(f"seat {seat}: {game.describe_action(state, action)}")
+        state, _ = game.step(state, action)
         actions += 1
-    click.echo(f"{players} players, seed {seed}: {actions} actions, 12 visits\n")
-    click.echo(score_table(state, names))
+    lines.append(f"{game.title}, {players} players, seed {seed}: {actions} actions\n")
+    lines.append(score_table(game, state, names))
+    return "\n".join(lines)
 
 
 #: The arena's commands, each built on first use by ``FACTORY(GAMES)`` (the
@@ -196,7 +213,7 @@ def _arena_command(path: str) -> Callable[[], click.Command]:
     """The factory of the arena command made by ``module:name`` for every game."""
 
     def build() -> click.Command:
-        from .games import GAMES
+        from .arena.registry import GAMES
 
         module, name = path.split(":")
         factory = getattr(importlib.import_module(module, __package__), name)
@@ -228,7 +245,7 @@ def bots(destination: Path | None, force: bool) -> None:
       tajmahal bots --copy . && tajmahal match bots/greedy_bot.py random random
     """
     from . import shipped
-    from .games import GAMES
+    from .arena.registry import GAMES
 
     try:
         base = shipped.root()

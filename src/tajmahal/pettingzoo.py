@@ -1,7 +1,7 @@
 """Every game of the package as a PettingZoo environment (agent-environment cycle).
 
 >>> from tajmahal.pettingzoo import env
->>> game = env(num_players=3)              # Taj Mahal; env("tikal", 3) for Tikal
+>>> game = env(num_players=3)              # the default game; env("tikal", 3) for Tikal
 >>> game.reset(seed=7)
 >>> game.agents, game.agent_selection
 (['player_0', 'player_1', 'player_2'], 'player_0')
@@ -9,8 +9,8 @@
 >>> obs["observation"].shape, obs["action_mask"].shape, int(obs["action_mask"].sum())
 ((1953,), (1623,), 11)
 
-``game`` names a game of the registry (``"tajmahal"``, ``"tikal"``, ``"java"``, or
-one another package adds through the ``tajmahal.games`` entry points) that
+``game`` names an installed game (:data:`tajmahal.arena.registry.GAMES`: those
+of the ``tajmahal.games`` entry points; None, the default, is the first) that
 declares an encoding (:mod:`tajmahal.kit.encoding`).  Agents ``player_0`` ..
 ``player_{n-1}`` are the seats.  The agent to act is the seat the rules name (not
 a fixed cycle: a seat may act several times in a row, or be skipped).  An
@@ -53,10 +53,6 @@ from .kit.encoding import Encoding, encoding_of
 
 __all__ = ["GameEnv", "env", "parallel_env", "raw_env"]
 
-#: The game an environment plays when none is named.
-DEFAULT_GAME = "tajmahal"
-
-
 class GameEnv(AECEnv[str, dict[str, Any], int]):
     """The AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
 
@@ -69,7 +65,7 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
 
     def __init__(
         self,
-        game: str | AnyGame = DEFAULT_GAME,
+        game: str | AnyGame | None = None,
         num_players: int = 4,
         render_mode: str | None = None,
         variant: str | None = None,
@@ -219,14 +215,14 @@ def _is_setup_for(rules: AnyGame, setup: Any, players: int) -> bool:
 def render_text(encoding: Encoding[Any, Any], state: Any) -> str:
     """The game's ``terminal`` picture of ``state`` as plain text (every hand shown);
     the state's repr for a game without one."""
-    terminal = getattr(encoding.game, "terminal", None)
-    if not callable(terminal):
+    players = encoding.players(state)
+    position = encoding.game.terminal(state, [f"seat {s}" for s in range(players)], None)
+    if position is None:
         return repr(state) + "\n"
     from rich.console import Console
 
-    players = encoding.players(state)
     console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
-    console.print(terminal(state, [f"seat {s}" for s in range(players)], None))
+    console.print(position)
     return console.export_text()
 
 
@@ -243,7 +239,7 @@ class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper[str, dict[str, Any
 
 
 def raw_env(
-    game: str | AnyGame = DEFAULT_GAME,
+    game: str | AnyGame | None = None,
     num_players: int = 4,
     render_mode: str | None = None,
     variant: str | None = None,
@@ -253,7 +249,7 @@ def raw_env(
 
 
 def env(
-    game: str | AnyGame = DEFAULT_GAME,
+    game: str | AnyGame | None = None,
     num_players: int = 4,
     render_mode: str | None = None,
     variant: str | None = None,
@@ -266,7 +262,7 @@ def env(
 
 
 def parallel_env(
-    game: str | AnyGame = DEFAULT_GAME,
+    game: str | AnyGame | None = None,
     num_players: int = 4,
     render_mode: str | None = None,
     variant: str | None = None,

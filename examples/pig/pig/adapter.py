@@ -16,6 +16,8 @@ from .rules import GOAL, ROUNDS, Action, Banked, Event, GameOver, Hold, Rolled, 
 if TYPE_CHECKING:
     from tajmahal.kit.encoding import Encoding
 
+    from .bots import PigBots
+
 CONVERTER: Final = TaggedConverter({"Action": Action, "Event": Event})
 #: Each event for people (``w.who(seat)``: "alice (seat 0)").
 TEXTS: Final = {
@@ -34,9 +36,7 @@ class Pig(Adapter[Setup, State, Action, Event]):
 
     converter = CONVERTER  # actions and events as {"type": "roll"}, {"type": "rolled", ...}
     view_type = rules.View
-    refused = rules.IllegalAction
     passive = (Hold,)  # the fallback policy holds when it may
-    bots = "pig.bots"
     event_texts = TEXTS
     words = Words
 
@@ -79,7 +79,13 @@ class Pig(Adapter[Setup, State, Action, Event]):
     def describe_start(self, state: State, names: Sequence[str]) -> list[str]:
         return [f"# Pig to {GOAL} in {ROUNDS} rounds; {who(0, names)} starts"]
 
-    # -- for learning programs (needs tajmahal[rl])
+    # -- optional parts: the built-in greedy and mcts players, and for learning
+    # programs (needs tajmahal[rl])
+
+    def bots(self) -> PigBots:
+        from .bots import PigBots
+
+        return PigBots(game=self)  # the game reads the protocol's messages into a View
 
     def encoding(self) -> Encoding[State, Action]:
         from .encoding import encoding

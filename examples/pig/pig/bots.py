@@ -11,7 +11,6 @@ from tajmahal.kit.bots import Bots
 from tajmahal.kit.search import SearchConfig
 
 from . import rules
-from .adapter import PIG
 from .rules import HOLD, MAX_ROLLS, ROLL, Action, Setup, State, View
 
 #: The playout policy holds once the turn is worth this much (a classic rule of thumb).
@@ -19,7 +18,7 @@ HOLD_AT: Final = 12
 
 
 class PigBots(Bots[View, State, Action]):
-    game = PIG  # reads the protocol's messages back into a View
+    budget = SearchConfig(iterations=200, seconds=0.5)  # the built-in mcts player's
     legal_actions = staticmethod(rules.legal_actions)
     apply = staticmethod(rules.apply)
 
@@ -42,7 +41,4 @@ class PigBots(Bots[View, State, Action]):
     def rollout_action(self, state: State, rng: random.Random) -> Action:
         return HOLD if state.rolled and state.turn >= HOLD_AT else ROLL
 
-
-BOTS: Final = PigBots()
-MCTS_BUILTIN: Final = SearchConfig(iterations=200, seconds=0.5)
 

@@ -25,15 +25,13 @@ from typing import Final
 
 from attrs import evolve, field, frozen
 
+from tajmahal.kit.errors import IllegalAction
+
 GOAL: Final = 30
 ROUNDS: Final = 8
 #: The most rolls of a game: every turn of every round rolls at most GOAL / 2
 #: faces that are not 1 (each adds 2 or more), then a 1.
 MAX_ROLLS: Final = 4 * ROUNDS * (GOAL // 2 + 1)
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message starts with the rule id."""
 
 
 @frozen
@@ -157,9 +155,9 @@ def step(state: State, action: Action) -> tuple[State, list[Event]]:
     """The state after ``action`` and what happened."""
     seat = state.to_act
     if seat is None:
-        raise IllegalAction("P4: the game is over")
+        raise IllegalAction("P4", "the game is over")
     if action not in legal_actions(state):
-        raise IllegalAction(f"P3: hold only after a roll that was not a 1, not {action!r}")
+        raise IllegalAction("P3", f"hold only after a roll that was not a 1, not {action!r}")
     events: list[Event] = []
     if isinstance(action, Hold):
         return _bank(state, seat, events), events

@@ -18,16 +18,8 @@ from .player import FirstPlayer, Player, RandomPlayer
 from .process import ProcessConnection
 from .protocol import FAULT_KINDS, PROTOCOL, VERSION
 from .record import RecordError, replay
-from .referee import (
-    BotSpec,
-    Fault,
-    MatchConfig,
-    MatchResult,
-    SeatResult,
-    TimeControl,
-    play_match,
-    run_match,
-)
+from .referee import BotSpec, play_match, run_match
+from .terms import Fault, MatchConfig, MatchResult, SeatResult, TimeControl
 
 __all__ = [
     "FAULT_KINDS",

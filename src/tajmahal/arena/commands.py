@@ -22,26 +22,24 @@ from .cgroups import unavailable as cgroups_unavailable
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, read_game_id, replay
-from .referee import (
+from .referee import BotSpec, preflight, run_match
+from .registry import GameRegistry, UnknownGame, registry_of
+from .report import fault_text, replay_table, result_table
+from .sandbox import exposed as sandbox_exposed
+from .sandbox import unavailable as sandbox_unavailable
+from .signals import terminate_as_interrupt
+from .terms import (
     DEFAULT_BANK,
     DEFAULT_GRACE,
     DEFAULT_HANDSHAKE,
     DEFAULT_MAX_LINE,
     DEFAULT_MAX_LOG,
     DEFAULT_MOVE,
-    BotSpec,
     Fault,
     MatchConfig,
     MatchResult,
     TimeControl,
-    preflight,
-    run_match,
 )
-from .registry import GameRegistry, UnknownGame, registry_of
-from .report import fault_text, replay_table, result_table
-from .sandbox import exposed as sandbox_exposed
-from .sandbox import unavailable as sandbox_unavailable
-from .signals import terminate_as_interrupt
 from .text import printable
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -138,14 +136,13 @@ def parse_seat_time(text: str, players: int, default: TimeControl) -> tuple[int,
 
 
 def game_option(registry: GameRegistry, what: str) -> Callable[[F], F]:
-    """The ``--game NAME`` option (the game's name, checked when the command runs:
-    listing the names here would import every plugin's package)."""
+    """The ``--game NAME`` option (the installed games' names; a game is loaded, and
+    checked, when the command runs)."""
     return click.option(
         "--game",
         "game_name",
         metavar="NAME",
-        help=f"The game to play ({', '.join(e.name for e in registry.builtin)}, or one "
-        f"an installed package adds) [default: {what}].",
+        help=f"The game to play ({', '.join(registry.names())}) [default: {what}].",
     )
 
 

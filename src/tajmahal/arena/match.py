@@ -18,13 +18,14 @@ from typing import Any, Final
 
 import orjson
 
-from ..kit.jsontext import ArrayTexts
 from . import containment, protocol, seal
 from .connection import Connection
 from .game import AnyGame, illegal_reason
+from .jsontext import ArrayTexts
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
 from .record import DEALT, FORMAT, FORMAT_VERSION, GIVEN, RecordWriter, dealt_data
-from .referee import (
+from .signals import uninterruptible
+from .terms import (
     _TELL_TIME,
     Fault,
     MatchConfig,
@@ -33,7 +34,6 @@ from .referee import (
     TimeControl,
     told_seeds,
 )
-from .signals import uninterruptible
 from .text import printable, quote
 
 
@@ -51,7 +51,7 @@ def _trace_line(message: Any) -> bytes:
         return orjson.dumps({"unencodable": quote(message, 200)})
 
 
-#: How many actions' JSON texts a game's :class:`~tajmahal.kit.jsontext.ArrayTexts` keeps.
+#: How many actions' JSON texts a game's :class:`~tajmahal.arena.jsontext.ArrayTexts` keeps.
 _ACTION_TEXTS_LIMIT: Final = 100_000
 
 
@@ -244,7 +244,7 @@ class Match:
     def write_header(self) -> None:
         if self.writer is None:
             return
-        from .. import __version__
+        from ..version import __version__
 
         self.writer.write(
             {

@@ -1,13 +1,20 @@
 """Games by name, for the commands: which :class:`~tajmahal.arena.game.Game` ``--game``
 means, and which one wrote a record.
 
-A registry maps names to references ``module:attribute`` and imports a game only
-when it is asked for (the command line starts fast, and a game's modules are loaded
-only by the commands that play it).  Besides the games it is built with, it finds
-those that installed packages declare in the entry-point group :data:`GROUP`::
+Every game, the ones this package ships included, is a plugin: an installed
+distribution declares it in the entry-point group :data:`GROUP`, and may name
+the game a command plays when it names none in :data:`DEFAULT_GROUP`::
 
     [project.entry-points."tajmahal.games"]
     my-game = "my_package.adapter:GAME"
+
+Games are listed by name; a game's other names are its
+:attr:`~tajmahal.arena.game.Game.aliases`.  A game is imported only when it is
+asked for (the command line starts fast, and a game's modules are loaded only by
+the commands that play it) and checked then
+(:func:`~tajmahal.arena.game.missing_parts`).  The default game is the one the
+distribution that ships this package names (another distribution's where it
+names none), else the first by name.
 
 Nothing here knows any particular game.
 """
@@ -21,78 +28,124 @@ from typing import Final
 
 import attrs
 
-from .game import AnyGame
+from .game import AnyGame, missing_parts
 
 #: The entry-point group in which packages declare games.
 GROUP: Final = "tajmahal.games"
+#: The entry-point group that names the game played when none is named.
+DEFAULT_GROUP: Final = "tajmahal.default"
+#: The distribution whose choice of the default game comes first.
+PLATFORM: Final = __name__.partition(".")[0]
 
 
 class UnknownGame(ValueError):
-    """No game of that name."""
+    """No game of that name, or one that cannot be loaded."""
 
 
 @attrs.frozen
 class GameEntry:
-    """A game the registry can load: its command-line ``name``, where it lives
-    (``module:attribute``) and other names it answers to (its protocol id, say)."""
+    """A game the registry can load: its command-line ``name`` and where it lives
+    (``module:attribute``)."""
 
     name: str
     reference: str
-    aliases: tuple[str, ...] = ()
 
 
 def load_reference(reference: str) -> AnyGame:
-    """The object named ``module:attribute``; raises :class:`UnknownGame` when it is
-    missing."""
+    """The game named ``module:attribute``, checked; raises :class:`UnknownGame`,
+    in one line, when it is missing or incomplete."""
     module, _, attribute = reference.partition(":")
     try:
-        game: AnyGame = getattr(importlib.import_module(module), attribute)
-    except (ImportError, AttributeError) as e:
+        game = getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError, TypeError) as e:  # TypeError: an abstract method
         raise UnknownGame(f"cannot load the game {reference!r}: {e}") from None
-    return game
+    missing = missing_parts(game)
+    if missing:
+        raise UnknownGame(f"the game {reference!r} is incomplete: no {', '.join(missing)}")
+    loaded: AnyGame = game
+    return loaded
+
+
+def installed_entries() -> tuple[GameEntry, ...]:
+    """The games the installed distributions declare, by name (a name declared
+    twice keeps its first reference)."""
+    found: dict[str, GameEntry] = {}
+    for point in importlib.metadata.entry_points(group=GROUP):
+        found.setdefault(point.name, GameEntry(point.name, point.value))
+    return tuple(found[name] for name in sorted(found))
+
+
+def installed_default() -> str | None:
+    """The name of the game :data:`DEFAULT_GROUP` names: :data:`PLATFORM`'s choice
+    first; None if no distribution names one."""
+    points = sorted(
+        importlib.metadata.entry_points(group=DEFAULT_GROUP),
+        key=lambda p: p.dist is None or p.dist.name != PLATFORM,
+    )
+    return points[0].name if points else None
 
 
 class GameRegistry:
-    """The games of a command line: ``builtin`` ones first, then those declared in
-    the entry points of ``group`` (read only when a name is not a built-in one).
+    """The games of a command line: ``entries`` (default: the installed games, read
+    when first needed) and the ``default`` one's name (default: the one the
+    installed distributions name, else the first).
 
-    >>> registry = GameRegistry([GameEntry("x", "m:X", ("ex",))], default="x", group=None)
-    >>> registry.entry("ex").name
-    'x'
+    >>> registry = GameRegistry([GameEntry("x", "m:X"), GameEntry("y", "m:Y")])
+    >>> registry.entry("y").reference, registry.default
+    ('m:Y', 'x')
     """
 
     def __init__(
-        self, builtin: Iterable[GameEntry], default: str, group: str | None = GROUP
+        self, entries: Iterable[GameEntry] | None = None, default: str | None = None
     ) -> None:
-        self.builtin: tuple[GameEntry, ...] = tuple(builtin)
-        self.default = default
-        self.group = group
+        self._entries: tuple[GameEntry, ...] | None = None if entries is None else tuple(entries)
+        self._default = default
         self._loaded: dict[str, AnyGame] = {}
-        self._plugins: tuple[GameEntry, ...] | None = None
 
     def entries(self) -> tuple[GameEntry, ...]:
-        """Every game: the built-in ones, then the plugins' (a plugin never replaces a
-        built-in game of the same name)."""
-        return self.builtin + self._plugin_entries()
+        """Every game, in order."""
+        if self._entries is None:
+            self._entries = installed_entries()
+            if self._default is None:
+                self._default = installed_default()
+        return self._entries
 
     def names(self) -> list[str]:
         return [e.name for e in self.entries()]
 
+    @property
+    def default(self) -> str:
+        """The game played when none is named."""
+        entries = self.entries()
+        if self._default is not None:
+            return self._default
+        if not entries:
+            raise UnknownGame(f"no game is installed (none in the entry points {GROUP!r})")
+        return entries[0].name
+
     def entry(self, name: str) -> GameEntry:
-        """The game called ``name`` (or one of its aliases); raises
-        :class:`UnknownGame`."""
-        for entries in (self.builtin, None):
-            for e in entries if entries is not None else self._plugin_entries():
-                if name == e.name or name in e.aliases:
+        """The game called ``name``, or whose :attr:`~tajmahal.arena.game.Game.aliases`
+        hold it (every game is loaded to look); raises :class:`UnknownGame`."""
+        for e in self.entries():
+            if name == e.name:
+                return e
+        for e in self.entries():
+            try:
+                if name in self.get(e.name).aliases:
                     return e
+            except UnknownGame:  # a broken plugin has no aliases
+                continue
         raise UnknownGame(f"no game {name!r}; known: {', '.join(self.names())}")
 
     def get(self, name: str | None = None) -> AnyGame:
         """The game called ``name`` (default: :attr:`default`), imported once."""
-        e = self.entry(self.default if name is None else name)
-        game = self._loaded.get(e.name)
+        key = self.default if name is None else name
+        game = self._loaded.get(key)
         if game is None:
-            game = self._loaded[e.name] = load_reference(e.reference)
+            e = self.entry(key)
+            game = self._loaded.get(e.name)
+            if game is None:
+                game = self._loaded[e.name] = load_reference(e.reference)
         return game
 
     def by_id(self, game_id: str) -> AnyGame:
@@ -110,26 +163,15 @@ class GameRegistry:
                 return candidate
         raise UnknownGame(f"no game with the id {game_id!r}; known: {', '.join(self.names())}")
 
-    def _plugin_entries(self) -> tuple[GameEntry, ...]:
-        if self._plugins is None:
-            found: dict[str, GameEntry] = {}
-            taken = {n for e in self.builtin for n in (e.name, *e.aliases)}
-            if self.group is not None:
-                for point in importlib.metadata.entry_points(group=self.group):
-                    if point.name not in taken and point.name not in found:
-                        found[point.name] = GameEntry(point.name, point.value)
-            self._plugins = tuple(found.values())
-        return self._plugins
-
 
 def registry_of(games: GameRegistry | AnyGame) -> GameRegistry:
     """``games`` as a registry: a single game becomes a registry of it alone."""
     if isinstance(games, GameRegistry):
         return games
-    registry = GameRegistry(
-        [GameEntry(games.name, "")],  # loaded already: no reference needed
-        default=games.name,
-        group=None,
-    )
+    registry = GameRegistry([GameEntry(games.name, "")])  # loaded already: no reference needed
     registry._loaded[games.name] = games
     return registry
+
+
+#: The installed games: those of the entry points of :data:`GROUP`.
+GAMES: Final = GameRegistry()

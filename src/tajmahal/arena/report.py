@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .referee import Fault, MatchResult
+from .terms import Fault, MatchResult
 from .text import printable
 
 

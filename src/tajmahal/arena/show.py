@@ -104,9 +104,9 @@ def show_command(games: GameRegistry | AnyGame) -> click.Command:
                 )
             for line in taken.lines:
                 console.print("  " + printable(line.removeprefix("# ")), style="dim")
-        draw = getattr(game, "terminal", None)
-        if callable(draw):
-            console.print(draw(state, names, seat))
+        position = game.terminal(state, names, seat)
+        if position is not None:
+            console.print(position)
             return
         table = Table(box=None, pad_edge=False, header_style="bold")
         table.add_column("seat", justify="right")

@@ -12,8 +12,9 @@ slider, a legend and the final table.  Names and every other text of a record
 reach the page as data only (no ``<`` in its script element) and are shown as
 text.
 
-A game draws itself through an optional ``pictures()`` method returning a
-:class:`Pictures`; a game without it gets the log and the tables only.  A
+A game draws itself through its optional :meth:`~tajmahal.arena.game.Game.pictures`
+(a :class:`~tajmahal.arena.game.Pictures`); a game without them gets the log and
+the tables only.  A
 picture is made of fragments (a city, a seat's row, a hand); consecutive steps
 share most of them, so the page holds each distinct fragment once (for all its
 games) and each step as the list of its fragments' numbers, compressed (gzip,
@@ -29,54 +30,13 @@ import html
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
 from .game import AnyGame
 from .offers import first_part
 from .record import Replay, read_lines, replay
-
-
-class Pictures(Protocol):
-    """How a game is drawn, in layers of SVG: the ``board`` that does not change in a
-    game, the ``public`` picture of a state and one seat's ``hand`` (each a list of
-    fragments), and the ``document`` that joins them into one SVG.  Actions come
-    as their protocol data."""
-
-    def board(self, state: Any) -> str:
-        """The part of the picture that stays the same all game."""
-
-    def public(self, state: Any, names: Sequence[str]) -> Sequence[str]:
-        """What every seat sees of ``state``, in fragments."""
-
-    def hand(self, state: Any, seat: int) -> Sequence[str]:
-        """What only ``seat`` sees of ``state``, in fragments."""
-
-    def document(self, body: str) -> str:
-        """Fragments joined into one SVG document."""
-
-    def targets(self, state: Any, action: Any) -> tuple[str, ...]:
-        """The ids of the elements of the picture of ``state`` a person clicks, in
-        order, to take ``action``; ``()`` for an action taken by a button only."""
-
-    def preview(self, state: Any, action: Any) -> str:
-        """An SVG fragment drawn over the picture of ``state``: ``action`` where it
-        would happen (a tile in place, a palace, a path and its cost)."""
-
-    def mark(self, state: Any, action: Any) -> str:
-        """An SVG fragment drawn over the picture after ``action`` (taken in
-        ``state``): where the last move happened."""
-
-    def legend(self) -> Sequence[tuple[str, str]]:
-        """Each symbol of the pictures (an SVG fragment in a 28 x 28 box) and what
-        it means."""
-
-
-def pictures_of(game: AnyGame) -> Pictures | None:
-    """The game's :class:`Pictures`, or None if it does not draw itself."""
-    method = getattr(game, "pictures", None)
-    return method() if callable(method) else None
 
 
 class Fragments:
@@ -155,7 +115,7 @@ class _Drawing:
 
     def __init__(self, game: AnyGame, names: list[str], fragments: Fragments) -> None:
         self.game = game
-        self.pictures = pictures_of(game)
+        self.pictures = game.pictures()
         self.names = names
         self.fragments = fragments
         self.publics: list[list[int]] = []

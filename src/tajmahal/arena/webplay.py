@@ -35,13 +35,14 @@ from attrs import evolve
 
 from . import containment
 from .connection import Connection, InProcessConnection
-from .game import AnyGame
+from .game import AnyGame, Pictures
 from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
-from .referee import BotSpec, MatchConfig, MatchResult, TimeControl, connect, play_match
+from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
-from .viewer import Pictures, asset, pictures_of, seen_by
+from .terms import MatchConfig, MatchResult, TimeControl
+from .viewer import asset, seen_by
 from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
 from .websession import Launch, WebSession, origin
 
@@ -76,7 +77,7 @@ class Table:
         self.names = list(names)
         self.humans = list(humans)
         self.pace = pace
-        self.pictures: Pictures | None = pictures_of(game)
+        self.pictures: Pictures | None = game.pictures()
         self.state = game.new_game(setup)
         self.board = self.pictures.board(self.state) if self.pictures is not None else None
         self.legend = [list(item) for item in self.pictures.legend()] if self.pictures else []

@@ -9,15 +9,12 @@ with Pgx's ``Env`` interface (:mod:`.env`).
 >>> state.legal_action_mask.shape, env.num_players, env.num_actions
 ((8, 1623), 4, 1623)
 
-A game with a batched engine has a ``batched`` package beside its rules with a
-``make(num_players)`` function (Taj Mahal's: :mod:`tajmahal.tajmahal.batched`).
+A game has a batched engine through the optional part ``batched(players)`` of its
+adapter (Taj Mahal's: :mod:`tajmahal.tajmahal.batched`).
 Needs the ``jax`` extra: ``pip install 'tajmahal[jax]'``.
 """
 
 from __future__ import annotations
-
-import importlib
-from typing import Any
 
 from ..extras import require
 
@@ -26,20 +23,17 @@ require("jax", "tajmahal.batched", ("jax",))
 from .env import Env, auto_reset, random_action, reset_finished  # noqa: E402
 
 
-def make(num_players: int = 4, game: str | None = None) -> Any:
-    """The batched engine of ``game`` (default: the package's default game) for
-    ``num_players``; ValueError for a game that has none."""
-    from ..games import GAMES
+def make(num_players: int = 4, game: str | None = None) -> Env:
+    """The batched engine of ``game`` (default: the default game) for
+    ``num_players``: its optional part ``batched`` (:meth:`tajmahal.arena.game.Game.batched`);
+    ValueError for a game that has none."""
+    from ..arena.registry import GAMES
 
     adapter = GAMES.get(game)
-    package = type(adapter).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.batched")
-    except ModuleNotFoundError as error:
-        if error.name != f"{package}.batched":
-            raise
-        raise ValueError(f"{adapter.title} has no batched engine") from None
-    return module.make(num_players)
+    env: Env | None = adapter.batched(num_players)
+    if env is None:
+        raise ValueError(f"{adapter.title} has no batched engine")
+    return env
 
 
 __all__ = ["Env", "auto_reset", "make", "random_action", "reset_finished"]

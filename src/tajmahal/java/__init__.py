@@ -24,14 +24,15 @@ are data (:mod:`tajmahal.java.components`); the arena plays Java through
 
 from __future__ import annotations
 
-from ..kit.dealt import SetupError
+from ..kit.errors import ComponentError, IllegalAction, SetupError
 from .actions import *
-from .components import DEFAULT_COMPONENTS, Board, ComponentError, Components, load_components
+from .components import DEFAULT_COMPONENTS, Board, Components, load_components
+from .hidden import determinize
 from .legal import legal_actions
 from .problems import problem
-from .rules import IllegalAction, apply, final_scoring, is_over, new_game, ranks, scores, step
+from .rules import apply, final_scoring, is_over, new_game, ranks, scores, step
 from .state import ANYTIME, SCORE_SOURCES, START, Pending, Seat, Setup, State
-from .views import JavaView, determinize, view
+from .views import PlayerView, view
 
 __all__ = [
     "ACTION_TYPES",
@@ -51,13 +52,13 @@ __all__ = [
     "ExtendPalace",
     "HoldFestival",
     "IllegalAction",
-    "JavaView",
     "Lay",
     "Move",
     "Pass",
     "Pending",
     "PlaceLand",
     "PlaceWater",
+    "PlayerView",
     "Seat",
     "Select",
     "Setup",

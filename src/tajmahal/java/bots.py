@@ -5,7 +5,7 @@ declared by :data:`BOTS`; the judgement is :mod:`tajmahal.java.heuristic`.
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
-(:func:`~tajmahal.java.views.determinize`: the other hands and the pile are
+(:func:`~tajmahal.java.hidden.determinize`: the other hands and the pile are
 guessed) and think on it.
 
 An action of Java is made of up to three decisions (what, where, how), and a
@@ -22,18 +22,18 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
 from .actions import Action, EndTurn
-from .adapter import JAVA
 from .components import DEFAULT_COMPONENTS, Components
 from .heuristic import FAR, NEAR, bid_choice, evaluate, festival_value, ordered, owner
+from .hidden import determinize
 from .legal import legal_actions
 from .rules import apply
 from .state import ACT, FESTIVAL, POSITION, SHAPE, TARGET, VALUE, State
-from .views import JavaView, determinize
+from .views import PlayerView
 
 #: The phases of a half-made action.
 HALF: Final = (POSITION, SHAPE, TARGET, VALUE)
@@ -41,7 +41,7 @@ HALF: Final = (POSITION, SHAPE, TARGET, VALUE)
 IDLE: Final = 0.05
 
 
-class JavaBots(kit.Bots[JavaView, State, Action]):
+class JavaBots(kit.Bots[PlayerView, State, Action]):
     """Java for the kit's bots.  The greedy judgement of a choice is the worth of
     the best complete action it begins (:meth:`action_value`).  The search
     compares the best few choices of a decision (:attr:`SearchConfig.width`), each
@@ -60,14 +60,17 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
         components: Components = DEFAULT_COMPONENTS,
         searched: tuple[str, ...] = (ACT, POSITION),
         playout_width: tuple[int, int] = (NEAR, FAR),
+        game: Any = None,
     ) -> None:
+        super().__init__(game)
         self.components = components
         self.searched = searched
         self.playout_width = playout_width
 
-    game = JAVA
+    #: The built-in ``mcts``: each of the 6 best choices tried twice, at most 0.8 s.
+    budget = SearchConfig(iterations=12, seconds=0.8, width=6)
 
-    def determinize(self, view: JavaView, rng: random.Random) -> State:
+    def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)
 
     legal_actions = staticmethod(legal_actions)
@@ -160,13 +163,11 @@ class JavaBots(kit.Bots[JavaView, State, Action]):
             value -= IDLE
         return value
 
-    def searches(self, view: JavaView) -> bool:
+    def searches(self, view: PlayerView) -> bool:
         return view.phase in self.searched
 
 
 BOTS: Final = JavaBots()
-#: The built-in ``mcts``: each of the 6 best choices tried twice, at most 0.8 s.
-MCTS_BUILTIN: Final = SearchConfig(iterations=12, seconds=0.8, width=6)
 
 
 def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
@@ -175,4 +176,4 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
     return BOTS.greedy_index(state, legal, rng)
 
 
-__all__ = ["BOTS", "MCTS_BUILTIN", "JavaBots", "greedy_choice"]
+__all__ = ["BOTS", "JavaBots", "greedy_choice"]

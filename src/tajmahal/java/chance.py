@@ -28,15 +28,23 @@ from attrs import evolve, frozen
 
 from ..kit.chance import PUBLIC, Chance, PileChanceModel
 from .actions import Action, TakeCard
-from .components import Components
+from .components import DEFAULT_COMPONENTS, Components
 from .events import CardTaken
+from .hidden import determinize
 from .rules import new_game, step
 from .state import START, VARIANTS, Setup, State
-from .views import determinize, view
+from .views import view
 
-__all__ = ["DealChance", "DrawChance", "JavaChance", "check", "relabel"]
+__all__ = ["DealChance", "DrawChance", "JavaChance", "check", "max_turns", "relabel"]
 
 CARD: Final = "card"
+
+
+def max_turns(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
+    """A bound on the turns of a game: every turn lays a land tile (J20) until the
+    last three-space tile lies or none fits (J78), then a last turn each (J79)."""
+    own = c.own_twos + c.own_rice + c.own_villages
+    return c.three_tiles + players * own + players
 
 
 @frozen
@@ -189,13 +197,11 @@ class JavaChance(PileChanceModel[State, Action]):
 
     def max_chance_nodes(self, players: int) -> int:
         """The deal, and every card drawn: a bound is the cards a game may take, two a
-        turn (J61), over the turns :func:`tajmahal.java.encoding.max_turns` allows."""
-        from .encoding import max_turns
-
+        turn (J61), over the turns :func:`max_turns` allows."""
         return players * self.hand_size + 1 + 2 * 2 * max_turns(players, self.components)
 
     def resample(self, state: State, seat: int, rng: random.Random) -> State:
-        """The cards ``seat`` has not seen dealt again (:func:`tajmahal.java.views.determinize`)."""
+        """The cards ``seat`` has not seen dealt again (:func:`.hidden.determinize`)."""
         return self.normalize(determinize(view(state, seat), rng, state.components))
 
 

@@ -28,14 +28,12 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from ..kit.errors import ComponentError
+
 #: Axial steps to the six neighbours of a hex.
 DIRECTIONS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 #: J54: the values a palace may have.
 PALACE_VALUES: Final = (2, 4, 6, 8, 10)
-
-
-class ComponentError(ValueError):
-    """A component file is malformed or breaks what J5-J12 need."""
 
 
 @frozen

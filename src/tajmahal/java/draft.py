@@ -4,7 +4,7 @@ then frozen once.
 A step of the rules changes several parts of a :class:`~tajmahal.java.state.State`
 (the board, a seat, the turn, the phase); building a frozen state for each change
 (``attrs.evolve``) cost more than the rules themselves.  A draft holds the fields
-of one state, the engine changes them, and :meth:`Draft.state` builds the next
+of one state, the engine changes them, and :meth:`Draft.freeze` builds the next
 state once.  :func:`seat_with` and :func:`turn_with` are the same for the small
 parts.  Every value is built through its slots (:func:`tajmahal.kit.slots.builder`).
 """
@@ -22,7 +22,7 @@ _turn: Final = builder(Turn)
 
 
 class Draft:
-    """The fields of a state, to change before :meth:`state` freezes them."""
+    """The fields of a state, to change before :meth:`freeze` freezes them."""
 
     def __init__(self, s: State) -> None:
         self.setup: Setup = s.setup
@@ -50,7 +50,7 @@ class Draft:
         self.ended: bool = s.ended
         self.reshuffles: int = s.reshuffles
 
-    def state(self) -> State:
+    def freeze(self) -> State:
         """The frozen state (every field given, in order)."""
         return _state(
             self.setup,

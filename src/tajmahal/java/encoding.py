@@ -25,33 +25,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import Any, Final
 
 import numpy as np
 
+from ..kit.adapter import ComponentsAdapter
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
 from . import actions as act
 from .actions import Action
-from .chance import JavaChance
+from .chance import JavaChance, max_turns
 from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
 from .state import NONE, PHASES, TERRAINS, VARIANTS, State
-from .views import JavaView, view
+from .views import PlayerView, view
 
-if TYPE_CHECKING:
-    from .adapter import Java
-
-__all__ = ["encoding", "max_decisions", "max_turns"]
+__all__ = ["encoding", "max_decisions"]
 
 #: Divisors of the blocks that hold counts or points, so that values stay near 0..1.
 POINT_SCALE: Final = 100.0
 HEIGHT_SCALE: Final = 10.0
-
-
-def max_turns(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
-    """A bound on the turns of a game: every turn lays a land tile (J20) until the
-    last three-space tile lies or none fits (J78), then a last turn each (J79)."""
-    own = c.own_twos + c.own_rice + c.own_villages
-    return c.three_tiles + players * own + players
 
 
 def max_decisions(players: int, c: Components = DEFAULT_COMPONENTS) -> int:
@@ -116,7 +107,7 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
     ]
 
 
-def _fill(c: Components, v: JavaView, w: Writer) -> None:
+def _fill(c: Components, v: PlayerView, w: Writer) -> None:
     n = len(v.players)
     me = v.seat
     k = len(c.cards)
@@ -192,7 +183,7 @@ def _fill(c: Components, v: JavaView, w: Writer) -> None:
 
 
 @cache
-def encoding(game: Java) -> Encoding[State, Action]:
+def encoding(game: ComponentsAdapter[Any, State, Action, Any]) -> Encoding[State, Action]:
     """The encoding of ``game`` (its components), built once."""
     c = game.components
 

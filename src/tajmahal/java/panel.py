@@ -45,7 +45,7 @@ def turn_words(state: State, labels: Sequence[str]) -> str:
         return f"festival at {position_name(state.components, state.festival.palace)}: {who} bids"
     words = f"{who}'s turn: {state.turn.ap} AP left"
     if state.pending is not None:
-        from .adapter import action_text
+        from .texts import action_text
 
         words += f"; {action_text(state, state.pending.action)}: {state.phase}"
     return words

@@ -1,5 +1,5 @@
 """Java's pictures as the HTML viewer and the browser game take them
-(:class:`tajmahal.arena.viewer.Pictures`): the layers of :mod:`.render`, what a
+(:class:`tajmahal.arena.game.Pictures`): the layers of :mod:`.render`, what a
 person clicks for each decision, a preview of it, the mark of the last move and
 the legend.
 

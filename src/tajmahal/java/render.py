@@ -30,6 +30,7 @@ from attrs import frozen
 
 from ..kit.svg import hexagon, points, svg_document, text, title
 from .components import Components
+from .hidden import determinize
 from .panel import festival, hand_parts, seat_block, supply, turn_words
 from .sheet import (
     BARE,
@@ -46,7 +47,7 @@ from .sheet import (
     sheet_of,
 )
 from .state import NONE, RICE, VILLAGE, WATER, State
-from .views import JavaView, determinize
+from .views import PlayerView
 
 
 def board_layer(c: Components) -> str:
@@ -349,11 +350,11 @@ def document(c: Components, body: str) -> str:
     return svg_document(body, *_size(c))
 
 
-def svg(obj: State | JavaView, names: Sequence[str] | None = None) -> str:
+def svg(obj: State | PlayerView, names: Sequence[str] | None = None) -> str:
     """The whole picture of a state, every hand shown, or of a seat's view, its own
     hand only (drawn from a state the view cannot tell from the real one: the
     public layer and the seat's hand show nothing else)."""
-    if isinstance(obj, JavaView):
+    if isinstance(obj, PlayerView):
         state = determinize(obj, random.Random(0))
         seats: Iterable[int] = (obj.seat,)
     else:

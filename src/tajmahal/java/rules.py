@@ -10,7 +10,7 @@ decisions are in :mod:`tajmahal.java.legal`.  An illegal action raises
 >>> apply(state, EndTurn())
 Traceback (most recent call last):
 ...
-tajmahal.java.rules.IllegalAction: J20: place a land tile before the turn ends
+tajmahal.kit.errors.IllegalAction: J20: place a land tile before the turn ends
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 # J85: the totals by seat, ranked (a tie is a shared win).
+from ..kit.errors import IllegalAction
 from ..kit.scoring import ranks as ranks
 from ..kit.scoring import scores as scores
 from . import actions as act
@@ -64,11 +65,6 @@ from .state import (
     State,
     Turn,
 )
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message starts with the rule id."""
-
 
 # --------------------------------------------------------------------------- start
 
@@ -129,7 +125,8 @@ def step(state: State, action: act.Action) -> tuple[State, list[Event]]:
     """The state after ``action`` and what happened; raises :class:`IllegalAction`."""
     reason = problem(state, action)
     if reason is not None:
-        raise IllegalAction(reason)
+        rule, _, text = reason.partition(": ")
+        raise IllegalAction(rule, text)
     seat = state.to_act
     assert seat is not None
     events: list[Event] = []
@@ -174,7 +171,7 @@ def _decide(state: State, seat: int, action: act.Action, events: list[Event]) ->
             _use_token(d, seat, events)
         else:
             d.phase, d.pending = POSITION, Pending(action)
-            return d.state()
+            return d.freeze()
         return _done(d)
     pending = state.pending
     assert pending is not None
@@ -205,7 +202,7 @@ def _at(d: Draft, seat: int, a: act.Action, q: int, events: list[Event]) -> Stat
     if isinstance(a, act.PlaceLand):
         if TILE_SIZES[a.tile] > 1:
             d.phase, d.pending = SHAPE, Pending(a, q)
-            return d.state()
+            return d.freeze()
         _place_land(d, seat, a.tile, (q,), q, events)
     elif isinstance(a, act.PlaceWater):
         _place_water(d, seat, q, events)
@@ -215,13 +212,13 @@ def _at(d: Draft, seat: int, a: act.Action, q: int, events: list[Event]) -> Stat
         _withdraw(d, seat, q, events)
     elif isinstance(a, act.Move):
         d.phase, d.pending = TARGET, Pending(a, q)
-        return d.state()
+        return d.freeze()
     elif isinstance(a, (act.BuildPalace, act.ExtendPalace)):
         d.phase, d.pending = VALUE, Pending(a, q)
-        return d.state()
+        return d.freeze()
     else:
         assert isinstance(a, act.HoldFestival)
-        return festival.begin(d.state(), seat, q, events)
+        return festival.begin(d.freeze(), seat, q, events)
     return _done(d)
 
 
@@ -230,7 +227,7 @@ def _done(d: Draft, walked: tuple[int, ...] = ()) -> State:
     the figures that walked since the last action that was not a walk (J49)."""
     d.turn = turn_with(d.turn, acted=True, walked=walked)
     d.phase, d.pending = ACT, None
-    return d.state()
+    return d.freeze()
 
 
 # --------------------------------------------------------------------------- the actions
@@ -315,7 +312,7 @@ def _score_water(d: Draft, cells: tuple[int, ...], events: list[Event]) -> None:
     near = sorted({q for c in cells for q in (c, *nb[c]) if terrain[q] == WATER})
     if not near:
         return
-    state = d.state()
+    state = d.freeze()
     seen = set(d.scored_water)
     for start in near:
         if start in seen:
@@ -449,7 +446,7 @@ def _end_turn(state: State, seat: int, events: list[Event]) -> State:
         totals = [p.score for p in d.players]
         events.append(GameOver(tuple(totals), tuple(ranks(totals))))
         d.phase, d.to_act = OVER, None
-        return d.state()
+        return d.freeze()
     if d.ended:
         nxt, d.last_turns = d.last_turns[0], d.last_turns[1:]
     else:
@@ -458,4 +455,4 @@ def _end_turn(state: State, seat: int, events: list[Event]) -> State:
     last = d.ended
     events.append(TurnBegan(nxt, ap, last))
     d.to_act, d.turn = nxt, Turn(ap, last=last)
-    return d.state()
+    return d.freeze()

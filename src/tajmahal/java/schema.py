@@ -23,7 +23,7 @@ SCHEMA: Final = SchemaHints(
     ),
     names={Seat: "seat_state"},
     fields={
-        "JavaView.seat": SEAT,
+        "PlayerView.seat": SEAT,
         "to_act": SEAT,
         "phase": {"enum": list(PHASES)},
         "PlaceLand.tile": {"enum": list(TILES)},

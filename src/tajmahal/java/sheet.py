@@ -52,7 +52,7 @@ class Sheet:
 
 def position_name(c: Components, position: int) -> str:
     """A position as the log names it (row letter, column number: ``A1`` top left)."""
-    from .adapter import position_label
+    from .texts import position_label
 
     return position_label(c, position)
 

@@ -13,7 +13,8 @@ from typing import ClassVar, Final
 
 from attrs import field, frozen
 
-from ..kit.dealt import Dealt, SetupError
+from ..kit.dealt import Dealt
+from ..kit.errors import SetupError
 from ..kit.picture import Pictured
 from .actions import Action
 from .components import DEFAULT_COMPONENTS, Components

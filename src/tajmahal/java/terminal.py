@@ -26,9 +26,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..kit.terminal import SEAT_STYLES, seat_name
-from .adapter import card_text, position_label
 from .components import PALACE_VALUES, Components
 from .state import NONE, RICE, VILLAGE, WATER, State
+from .texts import card_text, position_label
 
 
 def _column(q: int, r: int) -> int:

@@ -7,7 +7,7 @@ names and seat counts, its engine's functions, its converter
 its score breakdown, and the texts that describe its actions and events for
 people — and gets the rest: views, actions and events as JSON data and as the
 byte-exact JSON text the referee sends (parts kept from one decision to the next,
-:mod:`tajmahal.kit.jsontext`), strict action parsing, the reason an action is
+:mod:`tajmahal.arena.jsontext`), strict action parsing, the reason an action is
 illegal, the fallback policy, the built-in players (:mod:`tajmahal.kit.bots`), and
 the view a built-in bot rebuilds from its messages.
 
@@ -30,26 +30,24 @@ the text against the converter's data, byte for byte, for every game.
 
 from __future__ import annotations
 
-import importlib
 import types
 import typing
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 import attrs
 import orjson
 
-from ..arena.game import refusal
+from ..arena.game import Game
+from ..arena.jsontext import Texts, field_names
 from ..arena.player import Player
 from . import scoring
-from .jsontext import Texts, field_names
+from .errors import IllegalAction
 from .tagged import TaggedConverter, type_tag
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-    from ..arena.viewer import Pictures
+    from .bots import Bots
     from .encoding import Encoding
 
 SetupT = TypeVar("SetupT")
@@ -157,32 +155,30 @@ class ComponentsWords(Words):
         return self.state.components
 
 
-class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
-    """A game as the arena needs it (:class:`~tajmahal.arena.game.Game`), from its
+class Adapter(Game[SetupT, StateT, ActionT, EventT]):
+    """A game as the platform needs it (:class:`~tajmahal.arena.game.Game`), from its
     declaration (see the module docstring).
 
-    Declared as class attributes: the names and counts of
-    :class:`~tajmahal.arena.game.Game`, and
+    Declared as class attributes: those of :class:`~tajmahal.arena.game.Game`, and
 
     - :attr:`converter` (its values as JSON data: :attr:`action_type` and
       :attr:`event_types` are its unions ``"Action"`` and ``"Event"``),
       :attr:`view_type` and :attr:`view_skip` (view fields an ``act`` leaves out:
       they travel apart); a :attr:`state_type` makes the view's text straight from
       the state (:attr:`view_by_hand`);
-    - :attr:`refused`, the exception its ``apply`` raises for an illegal action
-      (its message names the rule), and :attr:`secret_events`, the event classes
-      that other seats see otherwise (:meth:`event_for` hides their secrets);
+    - :attr:`secret_events`, the event classes that other seats see otherwise
+      (:meth:`event_for` hides their secrets);
     - :attr:`passive`, the action classes the fallback policy plays when one is
       last among the legal actions (else the first);
-    - :attr:`bots`, the module of its :class:`~tajmahal.kit.bots.Bots` (``BOTS``)
-      and the search budget of its ``mcts`` player (``MCTS_BUILTIN``).
-    """
+    - :attr:`event_texts` and :attr:`words`, its texts for people.
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    score_sources: tuple[str, ...]
+    Its engine's ``apply`` raises the kit's
+    :class:`~tajmahal.kit.errors.IllegalAction` for an illegal action (its message
+    names the rule: :meth:`why_illegal`).  Besides the platform's optional parts
+    (``pictures``, ``terminal``), a game of the kit may have :meth:`bots` (the
+    built-in ``greedy`` and ``mcts`` players) and :meth:`encoding` (for learning
+    programs): methods that return None when it has none.
+    """
 
     converter: ClassVar[TaggedConverter]
     action_type: ClassVar[Any]
@@ -199,13 +195,8 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     #: Names the expressions of :attr:`view_by_hand` may use.
     view_namespace: ClassVar[Mapping[str, Any]] = {}
     public_setup_type: ClassVar[Any] = None
-    refused: ClassVar[type[Exception]] = ValueError
     secret_events: ClassVar[tuple[type, ...]] = ()
     passive: ClassVar[tuple[type, ...]] = ()
-    #: The game's package (default: the one the adapter's module is in).
-    package: ClassVar[str]
-    #: Default: the package's ``bots`` module.
-    bots: ClassVar[str]
     #: The texts for people: each event class's text (None: nothing to say; a
     #: ``"# "`` line heads a section; lines are joined by ``"\n"``), written with
     #: :attr:`words` (what the game names things with).
@@ -213,14 +204,9 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     words: ClassVar[type[Words]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The declaration's defaults: the package is the adapter module's, its bots
-        are in the package's ``bots``; the actions and events are the converter's
+        """The declaration's defaults: the actions and events are the converter's
         unions; a state type means the view is made from the state."""
         super().__init_subclass__(**kwargs)
-        if "package" not in cls.__dict__:
-            cls.package = cls.__module__.rpartition(".")[0]
-        if "bots" not in cls.__dict__:
-            cls.bots = f"{cls.package}.bots"
         converter: TaggedConverter | None = cls.__dict__.get("converter")
         if converter is not None:
             if "action_type" not in cls.__dict__:
@@ -239,36 +225,17 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     # -- the engine (static methods of the game's functions)
 
     @abstractmethod
-    def new_game(self, setup: SetupT) -> StateT:
-        """The state at the start of the game ``setup`` fixes."""
-
-    @abstractmethod
-    def legal_actions(self, state: StateT) -> Sequence[ActionT]:
-        """The legal actions of :meth:`to_act`, in a stable order."""
-
-    @abstractmethod
-    def step(self, state: StateT, action: ActionT) -> tuple[StateT, Sequence[EventT]]:
-        """The next state and the events of the step."""
-
-    @abstractmethod
     def apply(self, state: StateT, action: ActionT) -> StateT:
-        """The next state; raises :attr:`refused` for an illegal action."""
+        """The next state; raises :class:`~tajmahal.kit.errors.IllegalAction` for an
+        illegal action."""
 
     @abstractmethod
     def view(self, state: StateT, seat: int) -> Any:
         """What ``seat`` sees of ``state`` (a :attr:`view_type`)."""
 
-    @abstractmethod
-    def scores(self, state: StateT) -> list[int]:
-        """Each seat's total, by seat."""
-
     def ranks(self, state: StateT) -> list[int]:
         """1 is best; equal totals share a rank (a tie is a shared win)."""
         return scoring.ranks(self.scores(state))
-
-    @abstractmethod
-    def breakdown(self, state: StateT) -> list[dict[str, int]]:
-        """Each seat's points by source, keyed by :attr:`score_sources`."""
 
     def describe_events(
         self, state: StateT, events: Sequence[EventT], names: Sequence[str]
@@ -289,22 +256,6 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
 
     # -- setups
 
-    @abstractmethod
-    def random_setup(self, players: int, seed: int, variant: str | None = None) -> SetupT:
-        """A setup drawn from ``seed``; raises ValueError for a bad count or variant."""
-
-    @abstractmethod
-    def setup_to_data(self, setup: SetupT) -> Any:
-        """All of ``setup`` (secrets included: it goes into records)."""
-
-    @abstractmethod
-    def setup_from_data(self, data: Any) -> SetupT:
-        """Inverse of :meth:`setup_to_data`; raises ValueError on bad data."""
-
-    @abstractmethod
-    def public_setup(self, setup: SetupT) -> Any:
-        """The static public part of ``setup`` (sent once, in the hello), as data."""
-
     def players(self, setup: SetupT) -> int:
         return setup.players  # type: ignore[attr-defined,no-any-return]
 
@@ -318,8 +269,15 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
 
     def why_illegal(self, state: StateT, action: ActionT) -> str | None:
         """The rule the engine cites when it refuses ``action`` in ``state``, id
-        first; None if it takes the action, or fails on it otherwise."""
-        return refusal(self.apply, self.refused, state, action)
+        first; None if it takes the action, or fails on it otherwise (the action
+        came from a bot)."""
+        try:
+            self.apply(state, action)
+        except IllegalAction as e:
+            return str(e)
+        except Exception:
+            return None
+        return None
 
     def view_data(self, state: StateT, seat: int) -> Any:
         """The converter's data of ``seat``'s view, without :attr:`view_skip`."""
@@ -371,10 +329,22 @@ class Adapter(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         return len(legal) - 1 if isinstance(legal[-1], self.passive) else 0
 
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
+        """``random`` and ``first``, and with :meth:`bots` ``greedy`` and ``mcts``."""
         from .bots import builtin_players
 
-        module = importlib.import_module(self.bots)
-        return builtin_players(module.BOTS, module.MCTS_BUILTIN)
+        return builtin_players(self.bots())
+
+    # -- optional parts of a game of the kit: None for a game without them
+
+    def bots(self) -> Bots[Any, Any, Any] | None:
+        """The game's :class:`~tajmahal.kit.bots.Bots`: what the built-in ``greedy``
+        and ``mcts`` players (and OpenSpiel's evaluator) judge positions with."""
+        return None
+
+    def encoding(self) -> Encoding[StateT, ActionT] | None:
+        """Action indices, observation tensors and the chance model, for learning
+        programs (:mod:`tajmahal.kit.encoding`; needs the ``rl`` extra)."""
+        return None
 
     # -- for bots
 
@@ -445,11 +415,7 @@ class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
     fixed for the adapter: its :attr:`setup_type` is a
     :class:`~tajmahal.kit.dealt.Dealt` with a ``components`` field (kept out of the
     setup's data: the package's data files hold them) and ``check()``; the hello's
-    setup is the components' data (:meth:`components_data`).
-
-    Its pictures, terminal position and encoding are modules of the game's package
-    (:attr:`package`), imported on first use: ``pictures.pictures(components)``,
-    ``terminal.position(state, names, seat)`` and ``encoding.encoding(game)``."""
+    setup is the components' data (:meth:`components_data`)."""
 
     #: A :class:`~tajmahal.kit.dealt.Dealt` setup class: the seat counts, the
     #: variants (the first is the default) and the box of components are its.
@@ -500,24 +466,6 @@ class ComponentsAdapter(Adapter[SetupT, StateT, ActionT, EventT]):
 
     def public_setup(self, setup: SetupT) -> Any:
         return self.components_data(setup.components)  # type: ignore[attr-defined]
-
-    # -- the parts in modules of their own
-
-    def _part(self, module: str) -> Any:
-        return importlib.import_module(f"{self.package}.{module}")
-
-    def encoding(self) -> Encoding[StateT, ActionT]:
-        """Action indices, observation tensors and the chance model, for learning
-        programs (needs the ``rl`` extra)."""
-        return self._part("encoding").encoding(self)  # type: ignore[no-any-return]
-
-    def pictures(self) -> Pictures:
-        """How the HTML viewer and the browser game draw the game (SVG layers)."""
-        return self._part("pictures").pictures(self.components)  # type: ignore[no-any-return]
-
-    def terminal(self, state: StateT, names: Sequence[str], seat: int | None) -> RenderableType:
-        """The position for ``tajmahal show`` (rich); ``seat``: only the hand it sees."""
-        return self._part("terminal").position(state, names, seat)  # type: ignore[no-any-return]
 
 
 def who(seat: int, names: Sequence[str]) -> str:

@@ -14,12 +14,16 @@ for the greedy bot (``action_value``).  The kit builds on it:
   rebuild the seat's view from the same messages a subprocess bot gets (they know
   no more than any other bot) and pick with the two functions above.
 
-A game's bots module declares its :class:`Bots` subclass and its search budget;
-:func:`builtin_players` makes the players the game offers::
+A game's bots module declares its :class:`Bots` subclass, with the search budget
+of its built-in ``mcts`` player (:attr:`Bots.budget`), and the game's adapter hands
+it out (``bots()``); :func:`builtin_players` makes the players the game offers::
+
+    class TikalBots(Bots[PlayerView, State, Action]):
+        budget = SearchConfig(iterations=120, seconds=0.8)
+        ...
 
     BOTS = TikalBots()
-    MCTS_BUILTIN = SearchConfig(iterations=120, seconds=0.8)
-    players = builtin_players(BOTS, MCTS_BUILTIN)  # {"greedy": ..., "mcts": ...}
+    players = builtin_players(BOTS)  # {"random": ..., "greedy": ..., "mcts": ...}
 
 Nothing here knows any game.
 """
@@ -33,9 +37,9 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Generic, Protocol, TypeVar
 
-from .. import __version__
 from ..arena.player import FirstPlayer, Player, RandomPlayer
 from ..arena.protocol import Message
+from ..version import __version__
 from .search import SearchConfig, search_choice
 
 
@@ -66,6 +70,12 @@ class Bots(ABC, Generic[ViewT, StateT, ActionT]):
     #: The game's adapter (:class:`tajmahal.kit.adapter.Adapter`): its
     #: ``read_setup`` and ``read_act`` read the protocol's messages by default.
     game: Any = None
+    #: The search budget of the built-in ``mcts`` player: a fixed number of
+    #: iterations, so that a seed fixes its play, with a cap in seconds.
+    budget: SearchConfig = SearchConfig()
+
+    def __init__(self, game: Any = None) -> None:
+        self.game = game
 
     # -- reading the protocol
 
@@ -243,16 +253,16 @@ class SearchPlayer(ViewPlayer):
         return search_choice(self.bots, view, legal, self.rng, self.config)
 
 
-def builtin_players(
-    bots: Bots[Any, Any, Any], search: SearchConfig
-) -> dict[str, Callable[[int], Player]]:
+def builtin_players(bots: Bots[Any, Any, Any] | None) -> dict[str, Callable[[int], Player]]:
     """A game's built-in players, by name, each made from a seed: ``random``,
-    ``greedy`` and ``mcts`` (on ``bots``, the search with budget ``search``) and
-    ``first``."""
+    ``first``, and with ``bots`` ``greedy`` and ``mcts`` (the search with
+    :attr:`Bots.budget`)."""
+    if bots is None:
+        return {"random": RandomPlayer, "first": FirstPlayer}
     return {
         "random": RandomPlayer,
         "greedy": partial(GreedyPlayer, bots),
-        "mcts": partial(SearchPlayer, bots, config=search),
+        "mcts": partial(SearchPlayer, bots, config=bots.budget),
         "first": FirstPlayer,
     }
 

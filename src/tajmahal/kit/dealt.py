@@ -4,7 +4,8 @@ A game whose pieces come from a box (a board, tiles, cards) starts from a setup
 that deals them from a seed.  The setup class (a frozen attrs class) declares its
 seat counts and variants and how it deals; :meth:`Dealt.random` checks the seats
 and the variant and deals, and :class:`~tajmahal.kit.adapter.ComponentsAdapter`
-reads the variants and the box from it.
+reads the variants and the box from it.  A bad setup raises the kit's
+:class:`~tajmahal.kit.errors.SetupError`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any, ClassVar, Self
 
-
-class SetupError(ValueError):
-    """A setup that no game can start from."""
+from .errors import SetupError
 
 
 class Dealt:

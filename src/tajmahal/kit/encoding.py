@@ -39,7 +39,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from attrs import field, frozen
 
-from ..arena.game import AnyGame
+from ..arena.game import AnyGame, Game
 
 A = TypeVar("A")
 S = TypeVar("S")
@@ -253,15 +253,20 @@ def zero_sum(totals: Sequence[float]) -> tuple[float, ...]:
     """Each seat's result of a finished game for learning programs: the seats with
     the highest total share a prize of 1, and every seat gets
     ``n/(n-1) * (share - 1/n)``: +1 for a lone winner, ``-1/(n-1)`` for each other
-    seat; the values sum to 0.
+    seat; the values sum to 0 (a lone seat gets 0).  Each value is one division
+    of whole numbers, ``(n - w) / (w (n - 1))`` for each of ``w`` winners, so it is
+    the float nearest the exact value: a lone winner gets exactly 1.0.
 
     >>> zero_sum([10, 40, 20, 30])
     (-0.333..., 1.0, -0.333..., -0.333...)
     """
+    n = len(totals)
+    if n == 1:
+        return (0.0,)
     best = max(totals)
     winners = sum(1 for t in totals if t == best)
-    n = len(totals)
-    return tuple(n / (n - 1) * ((1 / winners if t == best else 0.0) - 1 / n) for t in totals)
+    won, lost = (n - winners) / (winners * (n - 1)), -1 / (n - 1)
+    return tuple(won if t == best else lost for t in totals)
 
 
 # --------------------------------------------------------------------------- a game's encoding
@@ -377,20 +382,19 @@ class Encoding(Generic[S, A]):
         return zero_sum(self.game.scores(state))
 
 
-def encoding_of(game: str | AnyGame) -> Encoding[Any, Any]:
-    """The encoding ``game`` declares through its optional ``encoding()`` method
-    (``game``: a game object, or a name the package's registry knows, plugins
-    included).  ValueError for a game that declares none."""
-    if isinstance(game, str):
-        from ..games import GAMES
+def encoding_of(game: str | AnyGame | None = None) -> Encoding[Any, Any]:
+    """The encoding ``game`` declares through its optional ``encoding()`` (``game``: a
+    game object, or a name the registry of installed games knows; None: the default
+    game).  ValueError for a game that declares none."""
+    if game is None or isinstance(game, str):
+        from ..arena.registry import GAMES
 
         game = GAMES.get(game)
-    elif not hasattr(game, "title"):
-        raise TypeError(f"a game is a game's name such as 'tikal', not {game!r}")
-    method = getattr(game, "encoding", None)
-    if not callable(method):
+    elif not isinstance(game, Game):
+        raise TypeError(f"a game is a Game or a game's name such as 'tikal', not {game!r}")
+    encoding: Encoding[Any, Any] | None = game.encoding()
+    if encoding is None:
         raise ValueError(f"{game.title} has no encoding for learning programs (no encoding())")
-    encoding: Encoding[Any, Any] = method()
     return encoding
 
 

@@ -22,8 +22,8 @@ from typing import Any, Final
 import attrs
 from attrs import field, frozen
 
+from ..arena.jsontext import field_names
 from .adapter import Adapter
-from .jsontext import field_names
 from .tagged import type_tag
 
 INTEGER: Final[dict[str, Any]] = {"type": "integer"}

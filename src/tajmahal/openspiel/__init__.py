@@ -23,8 +23,8 @@ is the seat's current view; the information state is the seat's whole
 action-observation history (perfect recall), its tensor a fixed-length sequence
 of token ids (:class:`tajmahal.kit.chance.Tokens`).
 
-The pieces: :mod:`~tajmahal.openspiel.game` (the game and its states),
-:mod:`~tajmahal.openspiel.observers`, :mod:`~tajmahal.openspiel.registry` (which
+The pieces: :mod:`~tajmahal.openspiel.game` (the game, its states and their
+observers), :mod:`~tajmahal.openspiel.registry` (which
 games OpenSpiel knows) and :mod:`~tajmahal.openspiel.bots` (OpenSpiel's bots at a
 referee's table).
 
@@ -38,8 +38,15 @@ from ..extras import require
 require("rl", "tajmahal.openspiel", ("numpy", "pyspiel"))
 
 from .bots import BotsEvaluator, OpenSpielPlayer, ismcts_bot, ismcts_player
-from .game import Core, OpenSpielGame, OpenSpielState, game_type, short_name
-from .observers import InfoStateObserver, ObservationObserver
+from .game import (
+    Core,
+    InfoStateObserver,
+    ObservationObserver,
+    OpenSpielGame,
+    OpenSpielState,
+    game_type,
+    short_name,
+)
 from .registry import register, register_all, registered
 
 __all__ = [

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,21 +14,21 @@ import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import Evaluator
 
-from .. import __version__
 from ..arena.game import AnyGame
+from ..kit.adapter import Adapter
 from ..kit.bots import Bots, ViewPlayer
 from ..kit.encoding import Encoding
+from ..version import __version__
 from .game import OpenSpielGame, OpenSpielState, chance_model
 from .registry import register, registered_encoding
 
 
 def bots_of(game: AnyGame) -> Bots[Any, Any, Any]:
-    """The game's :class:`~tajmahal.kit.bots.Bots` (its adapter's ``bots`` module's
-    ``BOTS``); TypeError for a game that declares none."""
-    module = getattr(game, "bots", None)
-    bots = getattr(importlib.import_module(module), "BOTS", None) if module else None
-    if not isinstance(bots, Bots):
-        raise TypeError(f"{game.title} declares no bots (a bots module with BOTS)")
+    """The game's :class:`~tajmahal.kit.bots.Bots` (its adapter's ``bots()``);
+    TypeError for a game that declares none."""
+    bots = game.bots() if isinstance(game, Adapter) else None
+    if bots is None:
+        raise TypeError(f"{game.title} declares no bots (its adapter's bots())")
     return bots
 
 
@@ -81,7 +80,7 @@ class OpenSpielPlayer(ViewPlayer):
         self,
         make_bot: Callable[[OpenSpielGame, int], Any],
         seed: int = 0,
-        game: str | AnyGame = "tajmahal",
+        game: str | AnyGame | None = None,
     ) -> None:
         self.short_name = register(game)
         self.encoding = registered_encoding(self.short_name)
@@ -120,7 +119,7 @@ def ismcts_bot(
 
 
 def ismcts_player(
-    seed: int = 0, simulations: int = 200, game: str | AnyGame = "tajmahal"
+    seed: int = 0, simulations: int = 200, game: str | AnyGame | None = None
 ) -> OpenSpielPlayer:
     """A referee player for ``game`` running :func:`ismcts_bot` with
     ``simulations`` per decision."""

@@ -11,13 +11,14 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
+import numpy as np
+import numpy.typing as npt
 import pyspiel
 from attrs import evolve, field, frozen
 
 from ..arena.game import AnyGame
 from ..kit.chance import PUBLIC, Chance, ChanceModel, Tokens, is_chance
 from ..kit.encoding import Encoding
-from .observers import InfoStateObserver, ObservationObserver
 
 #: The players of a game loaded without parameters, if the game allows it.
 DEFAULT_PLAYERS: Final = 4
@@ -100,10 +101,8 @@ class Shared:
         return self
 
     def __reduce__(self) -> tuple[Callable[[str], Shared], tuple[str]]:
-        # OpenSpiel pickles a game with its attributes: this one by name (the
-        # registry, which needs this module, finds it again).
-        from .registry import shared
-
+        # OpenSpiel pickles a game with its attributes: this one by name (found
+        # again among the registered games).
         return shared, (short_name(self.encoding.game),)
 
 
@@ -315,3 +314,77 @@ class OpenSpielGame(pyspiel.Game):
         if players != self.num_players():
             raise ValueError(f"a {players}-player state for a {self.num_players()}-player game")
         return OpenSpielState(self, Core(players=players, engine=self.model.normalize(engine)))
+
+
+# --------------------------------------------------------------------------- registered games
+
+#: The encodings of the games registered with OpenSpiel, by their names
+#: (``python_<id>``; :func:`tajmahal.openspiel.registry.register` adds them).
+REGISTERED: dict[str, Encoding[Any, Any]] = {}
+
+
+def shared(name: str) -> Shared:
+    """What every state of the game registered as ``name`` shares (unpickling)."""
+    return Shared.of(REGISTERED[name])
+
+
+# --------------------------------------------------------------------------- observers
+# What OpenSpiel's observers read from an OpenSpielState: the seat's current view
+# (ObservationObserver) and its whole action-observation history (InfoStateObserver).
+
+
+class ObservationObserver:
+    """The seat's current view: the game's observation tensor (one named piece per
+    block) and the view's JSON, as a referee sends it to a bot (string)."""
+
+    def __init__(self, encoding: Encoding[Any, Any], players: int) -> None:
+        layout = encoding.layout(players)
+        self.encoding = encoding
+        self.tensor: npt.NDArray[np.float32] = np.zeros(layout.size, np.float32)
+        self.dict = {b.name: self.tensor[b.offset : b.stop].reshape(b.shape) for b in layout.blocks}
+
+    def set_from(self, state: OpenSpielState, player: int) -> None:
+        engine = state.engine
+        if engine is None:
+            self.tensor.fill(0.0)
+            return
+        self.encoding.observation(engine, player, out=self.tensor)
+
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        core = state.core
+        if core.engine is None:
+            return f"seat {player} setup {len(core.tokens)}"
+        text = self.encoding.game.view_json(core.engine, player).decode()
+        if core.chance is not None:
+            text += f" drawing {core.drawn}"
+        return f"seat {player} {text}"
+
+
+class InfoStateObserver:
+    """The seat's action-observation history: token ids (tensor, padded with 0;
+    the first is the observing seat) and the same history in words (string)."""
+
+    def __init__(self, game: OpenSpielGame) -> None:
+        self.tokens = game.tokens
+        self.tensor: npt.NDArray[np.float32] = np.zeros(
+            1 + game.max_history_length(), np.float32
+        )
+        self.dict = {"tokens": self.tensor}
+
+    def set_from(self, state: OpenSpielState, player: int) -> None:
+        tokens = self.seen(state.core, player)
+        if len(tokens) > len(self.tensor):  # pragma: no cover - the bound holds
+            raise AssertionError("a history longer than max_history_length")
+        self.tensor.fill(0.0)
+        self.tensor[: len(tokens)] = tokens
+
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        return " ".join(self.tokens.text(t) for t in self.seen(state.core, player))
+
+    def seen(self, core: Core, player: int) -> list[int]:
+        """The history as ``player`` saw it: its seat, then one token per step."""
+        unseen = self.tokens.unseen
+        out = [self.tokens.seat + player]
+        for token, owner in core.tokens:
+            out.append(token if owner in (PUBLIC, player) else unseen(owner))
+        return out

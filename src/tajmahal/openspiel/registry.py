@@ -10,17 +10,16 @@ from typing import Any
 import pyspiel
 
 from ..arena.game import AnyGame
-from ..arena.registry import UnknownGame
-from ..games import GAMES
+from ..arena.registry import GAMES, UnknownGame
 from ..kit.chance import ChanceModel
 from ..kit.encoding import Encoding, encoding_of
-from .game import OpenSpielGame, Shared, chance_model, game_type, short_name
+from .game import REGISTERED as _REGISTERED
+from .game import OpenSpielGame, chance_model, game_type, short_name
 
-_REGISTERED: dict[str, Encoding[Any, Any]] = {}
 
-
-def register(game: AnyGame | str) -> str:
-    """Register ``game`` (a game object, or a name the registry knows) with OpenSpiel
+def register(game: AnyGame | str | None = None) -> str:
+    """Register ``game`` (a game object, or a name the registry knows; None: the
+    default game) with OpenSpiel
     as ``python_<id>`` (once; again is a no-op) and return that name.  Raises
     ValueError for a game without an encoding, TypeError without a chance model."""
     encoding = encoding_of(game)
@@ -63,8 +62,3 @@ def register_all() -> None:
 def registered_encoding(name: str) -> Encoding[Any, Any]:
     """The encoding of the game registered as ``name`` (``python_<id>``)."""
     return _REGISTERED[name]
-
-
-def shared(name: str) -> Shared:
-    """What every state of the game registered as ``name`` shares (unpickling)."""
-    return Shared.of(_REGISTERED[name])

@@ -17,11 +17,11 @@ The arena plays it through :mod:`tajmahal.tajmahal.adapter`.  The package root
 
 from __future__ import annotations
 
+from ..kit.errors import ComponentError, IllegalAction, SetupError
 from .actions import *
 from .board import (
     DEFAULT_BOARD,
     Board,
-    BoardError,
     City,
     load_board,
 )
@@ -34,19 +34,19 @@ from .cards import (
 )
 from .counting import ranks
 from .hidden import determinize
+from .legal import legal_actions
 from .rules import (
     StateError,
     apply,
     breakdown,
     check_state,
     is_over,
-    legal_actions,
     new_game,
     opening_events,
     scores,
     step,
 )
-from .setups import Setup, SetupError
+from .setups import Setup
 from .state import (
     Dummy,
     Pending,
@@ -70,12 +70,12 @@ __all__ = [
     "SYMBOLS",
     "Action",
     "Board",
-    "BoardError",
     "BonusTile",
     "BuildMogulPalace",
     "BuildPalace",
     "Card",
     "City",
+    "ComponentError",
     "Dummy",
     "IllegalAction",
     "Pending",

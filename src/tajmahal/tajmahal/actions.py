@@ -18,7 +18,6 @@ __all__ = [
     "Action",
     "BuildMogulPalace",
     "BuildPalace",
-    "IllegalAction",
     "Play",
     "TakeCard",
     "Withdraw",
@@ -38,14 +37,6 @@ def _an_id(instance: object, attribute: Attribute[Any], value: object) -> None:
 def _an_id_or_none(instance: object, attribute: Attribute[Any], value: object) -> None:
     if value is not None:
         _an_id(instance, attribute, value)
-
-
-class IllegalAction(ValueError):
-    """An action that the rules do not allow now; ``rule`` is the rule id it breaks."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
 
 
 @frozen

@@ -12,26 +12,28 @@ seat passively, so it disturbs the other seats' game as little as possible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..kit.adapter import Adapter, Words, dict_function, field_expressions, who
-from ..kit.jsontext import field_names
-from . import events as ev
+from ..arena.jsontext import field_names
+from ..kit.adapter import Adapter, dict_function, field_expressions, who
 from . import rules
-from .actions import Action, IllegalAction, Withdraw, action_text
-from .cards import CARDS
+from .actions import Action, Withdraw, action_text
 from .events import CardDrawn, Event, event_for
+from .legal import legal_actions
 from .rules import new_game, scores
 from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, State
+from .texts import EVENT_TEXTS, TajMahalWords, cards_text
 from .views import PlayerView, PublicSetup, SeatView, public_setup, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from .batched import TajMahal as TajMahalEnv
+    from .bots import TajMahalBots
     from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_from_data"]
@@ -47,65 +49,12 @@ _SEAT_DICT: Final = dict_function(
 )
 
 
-class TajMahalWords(Words):
-    """Taj Mahal's names for things: cards by colour and symbols, cities by name."""
-
-    def city(self, city: int) -> str:
-        return str(self.state.setup.board.cities[city].name)
-
-    def province(self, province: int) -> str:
-        return str(self.state.setup.board.provinces[province])
-
-    def visit_ended(self, visit: int) -> str:
-        if any(isinstance(x, ev.GameOver) for x in self.events):
-            return f"visit {visit} ends; final scoring of the hands"
-        totals = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(scores(self.state)))
-        return f"visit {visit} ends; totals: {totals}"
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return ", ".join(str(CARDS[c]) for c in cards) or "empty"
-
-
-def _won(prizes: Sequence[str]) -> str:
-    return ", ".join(prizes) if prizes else "nothing"
-
-
-_EVENT_TEXTS: Final[Mapping[type, Callable[[Any, TajMahalWords], str | None]]] = {
-    ev.Played: lambda e, w: (
-        f"{w.who(e.seat)} plays {CARDS[e.card]}"
-        + ("" if e.extra is None else f" with {CARDS[e.extra]}")
-    ),
-    ev.Withdrew: lambda e, w: f"{w.who(e.seat)} withdraws and wins {_won(e.prizes)}",
-    ev.PalaceBuilt: lambda e, w: (
-        f"{w.who(e.seat)} builds a {'mogul palace' if e.mogul else 'palace'} in {w.city(e.city)}"
-    ),
-    ev.BonusTaken: lambda e, w: f"{w.who(e.seat)} takes the bonus tile {e.tile}",
-    ev.ProvinceTileTaken: lambda e, w: f"{w.who(e.seat)} takes province tile {e.tile}",
-    ev.Scored: lambda e, w: f"{w.who(e.seat)} scores {e.points} ({e.source}: {e.reason})",
-    ev.CardDrawn: lambda e, w: (
-        f"{w.who(e.seat)} draws {'a card' if e.card is None else CARDS[e.card]} ({e.reason})"
-    ),
-    ev.CardTaken: lambda e, w: f"{w.who(e.seat)} takes {CARDS[e.card]} from the display",
-    ev.Reshuffled: lambda e, w: f"the discard pile ({e.cards} cards) is shuffled into a new deck",
-    ev.SpecialCardTaken: lambda e, w: f"{w.who(e.seat)} takes the {CARDS[e.card]}",
-    ev.DummyTurned: lambda e, w: f"the dummy turns {CARDS[e.card]}",
-    ev.DummyWithdrew: lambda e, w: f"the dummy stops on {CARDS[e.card]} and wins {_won(e.prizes)}",
-    ev.VisitEnded: lambda e, w: w.visit_ended(e.visit),
-    ev.VisitBegan: lambda e, w: (
-        f"# Visit {e.visit} of 12 in {w.province(e.province)}; {w.who(e.start_player)} starts\n"
-        f"display: {_cards(e.display)}"
-    ),
-    ev.GameOver: lambda e, w: f"game over: totals {list(e.scores)}, ranks {list(e.ranks)}",
-    ev.Discarded: lambda e, w: None,
-}
-
-
 class TajMahal(Adapter[Setup, State, Action, Event]):
     """Taj Mahal as an arena :class:`~tajmahal.arena.game.Game`."""
 
     name = "tajmahal"
     title = "Taj Mahal"
+    aliases = ("taj-mahal",)
     min_players = 2
     max_players = 5
     score_sources: tuple[str, ...] = SCORE_SOURCES
@@ -125,14 +74,13 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     }
     view_namespace: ClassVar[Mapping[str, Any]] = {"seat_dict": _SEAT_DICT}
     public_setup_type = PublicSetup
-    refused = IllegalAction
     secret_events = (CardDrawn,)  # its seat sees the card, the others do not
     passive = (Withdraw,)  # always last in a play turn
-    event_texts = _EVENT_TEXTS
+    event_texts = EVENT_TEXTS
     words = TajMahalWords
 
     new_game = staticmethod(new_game)
-    legal_actions = staticmethod(rules.legal_actions)
+    legal_actions = staticmethod(legal_actions)
     step = staticmethod(rules.step)
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
@@ -182,24 +130,32 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         return [
             f"# Visit 1 of 12 in {setup.board.provinces[state.province]}; "
             f"{who(state.start_player, names)} starts",
-            f"display: {_cards(state.display)}",
+            f"display: {cards_text(state.display)}",
         ]
 
     def encoding(self) -> Encoding[State, Action]:
-        """Action indices, observation tensors and the chance model, for learning
-        programs (:mod:`tajmahal.tajmahal.encoding`; needs the ``rl`` extra)."""
-        from .encoding import ENCODING
+        from .encoding import encoding
 
-        return ENCODING
+        return encoding(self)
+
+    def batched(self, players: int) -> TajMahalEnv:
+        """The whole rules in JAX, batched (:mod:`tajmahal.tajmahal.batched`)."""
+        from .batched import TajMahal as Batched
+
+        return Batched(players)
+
+    def bots(self) -> TajMahalBots:
+        """Taj Mahal's judgement for the built-in ``greedy`` and ``mcts`` players."""
+        from .bots import TajMahalBots
+
+        return TajMahalBots(game=self)
 
     def pictures(self) -> TajMahalPictures:
-        """How the HTML viewer and the browser game draw the game (SVG layers)."""
         from .pictures import PICTURES
 
         return PICTURES
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
-        """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
         from .terminal import position
 
         return position(state, names, seat)

@@ -2,7 +2,7 @@
 
 The board is data.  :func:`load_board` reads a board file (the format of
 ``data/board.json``, described in ``docs/board.md``) and :func:`validate_board`
-checks every count of C8, raising :class:`BoardError` with a message that names
+checks every count of C8, raising :class:`ComponentError` with a message that names
 what is wrong.
 
 >>> board = DEFAULT_BOARD
@@ -24,13 +24,11 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from ..kit.errors import ComponentError
+
 PROVINCES: Final = 12
 CITIES: Final = 49
 FORTRESSES: Final = 16
-
-
-class BoardError(ValueError):
-    """A board file breaks rule C8 or is malformed."""
 
 
 @frozen
@@ -120,54 +118,54 @@ def _connected(nodes: set[int], neighbours: tuple[tuple[int, ...], ...]) -> bool
 
 
 def validate_board(board: Board) -> None:
-    """Check ``board`` against every count of C8; raise :class:`BoardError` if wrong."""
+    """Check ``board`` against every count of C8; raise :class:`ComponentError` if wrong."""
     names = board.provinces
     if len(names) != PROVINCES:
-        raise BoardError(f"C8: a board has {PROVINCES} provinces, this one has {len(names)}")
+        raise ComponentError(f"C8: a board has {PROVINCES} provinces, this one has {len(names)}")
     if len(set(names)) != len(names):
-        raise BoardError("C8: province names must be unique")
+        raise ComponentError("C8: province names must be unique")
     if not 0 <= board.final_province < len(names):
-        raise BoardError("C8: the final province (Agra) is not one of the provinces")
+        raise ComponentError("C8: the final province (Agra) is not one of the provinces")
     if len(board.cities) != CITIES:
-        raise BoardError(f"C8: a board has {CITIES} cities, this one has {len(board.cities)}")
+        raise ComponentError(f"C8: a board has {CITIES} cities, this one has {len(board.cities)}")
     if len({c.name for c in board.cities}) != len(board.cities):
-        raise BoardError("C8: city names must be unique")
+        raise ComponentError("C8: city names must be unique")
     for i, c in enumerate(board.cities):
         if c.id != i:
-            raise BoardError(f"C8: city {c.name!r} has id {c.id}, expected {i}")
+            raise ComponentError(f"C8: city {c.name!r} has id {c.id}, expected {i}")
         if not 0 <= c.province < len(names):
-            raise BoardError(f"C8: city {c.name!r} is in no province")
+            raise ComponentError(f"C8: city {c.name!r} is in no province")
     final = names[board.final_province]
     for p, cities in enumerate(board.province_cities):
         want = 5 if p == board.final_province else 4
         if len(cities) != want:
-            raise BoardError(
+            raise ComponentError(
                 f"C8: province {names[p]!r} has {len(cities)} cities, expected {want}"
                 + (" (the final province has 5)" if p == board.final_province else "")
             )
     forts = board.fortresses
     if len(forts) != FORTRESSES:
-        raise BoardError(f"C8: a board has {FORTRESSES} fortresses, this one has {len(forts)}")
+        raise ComponentError(f"C8: a board has {FORTRESSES} fortresses, this one has {len(forts)}")
     taj = [c for c in board.cities if c.taj_mahal]
     if len(taj) != 1:
-        raise BoardError(f"C8: exactly one city holds the Taj Mahal, found {len(taj)}")
+        raise ComponentError(f"C8: exactly one city holds the Taj Mahal, found {len(taj)}")
     if not taj[0].fortress or taj[0].province != board.final_province:
-        raise BoardError(f"C8: the Taj Mahal city must be a fortress of {final!r}")
+        raise ComponentError(f"C8: the Taj Mahal city must be a fortress of {final!r}")
     seen: set[tuple[int, int]] = set()
     for a, b in board.roads:
         if not (0 <= a < CITIES and 0 <= b < CITIES) or a == b:
-            raise BoardError(f"C8: road {a}-{b} does not join two different cities")
+            raise ComponentError(f"C8: road {a}-{b} does not join two different cities")
         key = (min(a, b), max(a, b))
         if key in seen:
-            raise BoardError(
+            raise ComponentError(
                 f"C8: road {board.cities[a].name}-{board.cities[b].name} is listed twice"
             )
         seen.add(key)
     for p, cities in enumerate(board.province_cities):
         if not _connected(set(cities), board.neighbours):
-            raise BoardError(f"C8: the cities of {names[p]!r} are not joined by roads")
+            raise ComponentError(f"C8: the cities of {names[p]!r} are not joined by roads")
     if not _connected(set(range(CITIES)), board.neighbours):
-        raise BoardError("C8: the road network is not connected")
+        raise ComponentError("C8: the road network is not connected")
 
 
 def board_from_dict(raw: Mapping[str, Any]) -> Board:
@@ -195,7 +193,9 @@ def _build_board(raw: Mapping[str, Any]) -> Board:
         cities = []
         for i, c in enumerate(raw["cities"]):
             if c["province"] not in index:
-                raise BoardError(f"C8: city {c['name']!r} names unknown province {c['province']!r}")
+                raise ComponentError(
+                    f"C8: city {c['name']!r} names unknown province {c['province']!r}"
+                )
             cities.append(
                 City(
                     id=int(c.get("id", i)),
@@ -211,18 +211,18 @@ def _build_board(raw: Mapping[str, Any]) -> Board:
         roads = []
         for road in raw["roads"]:
             if len(road) != 2:
-                raise BoardError(f"C8: a road joins two cities, got {road!r}")
+                raise ComponentError(f"C8: a road joins two cities, got {road!r}")
             ends = []
             for end in road:
                 if isinstance(end, str):
                     if end not in by_name:
-                        raise BoardError(f"C8: road {road!r} names unknown city {end!r}")
+                        raise ComponentError(f"C8: road {road!r} names unknown city {end!r}")
                     ends.append(by_name[end])
                 else:
                     ends.append(int(end))
             roads.append((ends[0], ends[1]))
         if raw["final_province"] not in index:
-            raise BoardError(f"C8: unknown final province {raw['final_province']!r}")
+            raise ComponentError(f"C8: unknown final province {raw['final_province']!r}")
         board = Board(
             name=str(raw.get("name", "custom")),
             provinces=provinces,
@@ -231,11 +231,11 @@ def _build_board(raw: Mapping[str, Any]) -> Board:
             roads=tuple(roads),
         )
     except KeyError as e:
-        raise BoardError(f"board file: missing field {e.args[0]!r}") from None
+        raise ComponentError(f"board file: missing field {e.args[0]!r}") from None
     except (TypeError, ValueError) as e:
-        if isinstance(e, BoardError):
+        if isinstance(e, ComponentError):
             raise
-        raise BoardError(f"board file: malformed ({e})") from None
+        raise ComponentError(f"board file: malformed ({e})") from None
     validate_board(board)
     return board
 
@@ -271,7 +271,7 @@ def load_board(path: str | Path) -> Board:
     try:
         raw = json.loads(Path(path).read_text("utf-8"))
     except json.JSONDecodeError as e:
-        raise BoardError(f"board file {path}: not JSON ({e})") from None
+        raise ComponentError(f"board file {path}: not JSON ({e})") from None
     return board_from_dict(raw)
 
 

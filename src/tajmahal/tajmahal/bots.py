@@ -3,7 +3,7 @@
 :data:`BOTS` declares Taj Mahal to the kit's bots (:mod:`tajmahal.kit.bots`): how
 its views are read from protocol messages and guessed into full states
 (:func:`~tajmahal.determinize`), its evaluation and rollout policy
-(:mod:`tajmahal.tajmahal.mcts`), the search's horizon (the current visit) and tree
+(:mod:`tajmahal.tajmahal.heuristic`), the search's horizon (the current visit) and tree
 (below the root, only card plays and withdrawals are nodes; palaces and display
 cards follow the policy), and the greedy bot's judgement of an action.
 :class:`GreedyPlayer` and :class:`MCTSPlayer` get the same messages as a subprocess
@@ -29,18 +29,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from attrs import evolve
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig, search_choice
 from .actions import Action, TakeCard, Withdraw
-from .adapter import TAJMAHAL
 from .cards import CARD_COLOR, COLORS
+from .heuristic import NOISE, evaluate, hand_worth, rollout, rollout_action
 from .hidden import determinize
-from .mcts import NOISE, evaluate, hand_worth, rollout, rollout_action
-from .rules import apply, legal_actions
+from .legal import legal_actions
+from .rules import apply
 from .state import PLACE, PLAY, TAKE, State
 from .views import PlayerView
 
@@ -59,7 +59,7 @@ CONTESTED: Final = 0.7
 
 def card_worth(hand: Sequence[int]) -> float:
     """What the cards in ``hand`` are worth for the rest of the game: the search's
-    :func:`~tajmahal.tajmahal.mcts.hand_worth`, whites a little less, a coloured
+    :func:`~tajmahal.tajmahal.heuristic.hand_worth`, whites a little less, a coloured
     card 0.05 more a symbol, and a bonus for the colour held most."""
     main = max(sum(1 for c in hand if CARD_COLOR[c] == col) for col in COLORS)
     return hand_worth(hand, WHITE_CARD, SYMBOL_BONUS) + MAIN_COLOR * main
@@ -120,10 +120,14 @@ def action_value(state: State, action: Action, seat: int) -> float:
 class TajMahalBots(kit.Bots[PlayerView, State, Action]):
     """Taj Mahal for the kit's bots; ``noise`` is the rollout policy's spread."""
 
-    def __init__(self, noise: float = NOISE) -> None:
-        self.noise = noise
+    #: The built-in ``mcts`` bot's budget: a fixed number of iterations, so a seed
+    #: fixes its play, with a time cap that keeps a decision under a second on a
+    #: slow machine.
+    budget = SearchConfig(iterations=300, seconds=0.9)
 
-    game = TAJMAHAL
+    def __init__(self, noise: float = NOISE, game: Any = None) -> None:
+        super().__init__(game)
+        self.noise = noise
 
     def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng)
@@ -171,14 +175,10 @@ def mcts_choice(view: PlayerView, rng: random.Random, config: SearchConfig | Non
     return search_choice(BOTS, view, view.legal, rng, config or SearchConfig())
 
 
-#: The built-in ``mcts`` bot's budget: a fixed number of iterations, so a seed fixes
-#: its play, with a time cap that keeps a decision under a second on a slow machine.
-MCTS_BUILTIN: Final = SearchConfig(iterations=300, seconds=0.9)
 
 
 __all__ = [
     "BOTS",
-    "MCTS_BUILTIN",
     "TajMahalBots",
     "greedy_choice",
     "mcts_choice",

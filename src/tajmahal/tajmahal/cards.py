@@ -20,6 +20,8 @@ from typing import Final
 
 from attrs import frozen
 
+from ..kit.errors import ComponentError
+
 #: The six symbols (C2), in the order the engine evaluates prizes (W1).
 SYMBOLS: Final = ("elephant", "mogul", "vizier", "general", "monk", "princess")
 #: The four characters that have an influence tile and a special card (C6).
@@ -86,10 +88,6 @@ def card_ids(color: str, *symbols: str) -> tuple[int, ...]:
     return tuple(c.id for c in CARDS if c.color == color and sorted(c.symbols) == want)
 
 
-class CardDataError(ValueError):
-    """The card table does not match rule C3."""
-
-
 _CORE = Counter(
     {
         ("elephant", "elephant"): 2,
@@ -144,28 +142,28 @@ _SPECIAL = {"vizier": ("mogul",), "general": ("elephant",), "monk": (), "princes
 
 
 def validate_cards(cards: tuple[Card, ...]) -> None:
-    """Raise :class:`CardDataError` unless ``cards`` is exactly the deck of C3."""
+    """Raise :class:`ComponentError` unless ``cards`` is exactly the deck of C3."""
     if [c.id for c in cards] != list(range(100)):
-        raise CardDataError("C3: card ids must be 0..99 in order")
+        raise ComponentError("C3: card ids must be 0..99 in order")
     for card in cards:
         if card.color not in ALL_COLORS:
-            raise CardDataError(f"C3: card {card.id} has unknown colour {card.color!r}")
+            raise ComponentError(f"C3: card {card.id} has unknown colour {card.color!r}")
         if any(s not in SYMBOLS for s in card.symbols) or len(card.symbols) > 2:
-            raise CardDataError(f"C2: card {card.id} has bad symbols {card.symbols!r}")
+            raise ComponentError(f"C2: card {card.id} has bad symbols {card.symbols!r}")
     for color in COLORS:
         kinds = Counter(tuple(sorted(c.symbols)) for c in cards if c.color == color)
         want = Counter({tuple(sorted(k)): n for k, n in _CORE.items()})
         want.update(tuple(sorted(k)) for k in _EXTRA[color])
         if kinds != want:
-            raise CardDataError(f"C3: the {color} cards are not the 21 of the rules")
+            raise ComponentError(f"C3: the {color} cards are not the 21 of the rules")
     whites = Counter(c.symbols for c in cards if c.color == "white")
     if whites != _WHITE:
-        raise CardDataError("C3: the white cards are not the 12 of the rules")
+        raise ComponentError("C3: the white cards are not the 12 of the rules")
     specials = {c.special: c.symbols for c in cards if c.color == "special"}
     if specials != _SPECIAL or any(
         SPECIAL_CARDS[c.special] != c.id for c in cards if c.special is not None
     ):
-        raise CardDataError("C3: the special cards are not the 4 of the rules (ids 96-99)")
+        raise ComponentError("C3: the special cards are not the 4 of the rules (ids 96-99)")
 
 
 def _load() -> tuple[Card, ...]:

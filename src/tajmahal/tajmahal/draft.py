@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .actions import IllegalAction
+from ..kit.errors import IllegalAction
 from .build import _TAKES, _add_score, _holding, _pending, _player, _state, _with
 from .cards import (
     CARD_COLOR,

@@ -6,7 +6,7 @@ Every action of the game has a stable integer index in ``range(NUM_ACTIONS)``
 >>> from tajmahal import Play, Withdraw, TakeCard
 >>> action_index(Play(2)), action_index(Play(2, 96)), action_index(Withdraw())
 (34, 47, 1428)
->>> action_from_index(1527 + 90), NUM_ACTIONS
+>>> SPACE.action(1527 + 90), NUM_ACTIONS
 (TakeCard(card=90), 1623)
 
 An observation is one seat's view as a flat ``float32`` vector whose length
@@ -19,8 +19,9 @@ seat cannot see: other hands, the deck's order, the seed.
 >>> obs = observation(state, 0)
 >>> obs.shape, obs.dtype, observation_layout(4).size
 ((2292,), dtype('float32'), 2292)
->>> mask = legal_mask(state)
->>> int(mask.sum()) == len(legal_indices(state))
+>>> from tajmahal.tajmahal.adapter import TAJMAHAL
+>>> mask = TAJMAHAL.encoding().legal_mask(state)
+>>> int(mask.sum()) == len(TAJMAHAL.encoding().legal_indices(state))
 True
 
 Seats in an observation are relative: block row 0 is the observing seat, row 1
@@ -32,6 +33,7 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Final
 
 try:
@@ -42,6 +44,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
         "tajmahal.tajmahal.encoding needs numpy: pip install 'tajmahal[rl]'"
     ) from error
 
+from ..arena.game import AnyGame
 from ..kit.encoding import (
     ActionIndexError,
     ActionSpace,
@@ -51,8 +54,8 @@ from ..kit.encoding import (
     ObservationLayout,
     Writer,
 )
+from ..kit.encoding import observation_layout as layout_of
 from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
-from .adapter import TAJMAHAL
 from .board import CITIES, PROVINCES
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
 from .chance import BONUS_KINDS, CHANCE
@@ -184,7 +187,7 @@ def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     by :func:`observation_layout` (into ``out`` if given)."""
     if v.seat is None:
         raise ValueError("an observation needs a seat: a spectator's view has no hand")
-    writer = Writer(ENCODING.layout(v.setup.players), out)
+    writer = Writer(observation_layout(v.setup.players), out)
     _fill(v, writer)
     return writer.finish()
 
@@ -280,27 +283,18 @@ def _fill(v: PlayerView, w: Writer) -> None:
 
 # --------------------------------------------------------------------------- the encoding
 
-#: Taj Mahal's encoding (:class:`tajmahal.kit.encoding.Encoding`).
-ENCODING: Final = Encoding[State, Action](
-    TAJMAHAL,
-    SPACE,
-    players=lambda state: state.setup.players,
-    blocks=blocks,
-    observe=_observe,
-    max_decisions=lambda players, variant: max_game_length(players),
-    chance=CHANCE,
-    images=render_image,
-)
 
-
+@cache
 def observation_layout(players: int) -> ObservationLayout:
     """The layout of observations for ``players`` (2-5) players."""
-    return ENCODING.layout(players)
+    if not 2 <= players <= 5:
+        raise ValueError(f"Taj Mahal is for 2-5 players, not {players}")
+    return layout_of(players, list(blocks(players)))
 
 
 def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The observation of ``state`` for ``seat``: :func:`observe` of its view."""
-    return ENCODING.observation(state, seat)
+    return observe(view(state, seat))
 
 
 def action_index(action: Action) -> int:
@@ -311,40 +305,28 @@ def action_index(action: Action) -> int:
     return SPACE.index(action)
 
 
-def action_from_index(index: int, state: State | None = None) -> Action:
-    """The action with ``index``; with a ``state``, also check that it is legal there.
-
-    Raises :class:`ActionIndexError` (a ValueError) naming the action if ``index``
-    is out of range, or not legal in ``state``.
-    """
-    return ENCODING.action(index, state)
-
-
-def legal_indices(state: State) -> tuple[int, ...]:
-    """The indices of ``legal_actions(state)``, in the same order."""
-    return ENCODING.legal_indices(state)
-
-
-def legal_mask(state: State) -> npt.NDArray[np.bool_]:
-    """A boolean vector of length :data:`NUM_ACTIONS`: True exactly at the legal
-    actions of the seat to act (all False once the game is over)."""
-    return ENCODING.legal_mask(state)
-
-
 def mask_of(actions: Sequence[Action]) -> npt.NDArray[np.bool_]:
     """A boolean vector of length :data:`NUM_ACTIONS`, True at ``actions`` (a view's
     ``legal``, say)."""
     return SPACE.mask(actions)
 
 
-def outcome(state: State) -> tuple[float, ...]:
-    """Each seat's result of a finished game, for learning programs: the winners
-    (rank 1, F2) share a prize of 1, and every seat gets ``n/(n-1) * (share - 1/n)``.
-
-    A lone winner gets +1 and every other seat ``-1/(n-1)``; the values sum to 0.
-    Raises ValueError while the game is still on.
-    """
-    return ENCODING.outcome(state)
+@cache
+def encoding(game: AnyGame) -> Encoding[State, Action]:
+    """Taj Mahal's encoding (:class:`tajmahal.kit.encoding.Encoding`) for ``game``,
+    its adapter, built once: decoding checked against the legal actions
+    (``encoding.action(index, state)``), ``legal_indices``, ``legal_mask`` and the
+    zero-sum ``outcome`` of a finished game (F2: the winners share the prize)."""
+    return Encoding[State, Action](
+        game,
+        SPACE,
+        players=lambda state: state.setup.players,
+        blocks=blocks,
+        observe=_observe,
+        max_decisions=lambda players, variant: max_game_length(players),
+        chance=CHANCE,
+        images=render_image,
+    )
 
 
 __all__ = [
@@ -352,7 +334,6 @@ __all__ = [
     "BONUS_KINDS",
     "BUILD_BASE",
     "COLORED_CARDS",
-    "ENCODING",
     "EXTRA_CARDS",
     "EXTRA_SLOTS",
     "MOGUL_BASE",
@@ -364,15 +345,12 @@ __all__ = [
     "ActionIndexError",
     "Block",
     "ObservationLayout",
-    "action_from_index",
     "action_index",
     "blocks",
-    "legal_indices",
-    "legal_mask",
+    "encoding",
     "mask_of",
     "max_game_length",
     "observation",
     "observation_layout",
     "observe",
-    "outcome",
 ]

@@ -277,7 +277,8 @@ def example_state(decisions: int = 60) -> State:
     ``decisions`` random legal actions (seeded: always the same)."""
     import random
 
-    from .rules import apply, legal_actions, new_game
+    from .legal import legal_actions
+    from .rules import apply, new_game
     from .setups import Setup
 
     state = new_game(Setup.random(4, seed=3))

@@ -1,4 +1,5 @@
-"""The rules engine: :func:`new_game`, :func:`legal_actions`, :func:`apply`, :func:`step`.
+"""The rules engine: :func:`new_game`, :func:`apply`, :func:`step` (the legal actions
+are :mod:`.legal`'s).
 
 Every function here is pure: it reads a :class:`~tajmahal.tajmahal.state.State` and returns
 new values.  Within one call, the longer steps (a withdrawal, the end of a visit)
@@ -8,18 +9,11 @@ input state is never touched.  Rule ids (T4, W8, ...) refer to ``docs/rules.md``
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
+from ..kit.errors import IllegalAction
 from .actions import (
-    BUILDS,
-    MOGUL_BUILDS,
-    PLAYS,
-    TAKES,
-    WITHDRAW,
     Action,
     BuildMogulPalace,
     BuildPalace,
-    IllegalAction,
     Play,
     TakeCard,
     Withdraw,
@@ -29,14 +23,13 @@ from .cards import (
     CARD_COLOR,
     CARDS,
     CHARACTERS,
-    FIRST_EXTRA,
     IS_COLORED,
     MONK_CARD,
     PRINCESS_CARD,
     SPECIAL_CARDS,
     SYMBOLS,
 )
-from .counting import _next_in, _palace_cities, _total
+from .counting import _next_in, _total
 from .draft import Draft
 from .events import (
     CardTaken,
@@ -150,52 +143,6 @@ def breakdown(state: State) -> tuple[Score, ...]:
 def scores(state: State) -> tuple[int, ...]:
     """Each seat's total points."""
     return tuple([_total(p.score) for p in state.players])
-
-
-def _plays(player: PlayerState) -> list[Action]:
-    """T3/T4/T5: every play open to ``player``, by card id, then extra (none first)."""
-    hand = player.hand
-    split = bisect_left(hand, FIRST_EXTRA)
-    extras = hand[split:]
-    color = player.color
-    monk = MONK_CARD in extras
-    out: list[Action] = []
-    for card in hand[:split]:
-        table = PLAYS[card]
-        if color is None or CARD_COLOR[card] == color:
-            out.append(table[None])
-            out.extend(table[e] for e in extras)
-        elif monk:
-            out.append(table[MONK_CARD])
-    return out
-
-
-def legal_actions(state: State) -> tuple[Action, ...]:
-    """Every legal action of ``state.to_act`` in a stable order; empty once the game is over.
-
-    In the play phase: plays sorted by card id then extra card (none first), then
-    :class:`~tajmahal.Withdraw` last (always legal, T8).  After a withdrawal:
-    palace placements by city id (normal ones first), or display cards by id.
-    """
-    seat = state.to_act
-    if seat is None:
-        return ()
-    pending = state.pending
-    if pending is None:
-        out = _plays(state.players[seat])
-        out.append(WITHDRAW)
-        return tuple(out)
-    if pending.palaces or pending.mogul:
-        normal, mogul = _palace_cities(
-            state.setup.board, state.province, state.palaces, state.moguls, seat
-        )
-        placements: list[Action] = []
-        if pending.palaces:
-            placements.extend(BUILDS[c] for c in normal)
-        if pending.mogul:
-            placements.extend(MOGUL_BUILDS[c] for c in mogul)
-        return tuple(placements)
-    return tuple(map(TAKES.__getitem__, state.display))
 
 
 # --------------------------------------------------------------------------- apply

@@ -25,11 +25,12 @@ from typing import Any, Final
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from ..kit.errors import ComponentError
 from ..kit.tagged import DataError as DataError
 from ..kit.tagged import TaggedConverter
 from ..kit.tagged import type_tag as type_tag
 from .actions import Action, Play
-from .board import Board, BoardError, board_from_dict, board_to_dict
+from .board import Board, board_from_dict, board_to_dict
 from .events import Event
 
 
@@ -39,7 +40,7 @@ def _hooks(conv: cattrs.Converter) -> None:
     def structure_board(raw: Any, _: type) -> Board:
         try:
             return board_from_dict(raw)
-        except BoardError as e:
+        except ComponentError as e:
             raise ValueError(str(e)) from None
 
     conv.register_unstructure_hook(Board, board_to_dict)

@@ -22,6 +22,7 @@ from typing import Final
 
 from attrs import frozen
 
+from ..kit.errors import SetupError
 from .board import DEFAULT_BOARD, Board
 from .cards import REGULAR_CARDS
 from .tiles import DEFAULT_BONUS_TILES, TAJ_MAHAL, BonusTile
@@ -30,10 +31,6 @@ VARIANTS: Final = ("standard", "dummy")
 HAND_SIZE: Final = 6
 #: The number of visits of a game, one per province (T1).
 VISITS: Final = 12
-
-
-class SetupError(ValueError):
-    """A :class:`Setup` that breaks the setup rules (S1-S6, C1, D1)."""
 
 
 def variant_for(players: int) -> str:

@@ -14,16 +14,14 @@ from typing import Any, Final
 
 from attrs import frozen
 
+from ..kit.errors import ComponentError
+
 #: The four goods (C4).
 GOODS: Final = ("rice", "tea", "spice", "jewels")
 #: Kinds of bonus tile (C5).
 BONUS_KINDS: Final = ("taj_mahal", "points", "card", "good")
 #: Points a bonus tile scores when taken (W6); the others score 0 at once.
 BONUS_POINTS: Final = {"taj_mahal": 4, "points": 2}
-
-
-class TileDataError(ValueError):
-    """The tile table does not match rules C4/C5."""
 
 
 @frozen
@@ -35,9 +33,9 @@ class BonusTile:
 
     def __attrs_post_init__(self) -> None:
         if self.kind not in BONUS_KINDS:
-            raise TileDataError(f"C5: unknown bonus tile kind {self.kind!r}")
+            raise ComponentError(f"C5: unknown bonus tile kind {self.kind!r}")
         if (self.kind == "good") != (self.good in GOODS):
-            raise TileDataError(f"C5: a good tile needs one of {GOODS}, got {self.good!r}")
+            raise ComponentError(f"C5: a good tile needs one of {GOODS}, got {self.good!r}")
 
     def __str__(self) -> str:
         return {"taj_mahal": "Taj Mahal (+4)", "points": "+2", "card": "card"}.get(
@@ -56,7 +54,7 @@ def bonus_tiles_from_counts(square: list[dict[str, Any]]) -> tuple[BonusTile, ..
         for _ in range(int(entry.get("count", 1)))
     )
     if len(tiles) != 15 or TAJ_MAHAL in tiles:
-        raise TileDataError(
+        raise ComponentError(
             f"C5: need 15 square bonus tiles without the Taj Mahal, got {len(tiles)}"
         )
     return tiles
@@ -68,7 +66,7 @@ def _load() -> tuple[dict[int, tuple[str, ...]], tuple[BonusTile, ...]]:
     if sorted(goods) != list(range(1, 13)) or any(
         not 1 <= len(g) <= 2 or any(x not in GOODS for x in g) for g in goods.values()
     ):
-        raise TileDataError("C4: province tiles must be 1..12, each with one or two goods")
+        raise ComponentError("C4: province tiles must be 1..12, each with one or two goods")
     return goods, bonus_tiles_from_counts(raw["bonus_tiles"]["square"])
 
 

@@ -17,7 +17,7 @@ from ..kit.picture import Pictured
 from .actions import Action
 from .board import Board
 from .cards import CARDS, Card
-from .rules import legal_actions
+from .legal import legal_actions
 from .setups import Setup
 from .state import Dummy, Pending, PlayerState, Score, State
 from .tiles import PROVINCE_GOODS, BonusTile

@@ -20,20 +20,19 @@ docs/tikal-rules.md.  The same shape as Taj Mahal's engine: an immutable
 
 from __future__ import annotations
 
-from ..kit.dealt import SetupError
+from ..kit.errors import ComponentError, IllegalAction, SetupError
 from .actions import *
 from .components import (
     DEFAULT_COMPONENTS,
     Board,
-    ComponentError,
     Components,
     Tile,
     load_components,
 )
 from .hidden import determinize
-from .legal import legal_actions, problem
+from .legal import legal_actions
+from .problems import problem
 from .rules import (
-    IllegalAction,
     apply,
     is_over,
     new_game,
@@ -43,13 +42,13 @@ from .rules import (
     step,
 )
 from .state import AUCTION, BASIC, SCORE_SOURCES, Seat, Setup, Space, State
-from .views import TikalView, view
+from .views import PlayerView, view
 
 __all__ = [
     "ACTION_TYPES", "AUCTION", "BASIC", "DEFAULT_COMPONENTS", "SCORE_SOURCES", "Action", "Bid",
-    "Board", "BuildCamp", "CampMove", "Choose", "ComponentError", "Components", "Dig",
-    "EndTurn", "Enter", "Exchange", "Guard", "IllegalAction", "Move", "Pass", "Place", "Seat",
-    "Setup", "SetupError", "Space", "State", "TikalView", "Tile", "Uncover", "apply",
-    "determinize", "is_over", "legal_actions", "load_components", "new_game", "problem",
-    "ranks", "scores", "scoring", "step", "view",
+    "Board", "BuildCamp", "CampMove", "Choose", "ComponentError", "Components", "Dig", "EndTurn",
+    "Enter", "Exchange", "Guard", "IllegalAction", "Move", "Pass", "Place", "PlayerView", "Seat",
+    "Setup", "SetupError", "Space", "State", "Tile", "Uncover", "apply", "determinize", "is_over",
+    "legal_actions", "load_components", "new_game", "problem", "ranks", "scores", "scoring",
+    "step", "view",
 ]

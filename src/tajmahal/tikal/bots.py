@@ -6,7 +6,7 @@ Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
 (:func:`~tajmahal.tikal.hidden.determinize`: the face-down treasures and the order
 of the stack are guessed) and think on it, with Tikal's judgement of
-:mod:`tajmahal.tikal.mcts` (compiled): the evaluation of a position (the points a
+:mod:`tajmahal.tikal.heuristic` (compiled): the evaluation of a position (the points a
 seat has and would score in the scoring rounds to come, relative to the best
 rival), and a quick prior on each action that orders the search's candidates and
 drives its playouts.
@@ -23,19 +23,18 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..kit import bots as kit
 from ..kit.search import SearchConfig
-from . import mcts
+from . import heuristic
 from .actions import Action, Bid
-from .adapter import TIKAL
 from .components import DEFAULT_COMPONENTS, Components
 from .hidden import determinize
 from .legal import legal_actions
 from .rules import apply
 from .state import ACT, BID, State
-from .views import TikalView
+from .views import PlayerView
 
 #: The share of random actions in the search's playouts (the others: the best prior).
 EPSILON: Final = 0.2
@@ -55,7 +54,7 @@ def bid_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int
 
 
 def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
-    """The legal action after which the seat's :func:`~tajmahal.tikal.mcts.evaluate`
+    """The legal action after which the seat's :func:`~tajmahal.tikal.heuristic.evaluate`
     is highest (ties: the earlier), by :meth:`TikalBots.action_value`; bids by
     :func:`bid_choice`."""
     seat = state.to_act
@@ -70,23 +69,29 @@ def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> 
     return choice
 
 
-class TikalBots(kit.Bots[TikalView, State, Action]):
+class TikalBots(kit.Bots[PlayerView, State, Action]):
     """Tikal for the kit's bots (see the module docstring)."""
 
-    game = TIKAL
+    #: The built-in ``mcts`` bot's budget: 1,000 iterations, capped at 0.7 s (the
+    #: default time limit is 1 s a decision); values are points relative to the best
+    #: rival, less the same deal's value at the start of the iteration.
+    budget = SearchConfig(
+        iterations=1000, seconds=0.7, exploration=1.0, baseline=True, playout_steps=30
+    )
 
-    def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
+    def __init__(self, components: Components = DEFAULT_COMPONENTS, game: Any = None) -> None:
+        super().__init__(game)
         self.components = components
 
-    def determinize(self, view: TikalView, rng: random.Random) -> State:
+    def determinize(self, view: PlayerView, rng: random.Random) -> State:
         return determinize(view, rng, self.components)
 
     legal_actions = staticmethod(legal_actions)
     apply = staticmethod(apply)
-    evaluate = staticmethod(mcts.evaluate)
+    evaluate = staticmethod(heuristic.evaluate)
 
     def rollout_action(self, state: State, rng: random.Random) -> Action:
-        return mcts.rollout_action(state, rng, EPSILON)
+        return heuristic.rollout_action(state, rng, EPSILON)
 
     def within(self, start: State, state: State) -> bool:
         """The seat's own turn (a scoring turn is a turn of its own, T43)."""
@@ -95,27 +100,21 @@ class TikalBots(kit.Bots[TikalView, State, Action]):
     def candidates(
         self, state: State, legal: Sequence[Action], rng: random.Random
     ) -> Sequence[int]:
-        """In a turn, by :func:`~tajmahal.tikal.mcts.prior`, best first; a bid by
+        """In a turn, by :func:`~tajmahal.tikal.heuristic.prior`, best first; a bid by
         :func:`bid_choice`; otherwise all."""
         if state.phase == BID:
             return [bid_choice(state, legal, rng)]
         if state.phase != ACT:
             return range(len(legal))
-        return mcts.ranked(state, legal)
+        return heuristic.ranked(state, legal)
 
-    def searches(self, view: TikalView) -> bool:
+    def searches(self, view: PlayerView) -> bool:
         return view.phase == ACT
 
 
 #: Tikal's bots, as the built-in players use them.
 BOTS: Final = TikalBots()
 
-#: The built-in ``mcts`` bot's budget: 1,000 iterations, capped at 0.7 s (the
-#: default time limit is 1 s a decision); values are points relative to the best
-#: rival, less the same deal's value at the start of the iteration.
-MCTS_BUILTIN: Final = SearchConfig(
-    iterations=1000, seconds=0.7, exploration=1.0, baseline=True, playout_steps=30
-)
 
 
-__all__ = ["BOTS", "EPSILON", "MCTS_BUILTIN", "TikalBots", "bid_choice", "greedy_choice"]
+__all__ = ["BOTS", "EPSILON", "TikalBots", "bid_choice", "greedy_choice"]

@@ -32,6 +32,8 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from ..kit.errors import ComponentError
+
 #: Axial steps of the six directions, in the order of ``stones``.
 DIRECTIONS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 DIRECTION_NAMES: Final = ("southeast", "northeast", "north", "northwest", "southwest", "south")
@@ -39,10 +41,6 @@ KINDS: Final = ("jungle", "temple", "treasure", "volcano")
 BACKS: Final = "ABCDEFG"
 #: T7: the highest temple level.
 TOP_LEVEL: Final = 10
-
-
-class ComponentError(ValueError):
-    """A component file is malformed or breaks a rule of T4-T9."""
 
 
 @frozen

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import Any, Final
 
+from ..kit.adapter import ComponentsAdapter
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
 from . import actions as act
 from .actions import Action
@@ -54,10 +55,7 @@ from .state import (  # the game's phases and constants
     VARIANTS,
     State,
 )
-from .views import TikalView, view
-
-if TYPE_CHECKING:
-    from .adapter import Tikal
+from .views import PlayerView, view
 
 __all__ = ["encoding", "max_decisions", "score_bound"]
 
@@ -182,7 +180,7 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
     ]
 
 
-def _fill(c: Components, v: TikalView, w: Writer) -> None:
+def _fill(c: Components, v: PlayerView, w: Writer) -> None:
     n = len(v.players)
     me = v.seat
     kinds = len(KINDS)
@@ -256,7 +254,7 @@ def _fill(c: Components, v: TikalView, w: Writer) -> None:
 
 
 @cache
-def encoding(game: Tikal) -> Encoding[State, Action]:
+def encoding(game: ComponentsAdapter[Any, State, Action, Any]) -> Encoding[State, Action]:
     """The encoding of ``game`` (its components), built once."""
     c = game.components
 

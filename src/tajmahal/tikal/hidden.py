@@ -1,5 +1,5 @@
 """Guesses of what no seat of Tikal sees, for searching bots: :func:`determinize`
-deals the hidden parts of a :class:`~tajmahal.tikal.views.TikalView` at random.
+deals the hidden parts of a :class:`~tajmahal.tikal.views.PlayerView` at random.
 
 Two things are hidden from every seat: the order of the tiles within each back
 letter of the stack (everybody sees the backs, T11) and the face-down treasure
@@ -22,7 +22,7 @@ import random
 from .components import DEFAULT_COMPONENTS, Components
 from .draft import space_of, state_of
 from .state import Setup, Space, State
-from .views import TikalView
+from .views import PlayerView
 
 
 def _shuffle(items: list[int], rng: random.Random) -> None:
@@ -32,7 +32,7 @@ def _shuffle(items: list[int], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def hidden_tiles(v: TikalView, components: Components) -> list[int]:
+def hidden_tiles(v: PlayerView, components: Components) -> list[int]:
     """The tiles still in the stack (in no order): every tile not seen elsewhere."""
     seen = {s.tile for s in v.spaces if s is not None and s.tile is not None}
     for t in (v.tile, v.round.volcano if v.round else None):
@@ -44,7 +44,7 @@ def hidden_tiles(v: TikalView, components: Components) -> list[int]:
 
 
 def determinize(
-    v: TikalView, rng: random.Random, components: Components | None = None
+    v: PlayerView, rng: random.Random, components: Components | None = None
 ) -> State:
     """A state consistent with ``v``: the stack's tiles shuffled within each back
     letter, and the treasure tokens nobody has seen dealt at random to the treasure

@@ -1,5 +1,5 @@
 """Tikal's pictures as the HTML viewer and the browser game take them
-(:class:`tajmahal.arena.viewer.Pictures`): the layers of :mod:`.render`, what a
+(:class:`tajmahal.arena.game.Pictures`): the layers of :mod:`.render`, what a
 person clicks for each action (a figure's move: the space it leaves, then the
 one it goes to), a preview of it (the tile turned where it would lie, the path
 and its AP cost), the mark of the last move, and the legend.

@@ -51,11 +51,11 @@ from ..kit.svg import (
     text_width,
     title,
 )
-from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, Seat, State
 from .terminal import figures_text, treasures_text
-from .views import SpaceView, TikalView, view
+from .texts import space_label, tile_text
+from .views import PlayerView, SpaceView, view
 
 SIZE: Final = 40.0  # hex radius in pixels
 MARGIN: Final = 12.0
@@ -195,7 +195,7 @@ def tile_drawing(
 Figures = tuple[tuple[int, bool], ...]
 
 
-def _all_figures(v: TikalView) -> list[Figures]:
+def _all_figures(v: PlayerView) -> list[Figures]:
     """Each space's figures (most spaces have none: one shared tuple for them)."""
     leaders = tuple(p.leader for p in v.players)
     nobody: Figures = tuple((0, False) for _ in leaders)
@@ -370,7 +370,7 @@ class _Panel:
         self.y += size + 5
 
 
-def _panel(v: TikalView, c: Components, labels: Sequence[str]) -> list[str]:
+def _panel(v: PlayerView, c: Components, labels: Sequence[str]) -> list[str]:
     _, width, _ = _geometry(c)
     p = _Panel(width + 4)
     p.line(
@@ -440,7 +440,7 @@ def _labels(names: Sequence[str] | None, n: int) -> list[str]:
     return [names[k] if names is not None and k < len(names) else f"seat {k}" for k in range(n)]
 
 
-def public_parts(v: TikalView, c: Components, names: Sequence[str] | None = None) -> list[str]:
+def public_parts(v: PlayerView, c: Components, names: Sequence[str] | None = None) -> list[str]:
     """What every seat sees, in fragments: the explored spaces and their figures,
     the panel, and each space's outline to click (with its tooltip)."""
     labels = tuple(_labels(names, len(v.players)))
@@ -462,7 +462,7 @@ _LAST: dict[
 ] = {}
 
 
-def _spaces(v: TikalView, serial: int, labels: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _spaces(v: PlayerView, serial: int, labels: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """Each space drawn ("" for one unexplored) and its outline to click.  A step
     changes few spaces: those equal to the last picture's are not looked up again."""
     figures = _all_figures(v)
@@ -487,7 +487,7 @@ def _spaces(v: TikalView, serial: int, labels: tuple[str, ...]) -> tuple[list[st
     return drawn, hits
 
 
-def public_layer(v: TikalView, c: Components, names: Sequence[str] | None = None) -> str:
+def public_layer(v: PlayerView, c: Components, names: Sequence[str] | None = None) -> str:
     """:func:`public_parts` joined."""
     return "".join(public_parts(v, c, names))
 
@@ -510,16 +510,18 @@ def document(c: Components, body: str) -> str:
     return svg_document(body + _overlay(c), *_size(c))
 
 
-def _view_of(obj: State | TikalView, components: Components | None) -> tuple[TikalView, Components]:
+def _view_of(
+    obj: State | PlayerView, components: Components | None
+) -> tuple[PlayerView, Components]:
     if isinstance(obj, State):
         return view(obj, 0), obj.components
-    if isinstance(obj, TikalView):
+    if isinstance(obj, PlayerView):
         return obj, components or DEFAULT_COMPONENTS
-    raise TypeError(f"svg() draws a Tikal State or TikalView, not {type(obj).__name__}")
+    raise TypeError(f"svg() draws a Tikal State or PlayerView, not {type(obj).__name__}")
 
 
 def svg(
-    obj: State | TikalView,
+    obj: State | PlayerView,
     names: Sequence[str] | None = None,
     components: Components | None = None,
 ) -> str:

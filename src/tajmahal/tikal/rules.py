@@ -13,9 +13,9 @@ next state.  Nothing is mutated.  An action that is not allowed raises
 >>> apply(state, EndTurn())
 Traceback (most recent call last):
 ...
-tajmahal.tikal.rules.IllegalAction: T17: first place the tile you drew
+tajmahal.kit.errors.IllegalAction: T17: first place the tile you drew
 
-Legality is :mod:`tajmahal.tikal.legal`; this module plays what it allows: the
+Legality is :mod:`tajmahal.tikal.problems`; this module plays what it allows: the
 turns, rounds and auctions (the effects of a turn's actions are
 :mod:`tajmahal.tikal.effects`).  A step changes a
 :class:`~tajmahal.tikal.draft.Draft` of the state and freezes it into one new
@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 # T45: the totals by seat, ranked (a tie is a shared win).
+from ..kit.errors import IllegalAction
 from ..kit.scoring import ranks as ranks
 from ..kit.scoring import scores as scores
 from .actions import (
@@ -56,7 +57,7 @@ from .events import (
     TurnEnded,
 )
 from .geometry import VOLCANO, rotated
-from .legal import problem
+from .problems import problem
 from .state import (
     ACT,
     ACTION_POINTS,
@@ -79,7 +80,6 @@ from .state import (
 
 __all__ = [
     "TREASURE_POINTS",
-    "IllegalAction",
     "apply",
     "final_order",
     "is_over",
@@ -93,10 +93,6 @@ __all__ = [
 #: T34: points for 0, 1, 2 or 3 treasures of one type.
 TREASURE_POINTS: Final = (0, 1, 3, 6)
 _TEMPLE: Final = "temple"
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message starts with the rule id."""
 
 
 # --------------------------------------------------------------------------- start
@@ -149,7 +145,8 @@ def step(state: State, action: Action) -> tuple[State, list[Event]]:
 def _play(state: State, action: Action, events: Events) -> State:
     reason = problem(state, action)
     if reason is not None:
-        raise IllegalAction(reason)
+        rule, _, text = reason.partition(": ")
+        raise IllegalAction(rule, text)
     d = Draft(state)
     seat = state.to_act
     assert seat is not None

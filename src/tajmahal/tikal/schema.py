@@ -129,13 +129,13 @@ SCHEMA: Final = SchemaHints(
         "workers": array(array(COUNT)),
         "uncovered": array(PAIR),
         "dug": array(PAIR),
-        "TikalView.players": {**array(ref("seat_state")), "minItems": 2, "maxItems": 4},
+        "PlayerView.players": {**array(ref("seat_state")), "minItems": 2, "maxItems": 4},
     },
     describe={
         "Seat.leader": "a space; -1: not yet in play; -2: out of the game or standing guard",
         "SpaceView.tokens": "face-down treasure tokens: only their number",
-        "TikalView.stack": "the backs of the tiles left, top first",
-        "TikalView.supply": "face-down treasure tokens left in the supply",
+        "PlayerView.stack": "the backs of the tiles left, top first",
+        "PlayerView.supply": "face-down treasure tokens left in the supply",
     },
     public_setup=record(
         {

@@ -28,10 +28,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..kit.terminal import SEAT_STYLES, seat_name
-from .adapter import space_label, tile_text
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, State
-from .views import TikalView, view
+from .texts import space_label, tile_text
+from .views import PlayerView, view
 
 
 def figures_text(workers: int, leader: bool) -> str:
@@ -41,7 +41,7 @@ def figures_text(workers: int, leader: bool) -> str:
     return str(workers)
 
 
-def leader_text(v: TikalView, c: Components, seat: int) -> str:
+def leader_text(v: PlayerView, c: Components, seat: int) -> str:
     where = v.players[seat].leader
     if where == RESERVE:
         return "reserve"
@@ -60,7 +60,7 @@ def treasures_text(c: Components, held: Sequence[int]) -> str:
     return ", ".join(parts) or "-"
 
 
-def turn_text(v: TikalView, c: Components, labels: Sequence[str]) -> Text:
+def turn_text(v: PlayerView, c: Components, labels: Sequence[str]) -> Text:
     if v.to_act is None:
         return Text("Game over", style="bold")
     head = Text(f"Tikal ({v.variant}): ", style="bold")
@@ -73,7 +73,7 @@ def turn_text(v: TikalView, c: Components, labels: Sequence[str]) -> Text:
     return head
 
 
-def supplies_text(v: TikalView) -> Text:
+def supplies_text(v: PlayerView) -> Text:
     backs = Counter(v.stack)
     stack = " ".join(f"{b}{backs[b]}" for b in sorted(backs)) or "empty"
     levels = " ".join(
@@ -99,7 +99,7 @@ def stones_text(stones: Sequence[int]) -> str:
     return " ".join(f"{edge}{n}" for edge, n in zip(EDGES, stones, strict=True) if n) or "-"
 
 
-def spaces_table(v: TikalView, c: Components, labels: Sequence[str]) -> Table:
+def spaces_table(v: PlayerView, c: Components, labels: Sequence[str]) -> Table:
     """A row per explored space, in board order."""
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     for column in ("space", "kind", "stones", "hidden", "camp/guard"):
@@ -136,7 +136,7 @@ def spaces_table(v: TikalView, c: Components, labels: Sequence[str]) -> Table:
     return table
 
 
-def seats_table(v: TikalView, c: Components, labels: Sequence[str]) -> Table:
+def seats_table(v: PlayerView, c: Components, labels: Sequence[str]) -> Table:
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     for column in ("seat", "player", "points", "temples", "treas.", "capital", "reserve", "leader"):
         table.add_column(
@@ -165,7 +165,7 @@ def seats_table(v: TikalView, c: Components, labels: Sequence[str]) -> Table:
 
 
 def position(
-    obj: State | TikalView,
+    obj: State | PlayerView,
     names: Sequence[str] | None = None,
     seat: int | None = None,
     components: Components | None = None,
@@ -175,11 +175,11 @@ def position(
     if isinstance(obj, State):
         c = obj.components
         v = view(obj, seat if seat is not None else 0)
-    elif isinstance(obj, TikalView):
+    elif isinstance(obj, PlayerView):
         c = components or DEFAULT_COMPONENTS
         v = obj
     else:
-        raise TypeError(f"position() shows a State or a TikalView, not {type(obj).__name__}")
+        raise TypeError(f"position() shows a State or a PlayerView, not {type(obj).__name__}")
     n = len(v.players)
     labels = list(names) if names is not None else [f"seat {k}" for k in range(n)]
     parts: list[RenderableType] = [turn_text(v, c, labels), supplies_text(v)]

@@ -39,7 +39,7 @@ class SpaceView:
 
 
 @frozen
-class TikalView(Pictured):
+class PlayerView(Pictured):
     """A seat's view: the public state of the game (see :class:`~tajmahal.tikal.state.State`)
     with the stack as the backs of its tiles, top first, and the supply as a count."""
 
@@ -78,15 +78,15 @@ def _space_view(space: Space | None) -> SpaceView | None:
     )
 
 
-_seen: Callable[[State, int, tuple[SpaceView | None, ...], tuple[str, ...]], TikalView] = copier(
-    TikalView,
+_seen: Callable[[State, int, tuple[SpaceView | None, ...], tuple[str, ...]], PlayerView] = copier(
+    PlayerView,
     "state, seat, spaces, stack",
     variant="state.setup.variant",
     supply="len(state.supply)",
 )
 
 
-def view(state: State, seat: int) -> TikalView:
+def view(state: State, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``."""
     tiles = state.components.tiles
     spaces = tuple([_space_view(s) for s in state.spaces])

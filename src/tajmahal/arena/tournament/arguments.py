@@ -21,8 +21,8 @@ from ..commands import (
     parse_seat_time,
 )
 from ..game import AnyGame
-from ..referee import MatchConfig, TimeControl
 from ..registry import GameRegistry, UnknownGame
+from ..terms import MatchConfig, TimeControl
 from . import gauntlet
 from .journal import TournamentError, stored_plan
 from .plan import Plan

@@ -20,7 +20,8 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from ..game import AnyGame
-from ..referee import BotSpec, MatchConfig, StepHook, TimeControl, run_match
+from ..referee import BotSpec, run_match
+from ..terms import MatchConfig, StepHook, TimeControl
 from .data import Data
 from .journal import GAMES, sync_directory
 

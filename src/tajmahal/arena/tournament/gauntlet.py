@@ -28,7 +28,8 @@ from .display import NAME_WIDTH, Column, fitting_tables, interval
 from .journal import TournamentError, read_manifest, write_atomically
 from .runner import STANDINGS_JSON, Report
 from .schedule import Entrant
-from .sprt import EloEstimate, SprtStatus, estimate, pair_counts
+from .sequential import pair_counts
+from .sprt import EloEstimate, SprtStatus, estimate
 from .stats import Estimate
 
 FORMAT: Final = "arena-gauntlet"

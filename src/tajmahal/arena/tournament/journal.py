@@ -354,7 +354,7 @@ def _create(root: Path, plan: Plan) -> None:
             f"{root}: not empty ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}) "
             "and holds no tournament: give a new or empty directory"
         )
-    from ... import __version__
+    from ...version import __version__
 
     (root / GAMES).mkdir()
     (root / LOGS).mkdir()

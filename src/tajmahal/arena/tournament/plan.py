@@ -12,13 +12,7 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
-from ..referee import (
-    DEFAULT_GRACE,
-    DEFAULT_HANDSHAKE,
-    DEFAULT_MAX_LINE,
-    DEFAULT_MAX_LOG,
-    TimeControl,
-)
+from ..terms import DEFAULT_GRACE, DEFAULT_HANDSHAKE, DEFAULT_MAX_LINE, DEFAULT_MAX_LOG, TimeControl
 from .logbudget import DEFAULT_MAX_LOGS
 from .schedule import (
     CYCLIC,

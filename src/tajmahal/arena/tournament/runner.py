@@ -27,7 +27,8 @@ from .journal import Finished, TournamentDir
 from .logbudget import LogBudget
 from .plan import Plan
 from .schedule import Slot
-from .sprt import SequentialTest, SprtStatus
+from .sequential import SequentialTest
+from .sprt import SprtStatus
 from .standings import Standings, games_csv, standings_csv
 
 #: How many times a game that could not be played is tried again in the same run.

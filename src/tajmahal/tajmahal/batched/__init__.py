@@ -16,18 +16,11 @@ from .env import TajMahal, batch_of
 from .replay import from_setup, from_state, reshuffle_orders
 from .state import State
 
-
-def make(num_players: int = 4) -> TajMahal:
-    """The batched Taj Mahal for ``num_players`` (2: the dummy variant)."""
-    return TajMahal(num_players)
-
-
 __all__ = [
     "State",
     "TajMahal",
     "batch_of",
     "from_setup",
     "from_state",
-    "make",
     "reshuffle_orders",
 ]

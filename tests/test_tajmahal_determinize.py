@@ -12,7 +12,7 @@ from tajmahal import Setup, State, check_state, determinize, is_over, new_game, 
 from tajmahal.tajmahal.hidden import unseen_cards
 from tajmahal.tajmahal.testing import states
 
-from scenario import Table
+from tajmahal_scenario import Table
 
 
 @settings(max_examples=60, deadline=None)

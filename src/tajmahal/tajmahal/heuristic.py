@@ -24,7 +24,8 @@ from typing import Final
 from .actions import WITHDRAW, Action, BuildMogulPalace, Play
 from .cards import CARD_COLOR, COLORS, IS_COLORED, PRINCESS_CARD, SYMBOL_COUNTS
 from .counting import majorities, rival_counts, symbol_counts
-from .rules import apply, legal_actions
+from .legal import legal_actions
+from .rules import apply
 from .state import PLACE, PLAY, TAKE, State
 from .tiles import BonusTile
 

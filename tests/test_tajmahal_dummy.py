@@ -5,7 +5,7 @@ from __future__ import annotations
 from tajmahal import Dummy, Setup, new_game, view
 from tajmahal.tajmahal.events import Discarded, DummyTurned, DummyWithdrew, VisitEnded, Withdrew
 
-from scenario import Table
+from tajmahal_scenario import Table
 
 RED = [0, 1, 5, 6, 7, 8]  # el+el, el+el, el+gen x3, el+monk
 GREEN = [42, 43, 47, 48, 49, 50]  # el+el x2, el+gen x3, el+monk

@@ -20,7 +20,7 @@ from tajmahal import (
 )
 from tajmahal.tajmahal.events import GameOver, SpecialCardTaken, VisitBegan, VisitEnded, Withdrew
 
-from scenario import Table, at_visit, give_special, with_player
+from tajmahal_scenario import Table, at_visit, give_special, with_player
 
 RED = [0, 2, 5, 14, 16, 20]
 YELLOW = [23, 26, 29, 32, 37, 39]

@@ -11,7 +11,7 @@ from tajmahal.tajmahal.actions import Action
 from tajmahal.tajmahal.events import CardDrawn, event_for
 from tajmahal.tajmahal.serialize import DataError, from_data, loads, to_data
 
-from scenario import Table
+from tajmahal_scenario import Table
 
 
 def test_view_holds_own_hand_other_hand_sizes_and_legal_actions_only_when_to_act() -> None:

@@ -22,7 +22,7 @@ from tajmahal.tajmahal.events import (
     Withdrew,
 )
 
-from scenario import Table, at_visit, give_special, with_palaces, with_player
+from tajmahal_scenario import Table, at_visit, give_special, with_palaces, with_player
 
 RED = [0, 2, 5, 14, 16, 20]  # el+el, el+vizier, el+gen, el+mogul, monk+vizier, vizier+mogul
 YELLOW = [21, 26, 29, 32, 37, 39]  # el+el, el+gen, el+monk, el+prin, monk+mogul, viz+gen

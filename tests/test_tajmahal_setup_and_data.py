@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from tajmahal import CARDS, DEFAULT_BOARD, BoardError, BonusTile, Setup, SetupError, new_game
+from tajmahal import CARDS, DEFAULT_BOARD, BonusTile, ComponentError, Setup, SetupError, new_game
 from tajmahal.tajmahal.board import board_from_dict, board_to_dict, load_board
-from tajmahal.tajmahal.cards import Card, CardDataError, validate_cards
+from tajmahal.tajmahal.cards import Card, validate_cards
 from tajmahal.tajmahal.tiles import DEFAULT_BONUS_TILES, PROVINCE_GOODS
 
 
@@ -38,10 +38,10 @@ def test_c3_deck_composition() -> None:
 def test_c2_c3_card_validation_rejects_a_wrong_deck() -> None:
     cards = list(CARDS)
     cards[0] = Card(0, "red", ("elephant", "mogul"))
-    with pytest.raises(CardDataError, match="C3: the red cards"):
+    with pytest.raises(ComponentError, match="C3: the red cards"):
         validate_cards(tuple(cards))
     cards[0] = Card(0, "red", ("elephant", "elephant", "elephant"))
-    with pytest.raises(CardDataError, match="C2"):
+    with pytest.raises(ComponentError, match="C2"):
         validate_cards(tuple(cards))
 
 
@@ -101,7 +101,7 @@ def _raw() -> dict:  # type: ignore[type-arg]
 def test_c8_bad_board_files_get_clear_errors(change, message: str) -> None:  # type: ignore[no-untyped-def]
     raw = _raw()
     change(raw)
-    with pytest.raises(BoardError, match=message):
+    with pytest.raises(ComponentError, match=message):
         board_from_dict(raw)
 
 
@@ -112,7 +112,7 @@ def test_c8_a_board_built_again_from_changed_data_is_checked_again() -> None:
     first = board_from_dict(raw)
     assert board_from_dict(_raw()) is first  # the same data: the kept board
     raw["cities"][1]["fortress"] = True  # the caller changes its dict ...
-    with pytest.raises(BoardError, match="16 fortresses, this one has 17"):
+    with pytest.raises(ComponentError, match="16 fortresses, this one has 17"):
         board_from_dict(raw)  # ... and the changed board is validated (C8)
     raw["cities"][1]["fortress"] = False
     raw["cities"][0]["x"] += 1  # Kabul drawn a point further right
@@ -125,7 +125,7 @@ def test_c8_load_board_round_trip(tmp_path: Path) -> None:
     path.write_text(json.dumps(_raw()))
     assert load_board(path) == DEFAULT_BOARD
     path.write_text("{not json")
-    with pytest.raises(BoardError, match="not JSON"):
+    with pytest.raises(ComponentError, match="not JSON"):
         load_board(path)
 
 

@@ -18,7 +18,7 @@ from tajmahal import (
 )
 from tajmahal.tajmahal.events import Withdrew
 
-from scenario import Table, give_special
+from tajmahal_scenario import Table, give_special
 
 RED = [0, 2, 5, 14, 16, 20]
 YELLOW = [23, 26, 29, 32, 37, 39]  # no 21, 22: seat 0 holds them in some tests

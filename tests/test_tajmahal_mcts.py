@@ -1,4 +1,4 @@
-"""The search bot (tajmahal.tajmahal.mcts): legal, deterministic for a seed, sensible."""
+"""The search bot (tajmahal.tajmahal.heuristic): legal, deterministic for a seed, sensible."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from tajmahal.arena import BotSpec, MatchConfig, run_match
 from tajmahal.kit.search import SearchConfig
 from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.bots import mcts_choice
-from tajmahal.tajmahal.mcts import evaluate, rollout
+from tajmahal.tajmahal.heuristic import evaluate, rollout
 from tajmahal.tajmahal.testing import states
 
-from scenario import Table, at_visit
+from tajmahal_scenario import Table, at_visit
 
 FAST = SearchConfig(iterations=40)
 

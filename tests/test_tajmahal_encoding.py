@@ -10,7 +10,7 @@ import pytest
 from attrs import evolve
 from hypothesis import given
 from hypothesis import strategies as st
-from test_properties import SETTINGS, hide_secrets
+from tajmahal_support import SETTINGS, hide_secrets
 
 from tajmahal import (
     BuildMogulPalace,
@@ -27,19 +27,18 @@ from tajmahal import (
     new_game,
 )
 from tajmahal.kit.encoding import encoding_of, tables
+from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.encoding import (
     ACTIONS,
     NUM_ACTIONS,
     ActionIndexError,
-    action_from_index,
     action_index,
-    legal_indices,
-    legal_mask,
     observation,
     observation_layout,
-    outcome,
 )
 from tajmahal.tajmahal.testing import states
+
+ENCODING = TAJMAHAL.encoding()
 
 PLAYERS = (2, 3, 4, 5)
 
@@ -68,13 +67,13 @@ def test_every_index_is_one_action_and_back() -> None:
     assert len(ACTIONS) == NUM_ACTIONS == len(set(ACTIONS))
     for i, action in enumerate(ACTIONS):
         assert action_index(action) == i
-        assert action_from_index(i) == action
+        assert ENCODING.action(i) == action
 
 
 def test_bad_indices_and_non_actions_are_refused() -> None:
     for bad in (-1, NUM_ACTIONS):
         with pytest.raises(ActionIndexError, match="outside 0..1622"):
-            action_from_index(bad)
+            ENCODING.action(bad)
     with pytest.raises(ActionIndexError, match="not an action"):
         action_index(Play(84))  # a white card alone (T3)
     with pytest.raises(ActionIndexError, match="not an action"):
@@ -83,8 +82,8 @@ def test_bad_indices_and_non_actions_are_refused() -> None:
         Setup.stacked(3, [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17]])
     )
     with pytest.raises(ActionIndexError, match=r"action 102 \(play red elephant\+general\)"):
-        action_from_index(action_index(Play(6)), state)  # seat 1's card; seat 0 acts
-    assert action_from_index(1428, state) == Withdraw()
+        ENCODING.action(action_index(Play(6)), state)  # seat 1's card; seat 0 acts
+    assert ENCODING.action(1428, state) == Withdraw()
 
 
 def test_the_mask_of_a_stacked_start() -> None:
@@ -92,21 +91,21 @@ def test_the_mask_of_a_stacked_start() -> None:
     state = new_game(
         Setup.stacked(3, [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17]])
     )
-    mask = legal_mask(state)
+    mask = ENCODING.legal_mask(state)
     assert mask.dtype == np.bool_ and mask.shape == (1623,)
     assert sorted(np.flatnonzero(mask)) == [0, 17, 34, 51, 68, 85, 1428]
-    assert legal_indices(state) == (0, 17, 34, 51, 68, 85, 1428)
+    assert ENCODING.legal_indices(state) == (0, 17, 34, 51, 68, 85, 1428)
 
 
 @SETTINGS
 @given(states(PLAYERS))
 def test_mask_is_exactly_the_legal_actions_and_indices_round_trip(state: State) -> None:
     legal = legal_actions(state)
-    mask = legal_mask(state)
+    mask = ENCODING.legal_mask(state)
     assert set(np.flatnonzero(mask)) == {action_index(a) for a in legal}
     assert int(mask.sum()) == len(legal)  # no two legal actions share an index
     for action in legal:
-        assert action_from_index(action_index(action), state) == action
+        assert ENCODING.action(action_index(action), state) == action
     if is_over(state):
         assert not mask.any()
 
@@ -225,6 +224,7 @@ def finished(totals: tuple[int, ...]) -> State:
 
 
 def test_outcome_of_a_lone_winner_and_of_shared_first_places() -> None:
+    outcome = ENCODING.outcome
     assert outcome(finished((10, 40, 20, 30))) == pytest.approx((-1 / 3, 1, -1 / 3, -1 / 3))
     # Two winners share the prize of 1: 4/3 * (1/2 - 1/4) = 1/3 each; the others -1/3.
     assert outcome(finished((10, 30, 20, 30))) == pytest.approx((-1 / 3, 1 / 3, -1 / 3, 1 / 3))
@@ -232,4 +232,4 @@ def test_outcome_of_a_lone_winner_and_of_shared_first_places() -> None:
     assert outcome(finished((30, 25))) == pytest.approx((1, -1))
     assert outcome(finished((5, 5, 5))) == pytest.approx((0, 0, 0))
     with pytest.raises(ValueError, match="not over"):
-        outcome(new_game(Setup.random(3, seed=1)))
+        ENCODING.outcome(new_game(Setup.random(3, seed=1)))
