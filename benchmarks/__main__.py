@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import batched, bots, compare, engine, games, referee, sandbox, startup, viewer
+from . import batched, bots, compare, engine, environments, games, referee, sandbox, startup, viewer
 from .report import report
 
 
@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.run_all(args.quick, engines)
         + bots.run_all(args.quick, engines)
         + compare.run_all(args.quick, games=args.game)
+        + environments.run_all(args.quick, engines)
     )
     if not args.game or "tajmahal" in {engine.name for engine in engines}:
         results += batched.run_all(args.quick)
