@@ -3,15 +3,27 @@ print the benchmark table.
 
 ``--game`` measures only the games named (their engines, their built-in bots, and
 their engines side by side with python-chess), none of the game-independent parts
-(the referee, start-up, the sandbox, the viewer); ``--markdown`` prints the table as Markdown
-(docs/performance.md quotes it)."""
+(the referee, start-up, the sandbox, the viewer, the ladder); ``--markdown`` prints the
+table as Markdown (docs/performance.md quotes it)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from . import batched, bots, compare, engine, environments, games, referee, sandbox, startup, viewer
+from . import (
+    batched,
+    bots,
+    compare,
+    engine,
+    environments,
+    games,
+    ladder,
+    referee,
+    sandbox,
+    startup,
+    viewer,
+)
 from .report import report
 
 
@@ -42,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             + startup.run_all(args.quick)
             + sandbox.run_all(args.quick)
             + viewer.run_all(args.quick)
+            + ladder.run_all(args.quick)
         )
     report(results, args.markdown, args.json)
     return 0
