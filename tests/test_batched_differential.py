@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
-from tajmahal import Setup, legal_actions, new_game, step  # noqa: E402
+from tajmahal import Setup, new_game, step  # noqa: E402
 from tajmahal.kit.encoding import encoding_of  # noqa: E402
 from tajmahal.tajmahal.batched import TajMahal, batch_of, from_setup, reshuffle_orders  # noqa: E402
 from tajmahal.tajmahal.batched.draws import RESHUFFLES  # noqa: E402
 from tajmahal.tajmahal.batched.state import observe  # noqa: E402
-from tajmahal.tajmahal.batched.tables import REGULAR  # noqa: E402
+from tajmahal.tajmahal.batched.tables import NUM_ACTIONS, REGULAR  # noqa: E402
 from tajmahal.tajmahal.events import (  # noqa: E402
     BonusTaken,
     DummyWithdrew,
@@ -73,69 +73,108 @@ class Tally:
 
 @functools.cache
 def engine(players: int) -> tuple[TajMahal, Any, Any]:
-    """The batched engine for ``players`` and its step and observation of every seat,
-    over a batch of games, compiled once."""
+    """The batched engine for ``players``, its step of a batch of games (a finished
+    game waits as it is: Pgx's step would zero its rewards) and its observation of
+    every seat of every game, compiled once."""
     env = TajMahal(players)
-    step_all = jax.jit(jax.vmap(env.step_ordered))
+    step_all = jax.vmap(env.step_ordered)
+
+    @jax.jit
+    def advance(batch: Any, actions: Any, orders: Any) -> Any:
+        moved = step_all(batch, actions, orders)
+        over = batch.terminated
+        return jax.tree_util.tree_map(
+            lambda old, new: jnp.where(over.reshape(-1, *([1] * (new.ndim - 1))), old, new),
+            batch,
+            moved,
+        )
+
     observe_all = jax.jit(jax.vmap(jax.vmap(observe, in_axes=(None, 0)), in_axes=(0, None)))
-    return env, step_all, observe_all
+    return env, advance, observe_all
+
+
+class Expected:
+    """What the rules engine says of every game of a batch, as arrays shaped like the
+    batched engine's: rewritten for the games that moved, compared whole at once."""
+
+    def __init__(self, games: int, players: int) -> None:
+        size = ENCODING.layout(players).size
+        self.over = np.zeros(games, np.bool_)
+        self.current = np.zeros(games, np.int32)
+        self.masks = np.zeros((games, NUM_ACTIONS), np.bool_)
+        self.rewards = np.zeros((games, players), np.float32)
+        self.observations = np.zeros((games, players, size), np.float32)
+        #: One observer a game: each sees its game's states in order and rewrites
+        #: only what a step changed (the encoding's own observations, kit.observing).
+        self.observers = [ENCODING.observer(players) for _ in range(games)]
+
+    def write(self, g: int, ref: Any, legal: Sequence[Any]) -> None:
+        done = ref.to_act is None
+        self.over[g] = done
+        self.current[g] = -1 if done else ref.to_act
+        # Pgx: a finished game's mask is all True; the rules engine's is empty
+        self.masks[g] = True if done else ENCODING.actions.mask(legal)
+        self.rewards[g] = np.float32(ENCODING.outcome(ref)) if done else 0.0
+        observer, out = self.observers[g], self.observations[g]
+        for seat in range(out.shape[0]):
+            observer.observation(ref, seat, out[seat])
+
+
+def same(name: str, got: np.ndarray, want: np.ndarray, where: Any) -> None:
+    """``got`` equals ``want``; else the first game (axis 0) that differs, named."""
+    if np.array_equal(got, want):
+        return
+    differs = (got != want).reshape(got.shape[0], -1).any(axis=1)
+    g = int(np.flatnonzero(differs)[0])
+    for seat in range(got.shape[1]) if name == "observation" else [None]:
+        at = (g,) if seat is None else (g, seat)
+        message = f"{name}: {where(g)}" + ("" if seat is None else f", seat {seat}")
+        np.testing.assert_array_equal(got[at], want[at], err_msg=message)
 
 
 def replay_in_lockstep(
     players: int, games: int, first_seed: int, play_seed: int, patience: float, tally: Tally
 ) -> None:
     """Play ``games`` random games on both engines in lockstep, comparing every step."""
-    env, step_all, observe_all = engine(players)
+    env, advance, observe_all = engine(players)
     seats = jnp.arange(players)
     setups = [Setup.random(players, seed=first_seed + g) for g in range(games)]
     refs = [new_game(s) for s in setups]
+    legal = [ENCODING.legal(ref) for ref in refs]
     batch = batch_of([from_setup(env, s) for s in setups])
     rngs = [random.Random(play_seed * 1_000_003 + g) for g in range(games)]
     tally.games += games
+    expected = Expected(games, players)
+    moved = range(games)  # the games whose rules-engine state changed in the last step
     noop = int(np.argmax(np.asarray(batch.legal_action_mask[0])))
     step_no = 0
     while True:
-        masks = np.asarray(batch.legal_action_mask)
-        current = np.asarray(batch.current_player)
-        over = np.asarray(batch.terminated)
-        rewards = np.asarray(batch.rewards)
+        for g in moved:
+            expected.write(g, refs[g], legal[g])
+
+        def where(g: int, step_no: int = step_no) -> str:
+            return f"game {g} (seed {setups[g].seed}, play {play_seed}/{patience}), step {step_no}"
+
+        same("terminated", np.asarray(batch.terminated), expected.over, where)
+        same("current player", np.asarray(batch.current_player), expected.current, where)
+        same("legal mask", np.asarray(batch.legal_action_mask), expected.masks, where)
+        same("rewards", np.asarray(batch.rewards), expected.rewards, where)
         observations = np.asarray(observe_all(batch, seats))
-        for g, ref in enumerate(refs):
-            where = f"game {g} (seed {setups[g].seed}, play {play_seed}/{patience}), step {step_no}"
-            done = ref.to_act is None
-            assert bool(over[g]) == done, where
-            if done:
-                assert current[g] == -1 and masks[g].all(), where  # Pgx: all True once over
-                outcome = np.float32(ENCODING.outcome(ref))
-                np.testing.assert_array_equal(rewards[g], outcome, err_msg=where)
-            else:
-                assert current[g] == ref.to_act, where
-                np.testing.assert_array_equal(masks[g], ENCODING.legal_mask(ref), err_msg=where)
-                assert not rewards[g].any(), where
-            for seat in range(players):
-                seen = ENCODING.observation(ref, seat)
-                mine = observations[g, seat]
-                np.testing.assert_array_equal(mine, seen, err_msg=f"{where}, seat {seat}")
-        if over.all():
+        same("observation", observations, expected.observations, where)
+        moved = np.flatnonzero(~expected.over)
+        if not len(moved):
             return
         actions = np.full(games, noop, np.int32)
         orders = np.zeros((games, RESHUFFLES, REGULAR), np.int32)
-        for g, ref in enumerate(refs):
-            if ref.to_act is None:
-                continue
-            action = choose(rngs[g], legal_actions(ref), patience)
+        for g in moved:
+            ref = refs[g]
+            action = choose(rngs[g], legal[g], patience)
             actions[g] = ENCODING.index(action)
             refs[g], events = step(ref, action)
+            legal[g] = ENCODING.legal(refs[g])
             orders[g] = reshuffle_orders(ref, events)
             tally.add(events)
-        moved = step_all(batch, jnp.asarray(actions), jnp.asarray(orders))
-        # a finished game waits: Pgx's step leaves it as it is (rewards 0), so keep its end
-        waiting = jnp.asarray(over)
-        batch = jax.tree_util.tree_map(
-            lambda old, new, w=waiting: jnp.where(w.reshape(-1, *([1] * (new.ndim - 1))), old, new),
-            batch,
-            moved,
-        )
+        batch = advance(batch, jnp.asarray(actions), jnp.asarray(orders))
         step_no += 1
 
 

@@ -55,6 +55,8 @@ class TajMahal(Env):
         super().__init__(num_players)
         self.rules = Rules(num_players, board)
         self.replay = Rules(num_players, board, replay=True)
+        #: The legal mask of one state, compiled (for states made outside a jitted call).
+        self.legal_mask = jax.jit(self.rules.legal_mask)
 
     @property
     def num_actions(self) -> int:
@@ -169,5 +171,8 @@ class TajMahal(Env):
 
 
 def batch_of(states: list[Any]) -> Any:
-    """Games stacked into one batch (each field gains a leading axis)."""
-    return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *states)
+    """Games stacked into one batch (each field gains a leading axis), on the host
+    and then on the device in one transfer (``jnp.stack`` would dispatch an
+    operation for every game's every field)."""
+    stacked = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *states)
+    return jax.device_put(stacked)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import jax.numpy as jnp
+import jax
 import numpy as np
 
 from .. import CHARACTERS, COLORS, SYMBOLS, Setup, State, new_game
@@ -95,52 +95,52 @@ def from_state(env: TajMahal, state: State) -> Arrays:
             held[seat, BONUS_KINDS.index(tile)] += 1
     pending = state.pending
     to_act = -1 if state.to_act is None else state.to_act
-    s = Arrays(
-        current_player=jnp.int32(to_act),
-        legal_action_mask=jnp.zeros(NUM_ACTIONS, jnp.bool_),
-        rewards=jnp.zeros(n, jnp.float32),
-        terminated=jnp.asarray(state.to_act is None),
-        truncated=jnp.asarray(False),
-        _step_count=jnp.int32(0),
-        visit_provinces=jnp.asarray(state.setup.visit_provinces, jnp.int8),
-        piles=jnp.asarray(piles),
-        revealed=jnp.asarray(mask(revealed)),
-        order=jnp.asarray(order),
-        deck_top=jnp.int32(0),
-        visit=jnp.int32(state.visit),
-        start_player=jnp.int32(state.start_player),
-        court=jnp.asarray([s in state.court for s in SYMBOLS]),
-        reserve=jnp.asarray(state.reserve, jnp.int32),
-        dummy_bidding=jnp.asarray(state.dummy is not None and state.dummy.bidding),
-        reshuffles=jnp.int32(state.reshuffles),
-        pending=jnp.asarray(pending is not None),
-        pend_palaces=jnp.int32(pending.palaces if pending else 0),
-        pend_mogul=jnp.asarray(bool(pending and pending.mogul)),
-        pend_built=jnp.asarray(bool(pending and pending.built)),
-        pend_tile=jnp.asarray(bool(pending and pending.province_tile)),
-        pend_takes=jnp.int32(pending.takes if pending else 0),
-        color=jnp.asarray(
-            [NONE if p.color is None else COLORS.index(p.color) for p in players], jnp.int8
+    # built on the host (numpy), then put on the device once: one transfer, no
+    # operation dispatched a field at a time
+    fields = dict(
+        current_player=np.int32(to_act),
+        legal_action_mask=np.zeros(NUM_ACTIONS, np.bool_),
+        rewards=np.zeros(n, np.float32),
+        terminated=np.bool_(state.to_act is None),
+        truncated=np.bool_(False),
+        _step_count=np.int32(0),
+        visit_provinces=np.asarray(state.setup.visit_provinces, np.int8),
+        piles=piles,
+        revealed=mask(revealed),
+        order=order,
+        deck_top=np.int32(0),
+        visit=np.int32(state.visit),
+        start_player=np.int32(state.start_player),
+        court=np.asarray([s in state.court for s in SYMBOLS]),
+        reserve=np.asarray(state.reserve, np.int32),
+        dummy_bidding=np.bool_(state.dummy is not None and state.dummy.bidding),
+        reshuffles=np.int32(state.reshuffles),
+        pending=np.bool_(pending is not None),
+        pend_palaces=np.int32(pending.palaces if pending else 0),
+        pend_mogul=np.bool_(bool(pending and pending.mogul)),
+        pend_built=np.bool_(bool(pending and pending.built)),
+        pend_tile=np.bool_(bool(pending and pending.province_tile)),
+        pend_takes=np.int32(pending.takes if pending else 0),
+        color=np.asarray(
+            [NONE if p.color is None else COLORS.index(p.color) for p in players], np.int8
         ),
-        withdrawn=jnp.asarray([p.withdrawn for p in players]),
-        palaces_left=jnp.asarray([p.palaces for p in players], jnp.int32),
-        influence=jnp.asarray([p.influence for p in players], jnp.int32).reshape(
+        withdrawn=np.asarray([p.withdrawn for p in players], np.bool_),
+        palaces_left=np.asarray([p.palaces for p in players], np.int32),
+        influence=np.asarray([p.influence for p in players], np.int32).reshape(
             n, len(CHARACTERS)
         ),
-        tiles=jnp.asarray(tiles),
-        bonus_held=jnp.asarray(held),
-        score=jnp.asarray(
-            [[getattr(p.score, k) for k in SCORE_SOURCES] for p in players], jnp.int32
-        ),
-        counts=jnp.asarray(counts),
-        palaces=jnp.asarray(state.palaces, jnp.int8),
-        moguls=jnp.asarray(state.moguls, jnp.int8),
-        bonus=jnp.asarray(
-            [NONE if b is None else BONUS_KINDS.index(b) for b in state.bonus], jnp.int8
+        tiles=tiles,
+        bonus_held=held,
+        score=np.asarray([[getattr(p.score, k) for k in SCORE_SOURCES] for p in players], np.int32),
+        counts=counts,
+        palaces=np.asarray(state.palaces, np.int8),
+        moguls=np.asarray(state.moguls, np.int8),
+        bonus=np.asarray(
+            [NONE if b is None else BONUS_KINDS.index(b) for b in state.bonus], np.int8
         ),
     )
-    legal = env.rules.legal_mask(s)
-    return s.replace(legal_action_mask=legal | s.terminated)
+    s = Arrays(**jax.device_put(fields))
+    return s.replace(legal_action_mask=env.legal_mask(s) | s.terminated)
 
 
 def reshuffle_orders(state: State, events: Iterable[Any]) -> np.ndarray:
