@@ -12,9 +12,13 @@ names it when missing.
 
 from __future__ import annotations
 
-from .env import TajMahal, batch_of
-from .replay import from_setup, from_state, reshuffle_orders
-from .state import State
+from ...extras import require
+
+require("jax", "tajmahal.batched", ("jax",))
+
+from .env import TajMahal, batch_of  # noqa: E402
+from .replay import from_setup, from_state, reshuffle_orders  # noqa: E402
+from .state import State  # noqa: E402
 
 __all__ = [
     "State",
