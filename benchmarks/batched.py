@@ -1,23 +1,26 @@
-"""The batched engine (tajmahal.batched, JAX) against the compiled rules engine, in
-one run: steps per second at each batch size, on whatever device JAX has.
+"""The batched engine (tajmahal.batched, JAX) against the rules engine, in one run:
+steps and games per second at each batch size, on whatever device JAX has.
 
 ``python -m benchmarks.batched [--batch 1,64,1024,4096] [--players 4] [--steps 200]
-[--quick] [--json FILE]`` (also part of ``python -m benchmarks`` when JAX is
-installed).  One command gives the GPU figure on a machine with one:
+[--quick] [--markdown] [--json FILE]`` (also part of ``python -m benchmarks`` when
+JAX is installed).  ``--markdown`` prints the table as docs/research.md shows it;
+each batch size's row also goes to stderr as soon as it is measured (a run cut
+short keeps what it measured).  On a machine with a GPU, one command gives the
+accelerator's figures (docs/research.md, Speed):
 
-    pip install -U "jax[cuda12]"
-    python -m benchmarks.batched --batch 1,256,4096,65536 --json gpu.json
+    python -m benchmarks.batched --batch 1,1024,16384,65536 --markdown --json gpu.json
 
 Each batch size runs ``--steps`` steps of every game in one compiled ``lax.scan``
 (the first call compiles: its time is reported), each game's seat choosing a
 uniformly random legal action (``tajmahal.batched.random_action``) and each finished
 game dealt anew in its place (``reset_finished``: a few new deals a step, not one
-per game as Pgx's ``auto_reset`` computes); the
-figure is the median of the timed calls on the wall clock (all of the device).  The
-compiled engine's random playout (``legal_actions`` + ``apply``, a
+per game as Pgx's ``auto_reset`` computes); the figures are the medians of the
+timed calls on the wall clock (all of the device), games counted as they finish.
+The rules engine's random playout (``legal_actions`` + ``apply``, a
 ``random.Random`` choosing) runs in the same process on one core, on its CPU clock
-(benchmarks/engine.py's row).  Targets: at the best batch size 3 times the compiled
-engine on a CPU; 10 million steps a second at batch 65,536 on a GPU.
+(benchmarks/engine.py's row; the compiled engine where it is installed, else the
+pure-Python one, as the row says).  Targets: at the best batch size 3 times the
+compiled engine on a CPU; 10 million steps a second at batch 65,536 on a GPU.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .engine import calibrated_seeds
 from .games import engine_named, load, play_random
 from .measure import Result, cpu_clock, spread, timed
+from .report import markdown_table, report
 
 #: The targets (issue 40): times the compiled engine on a CPU, steps/s on a GPU.
 CPU_RATIO = 3.0
@@ -39,19 +44,29 @@ GPU_RATE = 10_000_000
 GPU_BATCH = 65_536
 
 
-def compiled_rate(game: str, players: int, seconds: float, repeats: int) -> float:
-    """The compiled engine's random playouts, actions per CPU second (median)."""
+def reference_rate(game: str, players: int, seconds: float, repeats: int) -> tuple[float, float]:
+    """The rules engine's random playouts: actions and games per CPU second (median)."""
     g = load(engine_named(game))
     seeds = calibrated_seeds(g, players, seconds)
     actions = sum(play_random(g, players, s) for s in seeds)
-    times = timed(lambda: [play_random(g, players, s) for s in seeds], repeats, cpu_clock)
-    return actions / statistics.median(times)
+    median = statistics.median(
+        timed(lambda: [play_random(g, players, s) for s in seeds], repeats, cpu_clock)
+    )
+    return actions / median, len(seeds) / median
+
+
+def reference_engine() -> str:
+    """Which rules engine this process runs: "compiled" or "pure-Python"."""
+    from tajmahal._engine import select
+
+    return "compiled" if select()[0] else "pure-Python"
 
 
 def playout(
     game: str, players: int, batch: int, steps: int
 ) -> tuple[Callable[[Any, Any], Any], Any]:
-    """A compiled run of ``steps`` random steps of ``batch`` games, and its first state."""
+    """A compiled run of ``steps`` random steps of ``batch`` games (the games after
+    them and how many finished), and its first state."""
     import jax
 
     import tajmahal.batched as batched
@@ -63,40 +78,54 @@ def playout(
         action = batched.random_action(choose, state.legal_action_mask)
         return env.step(state, action, step)
 
-    def body(state: Any, key: Any) -> tuple[Any, None]:
+    def body(state: Any, key: Any) -> tuple[Any, Any]:
         play, deal = jax.random.split(key)
         state = jax.vmap(one)(state, jax.random.split(play, batch))
-        return batched.reset_finished(env, state, deal, max(1, batch // 64)), None
+        finished = state.terminated.sum()
+        return batched.reset_finished(env, state, deal, max(1, batch // 64)), finished
 
     @jax.jit
-    def run(state: Any, key: Any) -> Any:
-        state, _ = jax.lax.scan(body, state, jax.random.split(key, steps))
-        return state
+    def run(state: Any, key: Any) -> tuple[Any, Any]:
+        """``steps`` steps of every game, and how many games finished."""
+        state, finished = jax.lax.scan(body, state, jax.random.split(key, steps))
+        return state, finished.sum()
 
     first = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(0), batch))
     return run, first
 
 
-def measure(
-    game: str, players: int, batch: int, steps: int, repeats: int
-) -> tuple[list[float], float, float]:
-    """Steps per second (wall clock) of each timed call, the compile time, and the
-    steps per second of this process's CPU time over the timed calls (every core's:
-    on a shared machine, what the wall clock would give if the cores were free)."""
+@dataclass(frozen=True)
+class Measured:
+    """One batch size's figures: steps per second of each timed call (wall clock);
+    games per second over all of them (the games finished in the timed calls: they
+    start together, so one call may end many and the next none); the compile time;
+    and the steps per second of this process's CPU time over the timed calls (every
+    core's: on a shared machine, what the wall clock would give if the cores were
+    free)."""
+
+    steps: list[float]
+    games: float
+    compile_s: float
+    per_cpu: float
+
+
+def measure(game: str, players: int, batch: int, steps: int, repeats: int) -> Measured:
     import jax
 
     run, state = playout(game, players, batch, steps)
     start = time.perf_counter()
-    state = jax.block_until_ready(run(state, jax.random.key(1)))
+    state, _ = jax.block_until_ready(run(state, jax.random.key(1)))
     compile_s = time.perf_counter() - start
-    rates = []
+    rates, games, wall = [], 0, 0.0
     cpu = cpu_clock()
     for r in range(repeats):
         start = time.perf_counter()
-        state = jax.block_until_ready(run(state, jax.random.key(2 + r)))
-        rates.append(batch * steps / (time.perf_counter() - start))
+        state, finished = jax.block_until_ready(run(state, jax.random.key(2 + r)))
+        seconds = time.perf_counter() - start
+        rates.append(batch * steps / seconds)
+        games, wall = games + int(finished), wall + seconds
     per_cpu = batch * steps * repeats / (cpu_clock() - cpu)
-    return rates, compile_s, per_cpu
+    return Measured(rates, games / wall, compile_s, per_cpu)
 
 
 def device() -> str:
@@ -122,41 +151,43 @@ def run_all(
         batches = (64,) if quick else (1, 16, 256, 1024, 4096, 16_384, 65_536)
     steps = steps or (20 if quick else 200)
     repeats = 2 if quick else 5
-    base = compiled_rate(game, players, 0.05 if quick else 0.5, 3 if quick else 7)
+    base, base_games = reference_rate(game, players, 0.05 if quick else 0.5, 3 if quick else 7)
     title = load(engine_named(game)).title
+    engine = reference_engine()
     where = device()
     gpu = not where.startswith("cpu")
     results = [
         Result(
-            f"{title} compiled engine random playout, {players} players (batched row)",
+            f"{title} {engine} engine random playout, {players} players (batched row)",
             base,
             "actions/s",
-            note="one core, CPU time",
+            note=f"one core, CPU time; {base_games:,.1f} games/s",
         )
     ]
     best = 0.0
     for batch in batches:
-        rates, compile_s, per_cpu = measure(game, players, batch, steps, repeats)
-        rate = statistics.median(rates)
+        m = measure(game, players, batch, steps, repeats)
+        rate = statistics.median(m.steps)
         best = max(best, rate)
         target = GPU_RATE if gpu and batch == GPU_BATCH else None
-        results.append(
-            Result(
-                f"{title} batched engine, {players} players, batch {batch:,}",
-                rate,
-                "steps/s",
-                target,
-                note=f"{where}; {spread(rates, ',.0f')}; compile {compile_s:.1f} s; "
-                f"{rate / base:.2f}x the compiled engine; {per_cpu:,.0f} a CPU second",
-            )
+        row = Result(
+            f"{title} batched engine, {players} players, batch {batch:,}",
+            rate,
+            "steps/s",
+            target,
+            note=f"{where}; {m.games:,.1f} games/s; "
+            f"{rate / base:.2f}x the {engine} engine; {m.per_cpu:,.0f} steps a CPU second; "
+            f"compile {m.compile_s:.1f} s; {spread(m.steps, ',.0f')}",
         )
+        print(markdown_table([row]).splitlines()[-1], file=sys.stderr, flush=True)
+        results.append(row)
     if not gpu:
         results.append(
             Result(
-                f"{title} batched engine at its best batch / compiled engine",
+                f"{title} batched engine at its best batch / {engine} engine",
                 best / base,
                 "x",
-                CPU_RATIO,
+                CPU_RATIO if engine == "compiled" else None,
                 note=f"{where}: every core on the wall clock, against one core's CPU time",
             )
         )
@@ -179,8 +210,6 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit("the batched engine needs jax: pip install 'tajmahal[jax]'")
     batches = [int(b.replace("_", "")) for b in args.batch.split(",")] if args.batch else None
     results = run_all(args.quick, batches, args.players, args.steps, args.game)
-    from .report import report
-
     report(results, args.markdown, args.json)
     return 0
 
