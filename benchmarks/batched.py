@@ -15,7 +15,8 @@ Each batch size runs ``--steps`` steps of every game in one compiled ``lax.scan`
 uniformly random legal action (``tajmahal.batched.random_action``) and each finished
 game dealt anew in its place (``reset_finished``: a few new deals a step, not one
 per game as Pgx's ``auto_reset`` computes); the figures are the medians of the
-timed calls on the wall clock (all of the device), games counted as they finish.
+timed calls on the wall clock (all of the device); games per second is that rate
+times the games that finished a step taken in the timed calls.
 The rules engine's random playout (``legal_actions`` + ``apply``, a
 ``random.Random`` choosing) runs in the same process on one core, on its CPU clock
 (benchmarks/engine.py's row; the compiled engine where it is installed, else the
@@ -97,14 +98,13 @@ def playout(
 @dataclass(frozen=True)
 class Measured:
     """One batch size's figures: steps per second of each timed call (wall clock);
-    games per second over all of them (the games finished in the timed calls: they
-    start together, so one call may end many and the next none); the compile time;
-    and the steps per second of this process's CPU time over the timed calls (every
-    core's: on a shared machine, what the wall clock would give if the cores were
-    free)."""
+    the games finished a step taken, over all of them (games start together, so one
+    call may end many and the next none); the compile time; and the steps per second
+    of this process's CPU time over the timed calls (every core's: on a shared
+    machine, what the wall clock would give if the cores were free)."""
 
     steps: list[float]
-    games: float
+    games_a_step: float
     compile_s: float
     per_cpu: float
 
@@ -116,16 +116,15 @@ def measure(game: str, players: int, batch: int, steps: int, repeats: int) -> Me
     start = time.perf_counter()
     state, _ = jax.block_until_ready(run(state, jax.random.key(1)))
     compile_s = time.perf_counter() - start
-    rates, games, wall = [], 0, 0.0
+    rates, games = [], 0
     cpu = cpu_clock()
     for r in range(repeats):
         start = time.perf_counter()
         state, finished = jax.block_until_ready(run(state, jax.random.key(2 + r)))
-        seconds = time.perf_counter() - start
-        rates.append(batch * steps / seconds)
-        games, wall = games + int(finished), wall + seconds
+        rates.append(batch * steps / (time.perf_counter() - start))
+        games += int(finished)
     per_cpu = batch * steps * repeats / (cpu_clock() - cpu)
-    return Measured(rates, games / wall, compile_s, per_cpu)
+    return Measured(rates, games / (batch * steps * repeats), compile_s, per_cpu)
 
 
 def device() -> str:
@@ -175,7 +174,7 @@ def run_all(
             rate,
             "steps/s",
             target,
-            note=f"{where}; {m.games:,.1f} games/s; "
+            note=f"{where}; {rate * m.games_a_step:,.1f} games/s; "
             f"{rate / base:.2f}x the {engine} engine; {m.per_cpu:,.0f} steps a CPU second; "
             f"compile {m.compile_s:.1f} s; {spread(m.steps, ',.0f')}",
         )
