@@ -16,7 +16,7 @@ uniformly random legal action (``tajmahal.batched.random_action``) and each fini
 game dealt anew in its place (``reset_finished``: a few new deals a step, not one
 per game as Pgx's ``auto_reset`` computes); the figures are the medians of the
 timed calls on the wall clock (all of the device); games per second is that rate
-times the games that finished a step taken in the timed calls.
+over the mean length of the games that finished in the timed calls.
 The rules engine's random playout (``legal_actions`` + ``apply``, a
 ``random.Random`` choosing) runs in the same process on one core, on its CPU clock
 (benchmarks/engine.py's row; the compiled engine where it is installed, else the
@@ -69,6 +69,7 @@ def playout(
     """A compiled run of ``steps`` random steps of ``batch`` games (the games after
     them and how many finished), and its first state."""
     import jax
+    import jax.numpy as jnp
 
     import tajmahal.batched as batched
 
@@ -82,14 +83,15 @@ def playout(
     def body(state: Any, key: Any) -> tuple[Any, Any]:
         play, deal = jax.random.split(key)
         state = jax.vmap(one)(state, jax.random.split(play, batch))
-        finished = state.terminated.sum()
+        ended = state.terminated
+        finished = jnp.stack([ended.sum(), jnp.where(ended, state._step_count, 0).sum()])
         return batched.reset_finished(env, state, deal, max(1, batch // 64)), finished
 
     @jax.jit
     def run(state: Any, key: Any) -> tuple[Any, Any]:
-        """``steps`` steps of every game, and how many games finished."""
+        """``steps`` steps of every game; how many games finished, and their steps."""
         state, finished = jax.lax.scan(body, state, jax.random.split(key, steps))
-        return state, finished.sum()
+        return state, finished.sum(axis=0)
 
     first = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(0), batch))
     return run, first
@@ -98,13 +100,14 @@ def playout(
 @dataclass(frozen=True)
 class Measured:
     """One batch size's figures: steps per second of each timed call (wall clock);
-    the games finished a step taken, over all of them (games start together, so one
-    call may end many and the next none); the compile time; and the steps per second
+    the mean length of the games that finished in them (steps a game: games start
+    together and end in waves, so counting the games that end in a few calls would
+    miscount); the compile time; and the steps per second
     of this process's CPU time over the timed calls (every core's: on a shared
     machine, what the wall clock would give if the cores were free)."""
 
     steps: list[float]
-    games_a_step: float
+    game_length: float
     compile_s: float
     per_cpu: float
 
@@ -116,15 +119,15 @@ def measure(game: str, players: int, batch: int, steps: int, repeats: int) -> Me
     start = time.perf_counter()
     state, _ = jax.block_until_ready(run(state, jax.random.key(1)))
     compile_s = time.perf_counter() - start
-    rates, games = [], 0
+    rates, games, game_steps = [], 0, 0
     cpu = cpu_clock()
     for r in range(repeats):
         start = time.perf_counter()
         state, finished = jax.block_until_ready(run(state, jax.random.key(2 + r)))
         rates.append(batch * steps / (time.perf_counter() - start))
-        games += int(finished)
+        games, game_steps = games + int(finished[0]), game_steps + int(finished[1])
     per_cpu = batch * steps * repeats / (cpu_clock() - cpu)
-    return Measured(rates, games / (batch * steps * repeats), compile_s, per_cpu)
+    return Measured(rates, game_steps / games if games else float("nan"), compile_s, per_cpu)
 
 
 def device() -> str:
@@ -160,7 +163,8 @@ def run_all(
             f"{title} {engine} engine random playout, {players} players (batched row)",
             base,
             "actions/s",
-            note=f"one core, CPU time; {base_games:,.1f} games/s",
+            note=f"one core, CPU time; {base_games:,.1f} games/s ({base / base_games:.0f} "
+            "actions a game)",
         )
     ]
     best = 0.0
@@ -174,8 +178,9 @@ def run_all(
             rate,
             "steps/s",
             target,
-            note=f"{where}; {rate * m.games_a_step:,.1f} games/s; "
-            f"{rate / base:.2f}x the {engine} engine; {m.per_cpu:,.0f} steps a CPU second; "
+            note=f"{where}; {rate / m.game_length:,.1f} games/s "
+            f"({m.game_length:.0f} steps a game); {rate / base:.2f}x the {engine} engine; "
+            f"{m.per_cpu:,.0f} steps a CPU second; "
             f"compile {m.compile_s:.1f} s; {spread(m.steps, ',.0f')}",
         )
         print(markdown_table([row]).splitlines()[-1], file=sys.stderr, flush=True)
