@@ -180,7 +180,8 @@ def run_all(
             target,
             note=f"{where}; {rate / m.game_length:,.1f} games/s "
             f"({m.game_length:.0f} steps a game); {rate / base:.2f}x the {engine} engine; "
-            f"{m.per_cpu:,.0f} steps a CPU second; "
+            f"a CPU second: {m.per_cpu:,.0f} steps, {m.per_cpu / m.game_length:,.0f} games, "
+            f"{m.per_cpu / base:.2f}x the {engine} engine; "
             f"compile {m.compile_s:.1f} s; {spread(m.steps, ',.0f')}",
         )
         print(markdown_table([row]).splitlines()[-1], file=sys.stderr, flush=True)
