@@ -22,7 +22,7 @@ from .cgroups import unavailable as cgroups_unavailable
 from .connection import open_private
 from .game import AnyGame
 from .record import RecordError, read_game_id, replay
-from .referee import BotSpec, preflight, run_match
+from .referee import BotSpec, deal, preflight, run_match
 from .registry import GameRegistry, UnknownGame, registry_of
 from .report import fault_text, replay_table, result_table
 from .sandbox import exposed as sandbox_exposed
@@ -164,7 +164,8 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         "--seed",
         type=SEED,
         help="Seed of the deal, 0 to 2^64-1 (default: a fresh random one, printed with the "
-        "result; bots must not be able to guess it, or they could read the deck).",
+        "result): the cards are drawn from it under your referee key, the same on this "
+        "machine and none a bot can guess (TAJMAHAL_REPRODUCIBLE_SEEDS=1: from the seed itself).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @path_option("--record", "Write the game record (JSON Lines) here; bot logs go beside it.")
@@ -240,7 +241,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         try:
             if seed is None:
                 seed = secrets.randbits(63)
-            setup = game.random_setup(players, seed, variant)
+            dealt = deal(game, players, seed, variant)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         default = TimeControl(move, bank)
@@ -297,7 +298,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         trace_file = open_private(trace) if trace is not None else None
         try:
             with terminate_as_interrupt():
-                result = run_match(game, setup, specs, config, seed=seed)
+                result = run_match(game, dealt.setup, specs, config, seed, dealt.setup_seed)
         except KeyboardInterrupt:
             click.echo("interrupted: every bot was stopped; no record was written", err=True)
             sys.exit(130)
@@ -574,7 +575,7 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
         scores = done.result["scores"]
         if verify:
             setup = (
-                f"the setup is the one seed {done.header['seed']} deals"
+                f"the setup is the one {done.dealt_from} deals"
                 if done.dealt
                 else "the setup was given to the referee (not dealt from a seed: not checked)"
             )

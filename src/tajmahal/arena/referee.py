@@ -23,7 +23,7 @@ from typing import Any
 
 from attrs import evolve, frozen
 
-from . import cgroups, containment, sandbox
+from . import cgroups, containment, sandbox, seal
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .match import Match
@@ -33,7 +33,9 @@ from .terms import (
     Fault,
     MatchConfig,
     MatchResult,
+    reproducible,
     seat_seed,
+    setup_seed,
 )
 
 
@@ -149,10 +151,36 @@ def hidden_dirs(config: MatchConfig) -> list[Path]:
     return dirs
 
 
+@frozen
+class Deal:
+    """A game's setup as ``match`` and ``play`` deal it: the operator's ``seed``,
+    the ``setup_seed`` the setup is drawn from (:func:`deal`), and the ``setup``."""
+
+    seed: int
+    setup_seed: int
+    setup: Any
+
+
+def deal(game: AnyGame, players: int, seed: int, variant: str | None = None) -> Deal:
+    """The setup of a game of ``seed``: drawn from the seed under the referee's
+    key (:func:`~tajmahal.arena.terms.setup_seed`; the key is yours, made once in
+    your data folder by :mod:`.seal`, so ``--seed N`` deals the same cards on
+    this machine, other cards on another, and none a bot can work out; a fresh
+    secret where the key can be neither read nor made), or from ``seed`` itself
+    when :data:`~tajmahal.arena.terms.REPRODUCIBLE_SEEDS` asks for it.  Raises
+    ValueError for a bad number of players or variant."""
+    if reproducible():
+        drawn = seed
+    else:
+        drawn = setup_seed(seal.load_key(create=True) or secrets.token_bytes(32), seed)
+    return Deal(seed, drawn, game.random_setup(players, drawn, variant))
+
+
 def connect(
     game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig, seed: int
 ) -> list[Connection]:
-    """A connection per spec (nothing is started yet)."""
+    """A connection per spec (nothing is started yet); the built-in players'
+    seeds follow from ``seed`` (the seed the setup is drawn from)."""
     logs = log_paths(config, len(specs))
     for path in logs:
         if path is not None:
@@ -167,7 +195,8 @@ def connect(
             group = bot_group(config.memory)
             try:
                 launch = sandbox.command(
-                    spec.argv, sandbox=config.sandbox, group=group, hide=hidden_dirs(config)
+                    spec.argv, sandbox=config.sandbox, group=group, hide=hidden_dirs(config),
+                    hide_files=(seal.key_path(),),  # it seals records and draws setups
                 )
             except BaseException:
                 if group is not None:
@@ -208,10 +237,14 @@ def run_match(
     specs: Sequence[BotSpec],
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
+    setup_seed: int | None = None,
 ) -> MatchResult:
-    """Play one game of ``setup`` between the bots of ``specs`` (one per seat)."""
-    connections = connect(game, specs, config, seed)
-    result = play_match(game, setup, connections, config, seed=seed)
+    """Play one game of ``setup`` between the bots of ``specs`` (one per seat).
+    ``seed``: the game's seed; ``setup_seed``: the seed ``setup`` was drawn from
+    where it is not ``seed`` (see :func:`deal`)."""
+    drawn = seed if setup_seed is None else setup_seed
+    connections = connect(game, specs, config, drawn)
+    result = play_match(game, setup, connections, config, seed=seed, setup_seed=setup_seed)
     logs = tuple(str(p) for p in log_paths(config, len(specs)) if p is not None)
     return evolve(result, logs=logs)
 
@@ -252,6 +285,7 @@ def play_match(
     connections: Sequence[Connection],
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
+    setup_seed: int | None = None,
 ) -> MatchResult:
     """Play one game over ``connections`` (one per seat); see :func:`run_match`."""
-    return Match(game, setup, connections, config, seed).run()
+    return Match(game, setup, connections, config, seed, setup_seed).run()

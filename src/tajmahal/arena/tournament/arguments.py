@@ -22,7 +22,7 @@ from ..commands import (
 )
 from ..game import AnyGame
 from ..registry import GameRegistry, UnknownGame
-from ..terms import MatchConfig, TimeControl
+from ..terms import MatchConfig, TimeControl, reproducible
 from . import gauntlet
 from .journal import TournamentError, stored_plan
 from .plan import Plan
@@ -113,6 +113,7 @@ def _new_plan(
         seatings=options["seatings"],
         sprt=_sprt_checked(options["sprt"], seats),
         duplicate=options["duplicate"],
+        keyed=not reproducible(),
     )
 
 

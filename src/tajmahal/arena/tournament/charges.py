@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..game import AnyGame
-from ..record import RecordError, replay
+from ..record import SETUP_SEED, RecordError, replay
 from ..text import printable, quote
 from .journal import Finished, TournamentDir
 from .plan import Plan
@@ -129,10 +129,10 @@ def check_result(
 ) -> str | None:
     """Why ``result`` (as a worker reported it) cannot be believed for ``slot``;
     None when the game's record is where this tournament put it and replays to
-    it: the same seed, players, variant, scores, ranks, faults and decision
-    counts.  A record that does not match is renamed aside (``.rejected``)."""
+    it: the same seed and setup seed, players, variant, scores, ranks, faults
+    and decision counts.  A record that does not match is renamed aside (``.rejected``)."""
     path = store.record_path(slot.number)
-    problem = _mismatch(game, store.plan, path, slot, result)
+    problem = _mismatch(game, store, path, slot, result)
     if problem is not None and path.exists():
         with contextlib.suppress(OSError):
             os.replace(path, path.with_name(path.name + REJECTED_SUFFIX))
@@ -140,8 +140,9 @@ def check_result(
 
 
 def _mismatch(
-    game: AnyGame, plan: Plan, path: Path, slot: Slot, result: dict[str, Any]
+    game: AnyGame, store: TournamentDir, path: Path, slot: Slot, result: dict[str, Any]
 ) -> str | None:
+    plan = store.plan
     if not path.is_file():
         return f"a result came, but no record {path.name} is on disk"
     try:
@@ -153,6 +154,7 @@ def _mismatch(
     claimed_faults = result.get("faults")
     expected = {
         "seed": (header["seed"], slot.seed),
+        "setup seed": (header.get(SETUP_SEED, header["seed"]), store.setup_seed(slot.seed)),
         "bots": ([p["bot"] for p in header["players"]], bots),
         "scores": (recorded["scores"], result.get("scores")),
         "ranks": (recorded["ranks"], result.get("ranks")),
