@@ -176,8 +176,9 @@ def command(
     """How to start the bot ``argv`` in the sandbox (``sandbox``), or confined as
     far as can be without it, in its cgroup ``group`` (None: none); ``hide``:
     directories of the referee's (records, logs, a tournament) the bot must not
-    see; ``hide_files``: files of the referee's (its key) it must not read, shown
-    empty where they lie in a directory it reads."""
+    see; ``hide_files``: files of the referee's (its key) it must not read,
+    covered where they lie in a directory it reads (``/dev/null`` bound on them:
+    the bot can neither open nor read them)."""
     if not sandbox:
         limits = [*cgroups.join_options(group), *(["--scope"] if scope_available() else [])]
         if not limits:
