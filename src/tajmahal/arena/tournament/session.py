@@ -12,7 +12,7 @@ import click
 import orjson
 
 from ...extras import MissingExtra, require
-from .. import containment
+from .. import cgroups, containment
 from ..commands import sandbox_given, say_sandbox
 from ..game import AnyGame
 from ..report import console
@@ -219,6 +219,10 @@ def _run(
             )
         if store.finished:
             screen.print(f"resuming: {len(store.finished)} of {plan.games} games already finished")
+    # Where cgroup v2 is delegated to this process's group alone, it is split now
+    # (this process into a leaf), before the workers start: each worker then makes
+    # its bots' groups beside it; a group holding the workers could not be split.
+    cgroups.hierarchy()
     executor = players.get(store)
     display: LiveDisplay | PlainDisplay | None = None
     if not (as_json or quiet):
