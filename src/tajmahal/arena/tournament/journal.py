@@ -350,7 +350,7 @@ def _key(root: Path) -> bytes:
     only)."""
     path = root / KEY
     with contextlib.suppress(FileNotFoundError):
-        return path.read_bytes()
+        return _checked_key(path)
     tmp = root / f"{KEY}.{os.getpid()}.{secrets.token_hex(4)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -364,7 +364,14 @@ def _key(root: Path) -> bytes:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
-    return path.read_bytes()
+    return _checked_key(path)
+
+
+def _checked_key(path: Path) -> bytes:
+    key = path.read_bytes()
+    if len(key) < 32:  # the setups' secrecy rests on it
+        raise TournamentError(f"{path}: not a tournament's key (32 bytes or more)")
+    return key
 
 
 def _lock(root: Path) -> int:
@@ -378,7 +385,9 @@ def _lock(root: Path) -> int:
 
 
 def _create(root: Path, plan: Plan) -> None:
-    others = sorted(p.name for p in root.iterdir() if p.name != _LOCK)
+    """A new tournament in ``root``, empty but for a key brought from another
+    (its games are then dealt the same cards)."""
+    others = sorted(p.name for p in root.iterdir() if p.name not in (_LOCK, KEY))
     if others:
         raise TournamentError(
             f"{root}: not empty ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}) "
