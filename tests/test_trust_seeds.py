@@ -31,7 +31,7 @@ from tournament_support import make_plan
 from tajmahal.arena import seal
 from tajmahal.arena.referee import deal
 from tajmahal.arena.terms import REPRODUCIBLE_SEEDS, seat_seed, setup_seed, told_seed
-from tajmahal.arena.tournament.journal import TournamentDir
+from tajmahal.arena.tournament.journal import TournamentDir, TournamentError
 from tajmahal.arena.tournament.plan import Plan
 from tajmahal.arena.tournament.runner import task_for
 from tajmahal.arena.tournament.schedule import KEYED_SETUPS, SEEDING, fresh_seed
@@ -177,6 +177,16 @@ def test_a_tournament_draws_its_setups_under_its_key_and_as_it_started(tmp_path:
     other = TournamentDir.open(tmp_path / "u", make_plan())
     assert other.setup_seed(5) != drawn
     other.close()
+    (tmp_path / "w").mkdir()  # a new directory with the first one's key: its cards
+    shutil.copy(tmp_path / "t" / ".key", tmp_path / "w" / ".key")
+    brought = TournamentDir.open(tmp_path / "w", make_plan())
+    assert brought.setup_seed(5) == drawn
+    brought.close()
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / ".key").write_bytes(b"1")
+    with pytest.raises(TournamentError, match="not a tournament's key"):
+        TournamentDir.open(tmp_path / "x", make_plan())
+    assert sorted(p.name for p in (tmp_path / "x").iterdir()) == [".key", ".lock"]
     data = make_plan().to_data()
     assert data["seeding"] == SEEDING + KEYED_SETUPS and Plan.from_data(data).keyed
     data["seeding"] = SEEDING  # a manifest written before setups were keyed

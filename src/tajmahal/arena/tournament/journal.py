@@ -219,6 +219,8 @@ class TournamentDir:
         try:
             stored = stored_plan(root)
             if stored is None:
+                if (root / KEY).exists():  # brought from another: checked before anything is made
+                    _checked_key(root / KEY)
                 _create(root, plan)
                 finished: list[Finished] = []
                 repeated: list[Repeated] = []
