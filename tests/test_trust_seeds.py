@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import shlex
 import shutil
 import signal
@@ -260,14 +259,22 @@ def found_nothing(report: dict[str, Any], tried: int) -> bool:
     return report["found"] is None and report["tried"] == tried
 
 
-@pytest.mark.slow
-@pytest.mark.once
-@pytest.mark.parametrize("reproducible", [True, False])
-def test_a_bot_searching_small_seeds_finds_no_deal_in_a_match(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reproducible: bool
-) -> None:
-    if reproducible:
+@pytest.fixture(params=[True, False], ids=["reproducible", "keyed"])
+def reproducible(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Each search runs twice: with TAJMAHAL_REPRODUCIBLE_SEEDS (the control) and
+    without (the default, where it must find nothing)."""
+    if request.param:
         monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
+    else:
+        monkeypatch.delenv(REPRODUCIBLE_SEEDS, raising=False)
+    return bool(request.param)
+
+
+@pytest.mark.slow  # each search deals 10^5 setups or more
+@pytest.mark.once
+def test_a_bot_searching_small_seeds_finds_no_deal_in_a_match(
+    tmp_path: Path, reproducible: bool
+) -> None:
     record = tmp_path / "g.jsonl"
     code, _, stderr = cli("match", hostile("seed_search"), "random", "random", "--seed", "42",
                           "--record", str(record), "-q", "--time", "120")
@@ -279,16 +286,13 @@ def test_a_bot_searching_small_seeds_finds_no_deal_in_a_match(
         assert found_nothing(report, 10**5 + 1), report
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # each search deals 10^5 setups or more
 @pytest.mark.once
-@pytest.mark.parametrize("reproducible", [True, False])
 def test_a_bot_searching_small_seeds_finds_no_deal_in_a_tournament(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reproducible: bool
+    tmp_path: Path, reproducible: bool
 ) -> None:
     """The bot tries the first game's seed of the tournaments of every seed
     (duplicate deals or fresh cards); sandboxed where the system allows it."""
-    if reproducible:
-        monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
     out = tmp_path / "t"
     code, _, stderr = cli("tournament", hostile("seed_search", "--tournament"), "greedy",
                           "--games", "2", "--seed", "3", "--jobs", "1", "--out", str(out), "-q",
@@ -304,18 +308,13 @@ def test_a_bot_searching_small_seeds_finds_no_deal_in_a_tournament(
         assert found_nothing(report, 2 * (10**5 + 1)), report
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # each search deals 10^5 setups or more
 @pytest.mark.once
-@pytest.mark.parametrize("reproducible", [True, False])
 def test_a_bot_searching_small_seeds_finds_not_the_persons_hand_in_play(
     tmp_path: Path, reproducible: bool
 ) -> None:
     """``tajmahal play``: the person's hand is in the deck the bot would deal."""
     pytest.importorskip("uvicorn")
-    env = dict(os.environ)
-    env.pop(REPRODUCIBLE_SEEDS, None)
-    if reproducible:
-        env[REPRODUCIBLE_SEEDS] = "1"
     record = tmp_path / "game.jsonl"
     argv = [sys.executable, "-m", "tajmahal", "play", hostile("seed_search"), "human",
             "--port", "0", "--no-browser", "--seed", "7", "--record", str(record),
@@ -332,7 +331,7 @@ def test_a_bot_searching_small_seeds_finds_not_the_persons_hand_in_play(
             time.sleep(0.2)
         raise AssertionError(f"no report in {log}")
 
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as play:
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
         stderr = interrupted(play, signal.SIGTERM, reported)
     assert play.returncode == 130, stderr
     (report,) = reports
