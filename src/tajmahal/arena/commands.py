@@ -21,7 +21,7 @@ from . import containment, seal
 from .cgroups import unavailable as cgroups_unavailable
 from .connection import open_private
 from .game import AnyGame
-from .record import RecordError, read_game_id, replay
+from .record import RecordError, dealt_from, read_game_id, replay
 from .referee import BotSpec, deal, preflight, run_match
 from .registry import GameRegistry, UnknownGame, registry_of
 from .report import fault_text, replay_table, result_table
@@ -575,7 +575,7 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
         scores = done.result["scores"]
         if verify:
             setup = (
-                f"the setup is the one {done.dealt_from} deals"
+                f"the setup is the one {dealt_from(done.header)} deals"
                 if done.dealt
                 else "the setup was given to the referee (not dealt from a seed: not checked)"
             )

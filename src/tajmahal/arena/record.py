@@ -119,12 +119,6 @@ class Replay:
     dealt: bool = True
     sealed: str = seal.UNSEALED
 
-    @property
-    def dealt_from(self) -> str:
-        """The seeds its setup is drawn from, in words (:func:`seeds_text`)."""
-        seed = self.header["seed"]
-        return seeds_text(seed, self.header.get(SETUP_SEED, seed))
-
 
 #: How a record says where its setup came from (the header's ``deal``).
 DEALT: Final = "seed"  # drawn from the header's setup seed (else its seed) by the game
@@ -133,17 +127,18 @@ GIVEN: Final = "given"  # given to the referee (a stacked deck, a scenario)
 _LINE_PHASES: Final = ("hello", "act")
 _END_PHASE: Final = "end"
 _MAX_SEED: Final = 2**64 - 1
-#: The header's field for the seed the setup was drawn from, when it is not the
-#: game's seed (see :func:`~tajmahal.arena.referee.deal`).
+#: The header's seed the setup is drawn from (:func:`~tajmahal.arena.referee.deal`).
 SETUP_SEED: Final = "setup_seed"
 
 
-def seeds_text(seed: int, setup_seed: int) -> str:
-    """The seeds a setup is drawn from, in words: ``seed 1``, or ``setup seed N
-    (seed 1 under the referee's key)``."""
-    if setup_seed == seed:
+def dealt_from(header: dict[str, Any]) -> str:
+    """What a record's setup is drawn from, in words: ``seed 1``, or ``setup seed
+    N (seed 1 under the referee's key)``; a record without a setup seed: its seed."""
+    seed = header["seed"]
+    drawn = header.get(SETUP_SEED, seed)
+    if drawn == seed:
         return f"seed {seed}"
-    return f"setup seed {setup_seed} (seed {seed} under the referee's key)"
+    return f"setup seed {drawn} (seed {seed} under the referee's key)"
 
 
 def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
@@ -374,7 +369,7 @@ class _Replayer:
             dealt = dealt_data(game, game.players(setup), drawn, variant)
             if dealt != _json(header["setup"]):
                 raise RecordError(
-                    f"the setup is not the one {seeds_text(seed, drawn)} deals (a stacked "
+                    f"the setup is not the one {dealt_from(header)} deals (a stacked "
                     f'deck?); a record of a given setup says "deal": "{GIVEN}"',
                     line=number,
                 )
