@@ -239,6 +239,17 @@ def test_the_referees_key_is_empty_to_a_sandboxed_bot(
         assert key.stat().st_size == 32
         log = (record.parent / "g.seat0.log").read_text()
         assert log.splitlines()[0] in read, log
+    # A tournament's first game on a machine without a key yet: made before the
+    # sandboxes are, so that they cover it too.
+    key = bots / "fresh" / "referee.key"
+    monkeypatch.setenv(seal.KEY_VARIABLE, str(key))
+    reader = shlex.join([str(bots / "reader.py"), str(key), str(bots / "log_input.py")])
+    code, _, stderr = cli("tournament", reader, "random", "--games", "2", "--jobs", "1",
+                          "--no-preflight", "--out", str(tmp_path / "t"), "-q")
+    assert code == 0, stderr
+    logs = sorted((tmp_path / "t" / "logs").glob("*.log"))
+    assert len(logs) == 2 and key.stat().st_size == 32
+    assert {log.read_text().splitlines()[0] for log in logs} <= {"read 0", "denied 13"}
 
 
 # The red team's search (tests/hostile_bots/seed_search.py): every seed from 0 to

@@ -186,6 +186,8 @@ def connect(
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
     builtins = game.builtin_players()
+    if config.sandbox and any(spec.builtin is None for spec in specs):
+        seal.load_key(create=True)  # made before the sandboxes, which hide it, are set up
     out: list[Connection] = []
     for seat, spec in enumerate(specs):
         if spec.builtin is not None:
