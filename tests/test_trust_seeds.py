@@ -33,7 +33,7 @@ from tajmahal.arena.terms import REPRODUCIBLE_SEEDS, seat_seed, setup_seed, told
 from tajmahal.arena.tournament.journal import TournamentDir, TournamentError
 from tajmahal.arena.tournament.plan import Plan
 from tajmahal.arena.tournament.runner import task_for
-from tajmahal.arena.tournament.schedule import KEYED_SETUPS, SEEDING, fresh_seed
+from tajmahal.arena.tournament.schedule import KEYED_SETUPS, SEEDING, deal_seed, fresh_seed
 from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.setups import Setup
 
@@ -350,3 +350,33 @@ def test_a_bot_searching_small_seeds_finds_not_the_persons_hand_in_play(
         assert report["found"] == 7 and report["deck"] == list(Setup.random(2, 7).deck)
     else:
         assert found_nothing(report, 10**5 + 1), report
+
+
+@pytest.mark.once  # the ladder's logic does not depend on the engine
+def test_a_ladders_games_are_dealt_under_its_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ladder init --seed 1``: each game's seed is its deal's keyed with the
+    ladder's secret (other cards in another ladder of seed 1), and replays and
+    verifies; the deal's own under TAJMAHAL_REPRODUCIBLE_SEEDS."""
+    seeds: dict[str, list[int]] = {}
+    for name in ("a", "b", "reproducible"):
+        if name == "reproducible":
+            monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
+        where = tmp_path / name
+        assert cli("ladder", "init", str(where), "--game", "tajmahal", "--players", "2",
+                   "--seed", "1", "--round", "2")[0] == 0
+        for bot in ("random", "first"):
+            assert cli("ladder", "add", bot, bot, "--ladder", str(where))[0] == 0
+        code, out, err = cli("ladder", "run", "--games", "2", "-j", "1", "--ladder", str(where))
+        assert code == 0 and "2 games finished" in out, err + out
+        headers = [_lines(where / "games" / f"00000{n}.jsonl")[0] for n in (1, 2)]
+        seeds[name] = [h["seed"] for h in headers]
+        for header in headers:
+            assert TAJMAHAL.setup_from_data(header["setup"]) == TAJMAHAL.random_setup(
+                2, header["seed"])
+        code, out, err = cli("ladder", "verify", "--ladder", str(where))
+        assert code == 0 and out.strip().endswith("OK"), err + out
+    own = [deal_seed(1, deal) for deal in (0, 1)]
+    assert seeds["reproducible"] == own
+    assert not set(seeds["a"]) & set(own) and not set(seeds["a"]) & set(seeds["b"])
