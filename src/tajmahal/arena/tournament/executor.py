@@ -57,6 +57,9 @@ class GameTask(Data):
     setup_seed: int | None = None
     hide: tuple[str, ...] = ()
     homes: tuple[str | None, ...] = ()
+    #: Each seat's entrant's name, shown in the record where it is not the bot's
+    #: text (a name given, or a number: ``greedy#2``); else the bot's own.
+    names: tuple[str, ...] = ()
 
 
 @frozen
@@ -156,6 +159,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             hide=(*_tournament_dir(record), *(Path(p) for p in task.hide)),
             on_step=on_step,
             seat_key=bytes.fromhex(task.seat_key) if task.seat_key else None,
+            names=tuple(n if n != b else None for n, b in zip(task.names, task.bots, strict=False)),
         )
         result = run_match(game, setup, specs, config, task.seed, drawn)
         sync_directory(record.parent)  # the record's rename is on disk before it counts

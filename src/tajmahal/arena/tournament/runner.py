@@ -86,6 +86,7 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         number=slot.number,
         seed=slot.seed,
         bots=tuple(plan.entrants[e].bot for e in slot.seating),
+        names=tuple(plan.entrants[e].name for e in slot.seating),
         time=tuple(plan.time[e] for e in slot.seating),
         variant=plan.variant,
         handshake=plan.handshake,
@@ -165,7 +166,9 @@ def run_tournament(
                         store.log_error(outcome.number, "an outcome for a game not under way")
                         continue
                     under_way.discard(outcome.number)
-                    logs.settle(outcome.number, record_stem(store.record_path(outcome.number)))
+                    logs.settle(
+                        outcome.number, record_stem(store.record_path(outcome.number)), plan.seats
+                    )
                     slot = plan.slot(outcome.number)
                     tries[slot.number] = tries.get(slot.number, 0) + 1
                     with interrupts_deferred():  # journal and standings stay in step
