@@ -168,6 +168,7 @@ def watch_match(
     specs: Sequence[BotSpec],
     config: MatchConfig,
     seed: int,
+    setup_seed: int | None = None,
     *,
     pace: float = PACE,
     host: str = "127.0.0.1",
@@ -193,7 +194,7 @@ def watch_match(
             watch.show("match")
             try:
                 result = run_match(game, setup, specs, evolve(config, record=record,
-                                                              on_step=step), seed)
+                                                              on_step=step), seed, setup_seed)
                 writer.finish(result)
             finally:
                 writer.close()
