@@ -3,7 +3,7 @@ print the benchmark table.
 
 ``--game`` measures only the games named (their engines, their built-in bots, and
 their engines side by side with python-chess), none of the game-independent parts
-(the referee, start-up, the sandbox, the viewer, the ladder); ``--markdown`` prints the
+(the referee, start-up, the sandbox, the viewer, the ladder, live games); ``--markdown`` prints the
 table as Markdown (docs/performance.md quotes it)."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from . import (
     environments,
     games,
     ladder,
+    live,
     referee,
     sandbox,
     startup,
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             + sandbox.run_all(args.quick)
             + viewer.run_all(args.quick)
             + ladder.run_all(args.quick)
+            + live.run_all(args.quick)
         )
     report(results, args.markdown, args.json)
     return 0

@@ -11,18 +11,27 @@
   (made directly, not played): the command's own work (the query and the
   table, in process), target 50 ms, and the whole command's wall time
   (a fresh interpreter: its start-up).
+- **the pages** of ``tajmahal ladder serve`` on that ladder (the command itself,
+  in a process of its own): the leaderboard (``/``) and a bot's page
+  (``/bots/NAME``, its chart, head-to-head and recent games), each asked for
+  one after the other by one client; the 95th percentile of the answers' wall
+  times.  Target: under 100 ms (issue 35).
 
 ``python -m benchmarks.ladder [--quick]``; also part of ``python -m benchmarks``.
 """
 
 from __future__ import annotations
 
+import http.client
 import random
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +39,7 @@ from .measure import Result, spread
 from .report import module_main
 
 PARENT_TARGET = 1.0  # ms of CPU a game
+PAGE_TARGET = 100.0  # ms, the 95th percentile of a page's answers
 STANDINGS_TARGET = 50.0  # ms
 RATIO_TARGET = 0.9  # ladder games/min over the tournament's
 BOTS = ("random", "random", "random", "random")
@@ -209,8 +219,68 @@ def standings(quick: bool) -> list[Result]:
     ]
 
 
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+
+
+@contextmanager
+def served(root: Path) -> Iterator[int]:
+    """``tajmahal ladder serve`` on the ladder in ``root``, on a free port,
+    started: the port; stopped after."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tajmahal", "ladder", "serve", "--port", str(port),
+         "--ladder", str(root)], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(1200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("ladder serve did not start")
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def pages(quick: bool) -> list[Result]:
+    answers = 40 if quick else 300
+    with tempfile.TemporaryDirectory() as tmp:
+        root = fill(Path(tmp) / "ladder", 50, 10_000)
+        with served(root) as port:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            times: dict[str, list[float]] = {"/": [], "/bots/bot07": []}
+            for _ in range(3):  # the first answers: imports, templates, caches
+                for path in times:
+                    connection.request("GET", path)
+                    connection.getresponse().read()
+            for _ in range(answers):
+                for path, taken in times.items():
+                    start = time.perf_counter()
+                    connection.request("GET", path)
+                    answer = connection.getresponse()
+                    body = answer.read()
+                    taken.append((time.perf_counter() - start) * 1e3)
+                    assert answer.status == 200 and len(body) > 1000, (path, answer.status)
+            connection.close()
+    what = "50 bots, 10,000 games (SQLite), ladder serve in its own process, one client"
+    return [
+        Result(f"ladder page {name}, p95", p95(taken), "ms", PAGE_TARGET,
+               higher_is_better=False,
+               note=f"{what}; median {statistics.median(taken):.1f} ms, "
+               f"{len(taken)} answers")
+        for name, taken in (("leaderboard /", times["/"]),
+                            ("of a bot /bots/NAME", times["/bots/bot07"]))
+    ]
+
+
 def run_all(quick: bool) -> list[Result]:
-    return throughput(quick) + standings(quick)
+    return throughput(quick) + standings(quick) + pages(quick)
 
 
 if __name__ == "__main__":

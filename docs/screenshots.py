@@ -1,18 +1,22 @@
-"""The screenshots of docs/browser.md: the replay viewer and the browser game of
-each game, as a person sees them at 1280 x 900 in Chromium.
+"""The screenshots of docs/browser.md and docs/ladder.md: the replay viewer and
+the browser game of each game, and a ladder's pages, as a person sees them at
+1280 x 900 in Chromium.
 
-    python docs/screenshots.py docs/images
+    python docs/screenshots.py docs/images [NAME...]
 
-plays short games with fixed seeds (`tajmahal match`, `tajmahal play`), drives
-the pages with playwright (Debian's Chromium, as the browser tests do: the `test`
-extra) and writes the PNG files named below into the folder.
+plays short games with fixed seeds (`tajmahal match`, `tajmahal play`, `tajmahal
+ladder run`), drives the pages with playwright (Debian's Chromium, as the browser
+tests do: the `test` extra) and writes the PNG files named below into the folder
+(only those whose names hold one of the NAMEs, if any are given).
 """
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -117,7 +121,49 @@ def java(page: Any, folder: Path) -> None:
         page.screenshot(path=str(folder / "play-java-shape.png"))
 
 
-#: The pictures made, each shown in docs/browser.md.
+@contextmanager
+def ladder_served() -> Iterator[str]:
+    """A 3-player Taj Mahal ladder of four built-in bots after 24 games, served by
+    `tajmahal ladder serve` on a free port; its address."""
+    with tempfile.TemporaryDirectory() as scratch:
+        where = str(Path(scratch) / "class")
+        run("ladder", "init", where, "--players", "3", "--seed", "1")
+        for name, bot in (("house", "greedy"), ("alice", "greedy"), ("bob", "random"),
+                          ("starter", "first")):
+            run("ladder", "add", name, bot, "--ladder", where)
+        run("ladder", "run", "--games", "24", "-j", "1", "-q", "--ladder", where)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen([*TAJMAHAL, "ladder", "serve", "--port", str(port),
+                                   "--ladder", where], stdout=subprocess.DEVNULL)
+        try:
+            for _ in range(600):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+def ladder(page: Any, folder: Path) -> None:
+    """The leaderboard, a bot's page (its rating chart, its head-to-head) and a
+    finished game's page (the replay viewer in it)."""
+    with ladder_served() as root:
+        page.goto(root)
+        page.screenshot(path=str(folder / "ladder-leaderboard.png"))
+        page.goto(f"{root}/bots/alice")
+        page.screenshot(path=str(folder / "ladder-bot.png"))
+        page.goto(f"{root}/games/24")
+        page.frame_locator("iframe#replay").locator("body[data-ready='1']").wait_for()
+        page.screenshot(path=str(folder / "ladder-game.png"))
+
+
+#: The pictures made, each shown in docs/browser.md or docs/ladder.md.
 FILES = (
     "viewer-tajmahal.png",
     "viewer-tikal.png",
@@ -127,6 +173,9 @@ FILES = (
     "play-tikal-move.png",
     "play-java-where.png",
     "play-java-shape.png",
+    "ladder-leaderboard.png",
+    "ladder-bot.png",
+    "ladder-game.png",
 )
 
 SHOTS: list[Callable[[Any, Path], None]] = [
@@ -136,10 +185,18 @@ SHOTS: list[Callable[[Any, Path], None]] = [
     taj_mahal,
     tikal,
     java,
+    ladder,
 ]
+#: The pictures each shot makes (in its order in SHOTS).
+MADE = (FILES[:1], FILES[1:2], FILES[2:3], FILES[3:4], FILES[4:6], FILES[6:8], FILES[8:])
 
 
-def main(folder: Path) -> None:
+def chosen(files: tuple[str, ...], names: list[str]) -> bool:
+    """Whether a shot making ``files`` is asked for by ``names`` (none: all)."""
+    return not names or any(name in file for name in names for file in files)
+
+
+def main(folder: Path, names: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -147,15 +204,18 @@ def main(folder: Path) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         try:
-            for shot in SHOTS:
+            for shot, files in zip(SHOTS, MADE, strict=True):
+                if not chosen(files, names):
+                    continue
                 page = browser.new_page(viewport=SIZE)
                 shot(page, folder)
                 page.close()
         finally:
             browser.close()
     made = {f.name for f in folder.glob("*.png") if before.get(f) != f.stat().st_mtime_ns}
-    assert made == set(FILES), f"made {sorted(made)}, FILES says {sorted(FILES)}"
+    wanted = {f for files in MADE if chosen(files, names) for f in files}
+    assert made == wanted, f"made {sorted(made)}, FILES says {sorted(wanted)}"
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images"))
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images"), sys.argv[2:])

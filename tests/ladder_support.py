@@ -12,18 +12,27 @@ that cannot start fails the tests; elsewhere they are skipped on PostgreSQL.
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import tarfile
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import orjson
 import pytest
+from referee_support import BOTS, cli
 
 #: The two kinds of database every ladder test runs on.
 ENGINES = ("sqlite", "postgresql")
@@ -147,3 +156,103 @@ def wait_until(check: object, seconds: float = 60.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting")
         time.sleep(0.05)
+
+
+def new_ladder(where: Path, ladder_db: str | None) -> dict[str, str]:
+    """A two-player ladder in ``where`` (on ``ladder_db``, else SQLite) with the
+    owners ann and ben and the bots house and other (random players): the
+    owners' tokens."""
+    extra = ["--db", ladder_db] if ladder_db is not None else []
+    assert cli("ladder", "init", str(where), "--players", "2", "--round", "2", *extra)[0] == 0
+    tokens = {}
+    for owner in ("ann", "ben"):
+        code, out, err = cli("ladder", "owners", "add", owner, "--ladder", str(where))
+        assert code == 0, err
+        tokens[owner] = out.split("API token ")[1].split()[0]
+    for name in ("house", "other"):
+        assert cli("ladder", "add", name, "random", "--ladder", str(where))[0] == 0
+    return tokens
+
+
+def bot_archive(extra: dict[str, bytes] | None = None, command: str = "random_bot.py",
+                zipped: bool = False) -> bytes:
+    files = {"random_bot.py": (BOTS / "random_bot.py").read_bytes(),
+             "bot.json": orjson.dumps({"command": command}), **(extra or {})}
+    out = io.BytesIO()
+    if zipped:
+        with zipfile.ZipFile(out, "w") as archive:
+            for name, data in files.items():
+                archive.writestr(name, data)
+    else:
+        with tarfile.open(fileobj=out, mode="w:gz") as archive:
+            for name, data in files.items():
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+class Served:
+    """The API of the ladder in ``where`` (and its pages, behind its gate, as
+    ``ladder serve`` serves them, with ``pages``), served in a thread."""
+
+    def __init__(self, where: Path, pages: bool = False) -> None:
+        import uvicorn
+
+        from tajmahal.arena.ladder.api import Context, make_app
+        from tajmahal.arena.ladder.database import open_database
+        from tajmahal.arena.ladder.serve import web_app
+        from tajmahal.arena.ladder.store import find
+        from tajmahal.arena.registry import GAMES
+
+        place = find(where, None)
+        assert place is not None
+        self.db = open_database(place.url)
+        settings = self.db.settings()
+        ctx = Context(self.db, place, GAMES.by_id(settings["game"]), settings)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        app = web_app(ctx, "127.0.0.1", self.port) if pages else make_app(ctx)
+        self.root = f"http://127.0.0.1:{self.port}"
+        self.base = f"{self.root}/api/v1"
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+        self.thread.start()
+        while not self.server.started:
+            time.sleep(0.02)
+
+    def call(self, path: str, body: bytes | None = None, token: str | None = None,
+             kind: str = "application/json") -> tuple[int, Any]:
+        headers = {"Content-Type": kind} if body is not None else {}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.base + path, data=body, headers=headers,
+                                         method="POST" if body is not None else "GET")
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                status, data, media = answer.status, answer.read(), answer.headers["content-type"]
+        except urllib.error.HTTPError as e:
+            status, data, media = e.code, e.read(), e.headers["content-type"]
+        parsed = media.startswith("application/json")
+        return status, orjson.loads(data) if parsed else data
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.db.close()
+
+
+@contextlib.contextmanager
+def served_ladder(where: Path, ladder_db: str | None, pages: bool = False
+                  ) -> Iterator[tuple[Served, Path, dict[str, str]]]:
+    """A new ladder in ``where`` (:func:`new_ladder`) served (:class:`Served`):
+    the server, ``where`` and the owners' tokens."""
+    tokens = new_ladder(where, ladder_db)
+    served = Served(where, pages)
+    try:
+        yield served, where, tokens
+    finally:
+        served.stop()

@@ -220,8 +220,8 @@ def test_the_ladder_s_server_takes_port_0_and_says_so_when_a_port_is_taken(
     try:
         assert serving.stdout is not None
         first = serving.stdout.readline()
-        assert first.startswith("the ladder's API on http://127.0.0.1:"), first
-        address = first.split(" on ", 1)[1].split()[0]
+        assert first.startswith("the ladder on http://127.0.0.1:"), first
+        address = first.split("its API on ", 1)[1].split()[0]
         assert not address.startswith("http://127.0.0.1:0/")  # the port it was given
         for _ in range(200):  # the line comes as uvicorn starts: until it answers
             try:

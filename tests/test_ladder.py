@@ -15,6 +15,7 @@ from ladder_support import sibling_database
 from referee_support import BOTS, cli
 from sqlalchemy import select, text, update
 
+from tajmahal.arena.ladder import queries
 from tajmahal.arena.ladder.database import open_database
 from tajmahal.arena.ladder.schedule import rated_prefix
 from tajmahal.arena.ladder.schema import games, ladder, owners, rating_history, ratings
@@ -99,6 +100,14 @@ def test_a_class_ladder_end_to_end(tmp_path: Path, ladder_db: str | None) -> Non
     assert ok(where, "verify").strip().endswith("8 records replayed, 8 rated games re-rated: OK")
     pair = as_json(where, "head-to-head", "greedy", "random")
     assert pair["games"] == pair["ahead_games"] + pair["behind_games"] + pair["tied_games"] > 0
+    db = database(where)
+    with db.read() as conn:  # a bot's page: against every other bot in one query, the same
+        for name in ("greedy", "random", "first"):
+            met = queries.head_to_heads(conn, name)
+            others = [r["bot"] for r in table if r["bot"] != name]
+            pairs = [queries.head_to_head(conn, name, other) for other in sorted(others)]
+            assert met == [p for p in pairs if p["games"]] and met
+    db.close()
 
 
 def test_versions_replace_in_matchmaking_and_keep_history(

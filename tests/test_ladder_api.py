@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import http.client
 import io
-import socket
 import tarfile
-import threading
-import time
-import urllib.error
-import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,58 +15,15 @@ from typing import Any
 import jsonschema
 import orjson
 import pytest
-from referee_support import BOTS, cli
+from ladder_support import Served, bot_archive, served_ladder
+from referee_support import cli
 
-from tajmahal.arena.ladder.api import SCHEMAS, Context, make_app
-from tajmahal.arena.ladder.database import open_database
+from tajmahal.arena.ladder.api import SCHEMAS
 from tajmahal.arena.ladder.folders import MAX_ARCHIVE, MAX_BYTES
-from tajmahal.arena.ladder.store import find
-from tajmahal.arena.registry import GAMES
 from tajmahal.arena.sandbox import unavailable
 
 pytestmark = pytest.mark.once
-uvicorn = pytest.importorskip("uvicorn")
-
-
-class Served:
-    """The API of the ladder in ``where``, served in a thread."""
-
-    def __init__(self, where: Path) -> None:
-        place = find(where, None)
-        assert place is not None
-        self.db = open_database(place.url)
-        settings = self.db.settings()
-        app = make_app(Context(self.db, place, GAMES.by_id(settings["game"]), settings))
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}/api/v1"
-        config = uvicorn.Config(app, log_level="warning", lifespan="off")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       daemon=True)
-        self.thread.start()
-        while not self.server.started:
-            time.sleep(0.02)
-
-    def call(self, path: str, body: bytes | None = None, token: str | None = None,
-             kind: str = "application/json") -> tuple[int, Any]:
-        headers = {"Content-Type": kind} if body is not None else {}
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(self.base + path, data=body, headers=headers,
-                                         method="POST" if body is not None else "GET")
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                status, data, media = answer.status, answer.read(), answer.headers["content-type"]
-        except urllib.error.HTTPError as e:
-            status, data, media = e.code, e.read(), e.headers["content-type"]
-        parsed = media.startswith("application/json")
-        return status, orjson.loads(data) if parsed else data
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-        self.db.close()
+pytest.importorskip("uvicorn")
 
 
 def valid(data: Any, schema: str) -> Any:
@@ -81,39 +33,8 @@ def valid(data: Any, schema: str) -> Any:
 
 @pytest.fixture
 def served(tmp_path: Path, ladder_db: str | None) -> Iterator[tuple[Served, Path, dict[str, str]]]:
-    where = tmp_path / "lad"
-    extra = ["--db", ladder_db] if ladder_db is not None else []
-    assert cli("ladder", "init", str(where), "--players", "2", "--round", "2", *extra)[0] == 0
-    tokens = {}
-    for owner in ("ann", "ben"):
-        code, out, err = cli("ladder", "owners", "add", owner, "--ladder", str(where))
-        assert code == 0, err
-        tokens[owner] = out.split("API token ")[1].split()[0]
-    for name in ("house", "other"):
-        assert cli("ladder", "add", name, "random", "--ladder", str(where))[0] == 0
-    api = Served(where)
-    try:
-        yield api, where, tokens
-    finally:
-        api.stop()
-
-
-def bot_archive(extra: dict[str, bytes] | None = None, command: str = "random_bot.py",
-                zipped: bool = False) -> bytes:
-    files = {"random_bot.py": (BOTS / "random_bot.py").read_bytes(),
-             "bot.json": orjson.dumps({"command": command}), **(extra or {})}
-    out = io.BytesIO()
-    if zipped:
-        with zipfile.ZipFile(out, "w") as archive:
-            for name, data in files.items():
-                archive.writestr(name, data)
-    else:
-        with tarfile.open(fileobj=out, mode="w:gz") as archive:
-            for name, data in files.items():
-                info = tarfile.TarInfo(name)
-                info.size = len(data)
-                archive.addfile(info, io.BytesIO(data))
-    return out.getvalue()
+    with served_ladder(tmp_path / "lad", ladder_db) as served_one:
+        yield served_one
 
 
 def test_reading_the_ladder(served: tuple[Served, Path, dict[str, str]]) -> None:

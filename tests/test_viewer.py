@@ -145,13 +145,16 @@ def test_a_folder_needs_html_or_verify(tmp_path: Path) -> None:
 
 
 def test_the_docs_show_every_screenshot_of_the_pages() -> None:
-    """docs/browser.md shows each picture docs/screenshots.py makes, all checked in."""
+    """docs/browser.md and docs/ladder.md show each picture docs/screenshots.py
+    makes, all checked in."""
     spec = importlib.util.spec_from_file_location("screenshots", ROOT / "docs" / "screenshots.py")
     assert spec is not None and spec.loader is not None
     screenshots = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(screenshots)
-    shown = re.findall(r"!\[[^]]+\]\(images/([^)]+)\)", (ROOT / "docs" / "browser.md").read_text())
+    shown = [name for doc in ("browser.md", "ladder.md") for name in re.findall(
+        r"!\[[^]]+\]\(images/([^)]+)\)", (ROOT / "docs" / doc).read_text())]
     assert sorted(shown) == sorted(screenshots.FILES)
+    assert sum(screenshots.MADE, ()) == screenshots.FILES  # each shot's own pictures
     for name in shown:
         assert (ROOT / "docs" / "images" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
 

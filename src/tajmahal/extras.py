@@ -25,6 +25,21 @@ PACKAGES: Final = {
 }
 
 
+#: The libraries of the web pages (``ladder serve``, ``match --watch``): the ``web`` extra.
+WEB_PAGES: Final = ("starlette", "uvicorn", "jinja2")
+
+
+def require_pages(feature: str) -> None:
+    """Raise :class:`click.ClickException` (its one line) if the libraries of the
+    web pages are missing."""
+    import click
+
+    try:
+        require("web", feature, WEB_PAGES)
+    except MissingExtra as e:
+        raise click.ClickException(str(e)) from None
+
+
 class MissingExtra(ImportError):
     """An optional feature's libraries are not installed (the message names the
     extra that installs them)."""

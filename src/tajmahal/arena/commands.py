@@ -17,6 +17,7 @@ from typing import Any
 import click
 import orjson
 
+from ..extras import require_pages
 from . import containment
 from .connection import open_private
 from .game import AnyGame
@@ -43,6 +44,7 @@ from .report import fault_text, result_table, summary_line
 from .signals import terminate_as_interrupt
 from .terms import Fault, MatchConfig, TimeControl
 from .text import printable
+from .watch import PACE, watch_match
 
 
 def match_command(games: GameRegistry | AnyGame) -> click.Command:
@@ -72,12 +74,16 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
     )
     @preflight_option
     @click.option(
-        "--watch/--no-watch",
+        "--poll/--no-poll",
         default=True,
         show_default=True,
         help="Keep polling up to 150 µs for a fast bot's answer before sleeping (when "
         "there is more than one CPU), or always sleep.",
     )
+    @click.option("--watch", "live", is_flag=True,
+                  help="Watch the game in the browser as it is played (a local page).")
+    @click.option("--pace", type=click.FloatRange(min=0), default=PACE, show_default=True,
+                  metavar="SECONDS", help="With --watch: seconds between two moves.")
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("-v", "--verbose", count=True, help="-v: every action; -vv: every event.")
     @click.option("-q", "--quiet", is_flag=True, help="Print nothing but faults.")
@@ -97,7 +103,9 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         max_log: int,
         trace: Path | None,
         preflight: bool,
-        watch: bool,
+        poll: bool,
+        live: bool,
+        pace: float,
         batch_events: bool,
         sandbox: bool | None,
         memory: int | None,
@@ -105,6 +113,8 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         verbose: int,
         quiet: bool,
     ) -> None:
+        if live:
+            require_pages("tajmahal match --watch")
         game = load_game_option(registry, game_name)
         sandbox = bool(sandbox)  # off unless asked for
         check_sandbox(sandbox)
@@ -180,7 +190,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
             on_step=on_step if verbose else None,
             on_fault=on_fault if quiet or verbose else None,
             batch_events=batch_events,
-            watch=watch,
+            watch=poll,
             sandbox=sandbox,
             memory=memory,
             hide=(trace_dir,) if trace_dir is not None else (),
@@ -190,7 +200,12 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         trace_file = open_private(trace) if trace is not None else None
         try:
             with terminate_as_interrupt():
-                result = run_match(game, dealt.setup, specs, config, seed, dealt.setup_seed)
+                if live:
+                    result = watch_match(game, dealt.setup, specs, config, seed,
+                                         dealt.setup_seed, pace=pace,
+                                         say=lambda line: click.echo(line, err=True))
+                else:
+                    result = run_match(game, dealt.setup, specs, config, seed, dealt.setup_seed)
         except KeyboardInterrupt:
             click.echo("interrupted: every bot was stopped; no record was written", err=True)
             sys.exit(130)

@@ -33,7 +33,7 @@ import asyncio
 import resource
 import socket
 import time
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, MutableMapping, Sequence
 from typing import Any, Final
 
 from .websession import WebSession
@@ -120,11 +120,11 @@ class Gate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        send = _with_safe_headers(send)
+        send = with_headers(send, SAFE_HEADERS)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
         if refusal is not None:
-            await _respond(send, *refusal)
+            await respond(send, *refusal)
             return
         await self.app(scope, _limited(receive), send)
 
@@ -152,13 +152,15 @@ class Gate:
         return None
 
 
-def _with_safe_headers(send: Send) -> Send:
-    """``send`` that adds :data:`SAFE_HEADERS` to the answer."""
+def with_headers(send: Send, headers: Sequence[tuple[bytes, bytes]]) -> Send:
+    """``send`` that adds ``headers`` to the answer (those it has not set itself)."""
 
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
             message = dict(message)
-            message["headers"] = [*message.get("headers", []), *SAFE_HEADERS]
+            given = message.get("headers", [])
+            names = {name.lower() for name, _ in given}
+            message["headers"] = [*given, *((k, v) for k, v in headers if k not in names)]
         await send(message)
 
     return sending
@@ -184,20 +186,27 @@ def _limited(receive: Receive) -> Receive:
     return receiving
 
 
-async def _respond(send: Send, status: int, text: str) -> None:
+async def respond(
+    send: Send, status: int, text: str, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer ``text`` with ``status``, and close the connection."""
     await send({
         "type": "http.response.start",
         "status": status,
         "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                    (b"cache-control", b"no-store"), (b"connection", b"close")],
+                    (b"cache-control", b"no-store"), (b"connection", b"close"), *headers],
     })
     await send({"type": "http.response.body", "body": text.encode() + b"\n"})
 
 
-def limited_protocol(max_connections: int) -> type:
-    """uvicorn's h11 protocol, with the connection limits of :class:`LimitedH11`."""
+def limited_protocol(max_connections: int, request_time: float | None = None) -> type:
+    """uvicorn's h11 protocol, with the connection limits of :class:`LimitedH11`
+    (``request_time``: seconds a connection has to send a whole request, by
+    default :data:`REQUEST_TIME`)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    limit_time = REQUEST_TIME if request_time is None else request_time
 
     class LimitedH11(H11Protocol):
         limit = max_connections
@@ -205,7 +214,7 @@ def limited_protocol(max_connections: int) -> type:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self.made_at = time.monotonic()
-            self.expiry = self.loop.call_later(REQUEST_TIME, self.expire)
+            self.expiry = self.loop.call_later(limit_time, self.expire)
             open_ = [c for c in self.connections if isinstance(c, LimitedH11)
                      and c is not self and not c.transport.is_closing()]
             if len(open_) >= self.limit:
@@ -225,11 +234,11 @@ def limited_protocol(max_connections: int) -> type:
             if self.idle() or self.conn.their_state is h11.SEND_BODY:
                 self.transport.close()
             else:
-                self.expiry = self.loop.call_later(REQUEST_TIME, self.expire)
+                self.expiry = self.loop.call_later(limit_time, self.expire)
 
         def on_response_complete(self) -> None:
             self.expiry.cancel()
-            self.expiry = self.loop.call_later(REQUEST_TIME, self.expire)
+            self.expiry = self.loop.call_later(limit_time, self.expire)
             super().on_response_complete()
 
         def connection_lost(self, exc: Exception | None) -> None:

@@ -43,15 +43,9 @@ from .referee import BotSpec, connect, deal, play_match
 from .signals import terminate_as_interrupt
 from .terms import MatchConfig, MatchResult, TimeControl
 from .viewer import asset, seen_by
-from .webgate import (
-    BodyTooLarge,
-    Gate,
-    cannot_serve,
-    connection_limit,
-    limited_protocol,
-    listening_socket,
-)
-from .websession import Launch, WebSession, origin
+from .webgate import BodyTooLarge, Gate, cannot_serve
+from .webserver import LocalServer
+from .websession import Launch, WebSession
 
 #: The name a seat gives for a person (``tajmahal play human greedy``).
 HUMAN: Final = "human"
@@ -353,7 +347,7 @@ def make_app(table: Table, session: WebSession, host: str, port: int) -> Any:
     return Gate(app, session, host, port, public=("/",))
 
 
-class Server:
+class Server(LocalServer):
     """uvicorn serving ``table`` on ``host:port`` in a thread (port 0: a free one),
     to those who have the :attr:`url` (with its token), ``max_connections`` at once
     (see :mod:`~tajmahal.arena.webgate` and :mod:`~tajmahal.arena.websession`)."""
@@ -361,49 +355,13 @@ class Server:
     def __init__(
         self, table: Table, host: str, port: int, max_connections: int | None = None
     ) -> None:
-        import uvicorn
-
-        self.sock = listening_socket(host, port)
-        self.host = host
-        self.port = self.sock.getsockname()[1]
-        self.session = WebSession("tajmahal play")
-        app = make_app(table, self.session, host, self.port)
-        limit = connection_limit() if max_connections is None else max_connections
-        config = uvicorn.Config(
-            app,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            http=limited_protocol(limit),
-            h11_max_incomplete_event_size=16 << 10,
+        super().__init__(
+            lambda session, host, port: make_app(table, session, host, port),
+            host,
+            port,
+            "tajmahal play",
+            max_connections,
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    @property
-    def token(self) -> str:
-        return self.session.token
-
-    @property
-    def url(self) -> str:
-        """The page's address, with the token that opens it (in its fragment)."""
-        return self.session.address(origin(self.host, self.port))
-
-    def start(self) -> None:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started and self.thread.is_alive():
-            if time.monotonic() > deadline:
-                raise RuntimeError("the web server did not start within 10 s")
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=5)
-        with contextlib.suppress(OSError):
-            self.sock.close()
 
 
 def seat_names(specs: Sequence[BotSpec | None], given: Sequence[str | None]) -> list[str]:

@@ -12,19 +12,15 @@ which a web face adds its pages (each view reads through :mod:`.queries`).
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import click
 from attrs import frozen
 
 from ..game import AnyGame
-from ..registry import GameRegistry
-from .opening import errors_as_lines, opened, where_options
 
 API: Final = "/api/v1"
 SCHEMAS: Final = Path(__file__).with_name("schemas")
@@ -108,6 +104,11 @@ def api_routes(ctx: Context) -> list[Any]:
         mine = [b for b in queries.bot_list(conn) if b["owner"] == owner[1]]
         return {"owner": owner[1], "bots": mine}
 
+    def my_games(request: Request, conn: Any) -> Any:
+        owner = _owner(ctx, request)
+        seated = queries.faults_of_owner(conn, owner[1], _int(request.query_params, "limit", 50))
+        return _with_fault_details(ctx, conn, seated)
+
     def record(request: Request) -> Response:
         from sqlalchemy import select
 
@@ -186,6 +187,7 @@ def api_routes(ctx: Context) -> list[Any]:
         Route(f"{API}/games/{{id:int}}/logs/{{seat:int}}", log),
         Route(f"{API}/head-to-head/{{a}}/{{b}}", reading(head_to_head)),
         Route(f"{API}/me", reading(me)),
+        Route(f"{API}/me/games", reading(my_games)),
         Route(f"{API}/requests", request_games, methods=["POST"]),
         Route(f"{API}/schemas/{{name}}", schema),
     ]
@@ -240,6 +242,31 @@ def _json_object(data: bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ApiError(400, "the body is not a JSON object")
     return value
+
+
+def _with_fault_details(ctx: Context, conn: Any, seated: list[dict[str, Any]]
+                        ) -> list[dict[str, Any]]:
+    """The owner's seats of :func:`~.queries.faults_of_owner`, each fault with its
+    text as the game's record tells it (its result line)."""
+    from sqlalchemy import select
+
+    from ..record import RecordError, record_ends
+    from .schema import games
+
+    faulted = sorted({s["game"] for s in seated if s["fault"]})
+    details: dict[tuple[int, int], str] = {}
+    if faulted:
+        paths = dict(conn.execute(select(games.c.id, games.c.record)
+                                  .where(games.c.id.in_(faulted))).all())
+        for number in faulted:
+            try:
+                _, result = record_ends(ctx.place.root / paths[number])
+            except (RecordError, KeyError, TypeError):
+                continue
+            for fault in result.get("faults") or []:
+                if isinstance(fault, dict) and type(fault.get("seat")) is int:
+                    details[number, fault["seat"]] = str(fault.get("detail", ""))
+    return [{**s, "fault_detail": details.get((s["game"], s["seat"]))} for s in seated]
 
 
 def _own_log(ctx: Context, owner_id: int, game_id: int, seat: int) -> bytes:
@@ -304,37 +331,3 @@ def make_app(ctx: Context, pages: Sequence[Any] = ()) -> Any:
     from starlette.applications import Starlette
 
     return Starlette(routes=[*api_routes(ctx), *pages])
-
-
-def serve_command(registry: GameRegistry) -> click.Command:
-    @click.command(name="serve")
-    @click.option("--host", default="127.0.0.1", show_default=True,
-                  help="Serve here (0.0.0.0: to the network too).")
-    @click.option("--port", type=click.IntRange(0, 65535), default=8770, show_default=True)
-    @where_options
-    def serve(host: str, port: int, ladder_dir: Path | None, db_url: str | None) -> None:
-        """Serve the ladder's JSON API (/api/v1/...) until Ctrl-C."""
-        from ...extras import MissingExtra, require
-
-        try:
-            require("web", "tajmahal ladder serve", ("starlette", "uvicorn"))
-        except MissingExtra as e:
-            raise click.ClickException(str(e)) from None
-        import uvicorn
-
-        from ..webgate import cannot_serve, listening_socket
-        from ..websession import origin
-
-        with opened(registry, ladder_dir, db_url) as lad, errors_as_lines():
-            try:
-                sock = listening_socket(host, port)
-            except OSError as e:
-                raise click.UsageError(cannot_serve(host, port, e)) from None
-            app = make_app(Context(lad.db, lad.place, lad.game, lad.settings))
-            server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-            address = origin(host, sock.getsockname()[1]).rstrip("/")
-            click.echo(f"the ladder's API on {address}{API}/ (Ctrl-C stops it)")
-            with contextlib.suppress(KeyboardInterrupt):
-                server.run(sockets=[sock])
-
-    return serve

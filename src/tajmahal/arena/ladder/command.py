@@ -2,7 +2,7 @@
 
 The commands that change a ladder live here (``init``, ``add``, ``retire``,
 ``owners``, ``request``, ``run``, ``upgrade``); those that read it in
-:mod:`.views`; ``serve`` in :mod:`.api`.
+:mod:`.views`; ``serve`` in :mod:`.serve`.
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
 
     ladder.add_command(run_command(registry))
     add_views(ladder, registry)
-    from .api import serve_command
+    from .serve import serve_command
 
     ladder.add_command(serve_command(registry))
     return ladder

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, desc, func, select
+from sqlalchemy import Connection, and_, bindparam, desc, func, select
 from sqlalchemy.sql import Select
 
 from ..tournament.standings import RATING_Z, ahead
@@ -261,17 +261,34 @@ def head_to_head(conn: Connection, a: str, b: str) -> dict[str, Any]:
     if a == b:
         raise LadderError("a head-to-head takes two different bots")
     first, second = _bot_row(conn, a), _bot_row(conn, b)
-    mine, theirs = seats.alias("mine"), seats.alias("theirs")
-    va, vb = versions.alias("va"), versions.alias("vb")
-    rows = conn.execute(
-        select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"))
-        .join(mine, mine.c.game_id == games.c.id)
-        .join(va, and_(va.c.id == mine.c.version_id, va.c.bot_id == first.id))
-        .join(theirs, theirs.c.game_id == games.c.id)
-        .join(vb, and_(vb.c.id == theirs.c.version_id, vb.c.bot_id == second.id))
-        .where(games.c.status == FINISHED, games.c.kind == RATED)
-        .order_by(games.c.id)
-    ).all()
+    return _meetings(a, b, _met(conn, first.id, second.id))
+
+
+def _met(conn: Connection, bot_id: int, other_id: int | None = None) -> list[Any]:
+    """The rated games of bot ``bot_id`` with another bot (``other_id``, or any):
+    (id, deal, rank, other's rank, other's name), a row for each other seat, in the
+    order played.  From the bot's own seats (by its versions' index), not from
+    every game."""
+    own = list(conn.execute(select(versions.c.id).where(versions.c.bot_id == bot_id)).scalars())
+    mine, theirs, vb = seats.alias("mine"), seats.alias("theirs"), versions.alias("vb")
+    other = vb.c.bot_id != bot_id if other_id is None else vb.c.bot_id == other_id
+    return list(conn.execute(
+        select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"),
+               bots.c.name)
+        .select_from(mine)
+        .join(games, games.c.id == mine.c.game_id)
+        .join(theirs, and_(theirs.c.game_id == games.c.id, theirs.c.seat != mine.c.seat))
+        .join(vb, vb.c.id == theirs.c.version_id)
+        .join(bots, bots.c.id == vb.c.bot_id)
+        .where(mine.c.version_id.in_(own), games.c.status == FINISHED, games.c.kind == RATED,
+               other)
+        .order_by(mine.c.game_id)
+    ).all())
+
+
+def _meetings(a: str, b: str, rows: Sequence[Any]) -> dict[str, Any]:
+    """The head-to-head of ``a`` and ``b`` from their games' ``rows`` (id, deal,
+    rank, other), in the order played."""
     by_deal: dict[int, list[float]] = {}
     wins = losses = 0
     for r in rows:
@@ -291,3 +308,58 @@ def head_to_head(conn: Connection, a: str, b: str) -> dict[str, Any]:
         "tied_games": len(rows) - wins - losses,
         "last_games": [r.id for r in rows[-20:]][::-1],
     }
+
+
+def head_to_heads(conn: Connection, name: str) -> list[dict[str, Any]]:
+    """The head-to-head of bot ``name`` against each bot it met in a rated game
+    (as :func:`head_to_head`), by the other bot's name: one query for all."""
+    rows = _met(conn, _bot_row(conn, name).id)
+    met: dict[str, list[Any]] = {}
+    for r in rows:
+        met.setdefault(r.name, []).append(r)
+    return [_meetings(name, other, met[other]) for other in sorted(met)]
+
+
+def version_ids(conn: Connection) -> dict[tuple[str, int], int]:
+    """Each version's id, by its bot's name and its number."""
+    rows = conn.execute(select(bots.c.name, versions.c.number, versions.c.id)
+                        .join(bots, bots.c.id == versions.c.bot_id))
+    return {(r.name, r.number): int(r.id) for r in rows}
+
+
+def recent_ratings(conn: Connection, version_ids: Sequence[int], count: int = 20
+                   ) -> dict[int, list[float]]:
+    """Each version's ``mu`` after its last ``count`` rated games, oldest first
+    (one indexed look a version)."""
+    query = (select(rating_history.c.mu)
+             .where(rating_history.c.version_id == bindparam("v"))
+             .order_by(desc(rating_history.c.slot)).limit(count))
+    return {v: [float(mu) for mu in conn.execute(query, {"v": v}).scalars()][::-1]
+            for v in version_ids}
+
+
+def finished_at(conn: Connection, ids: Sequence[int]) -> dict[int, str | None]:
+    """When each of the games ``ids`` finished."""
+    if not ids:
+        return {}
+    rows = conn.execute(select(games.c.id, games.c.finished).where(games.c.id.in_(list(ids))))
+    return {int(r.id): r.finished for r in rows}
+
+
+def faults_of_owner(conn: Connection, owner: str, limit: int = 50) -> list[dict[str, Any]]:
+    """The latest finished games of ``owner``'s bots, newest first, each with the
+    seats of those bots: their rank, fault and whether a log was kept."""
+    rows = conn.execute(
+        select(games.c.id, games.c.finished, games.c.kind, seats.c.seat, bots.c.name,
+               versions.c.number, seats.c.rank, seats.c.fault, seats.c.log)
+        .join(seats, seats.c.game_id == games.c.id)
+        .join(versions, versions.c.id == seats.c.version_id)
+        .join(bots, bots.c.id == versions.c.bot_id)
+        .join(owners, owners.c.id == bots.c.owner_id)
+        .where(owners.c.name == owner, games.c.status == FINISHED)
+        .order_by(desc(games.c.id), seats.c.seat)
+        .limit(max(1, min(limit, MAX_LIMIT)))
+    ).all()
+    return [{"game": r.id, "finished": r.finished, "kind": r.kind, "seat": r.seat,
+             "bot": r.name, "version": r.number, "rank": r.rank, "fault": r.fault,
+             "log": bool(r.log)} for r in rows]

@@ -34,6 +34,7 @@ from attrs import define, frozen
 from sqlalchemy import Connection, bindparam, select, update
 
 from ..game import AnyGame
+from ..live import LiveFolder
 from ..terms import TimeControl
 from ..tournament.charges import record_mismatch
 from ..tournament.executor import Executor, ExecutorLost, GameOutcome, GameTask
@@ -146,6 +147,8 @@ class Ladder:
     done: dict[int, tuple[Planned, tuple[int, ...] | None, list[float], set[int]]]
     rated_slots: int
     last_seen: int
+    #: The live files of the games under way (spectators: :mod:`~tajmahal.arena.live`).
+    live: LiveFolder
 
     @classmethod
     def load(cls, db: Database, place: LadderDir, game: AnyGame) -> Ladder:
@@ -159,7 +162,7 @@ class Ladder:
             }
             state = cls(
                 db, place, game, settings, planner, {}, totals, {}, deque(), deque(), {}, {},
-                0, 0,
+                0, 0, LiveFolder(place.live_dir),
             )
             state.rated_slots = rated_prefix(conn)
             state.refresh_versions(conn)
@@ -269,6 +272,8 @@ class Ladder:
             memory=s["memory"],
             seat_key=seat_key(s["secret"], game.id).hex(),
             homes=homes,
+            live=str(self.place.live_path(game.id)),
+            names=self.names(game),
         )
 
     def names(self, game: Planned) -> tuple[str, ...]:
@@ -281,6 +286,7 @@ class Ladder:
         game = self.under_way.pop(outcome.number, None)
         if game is None:  # not handed out by this run: never counted
             return None
+        self.live.game_ended(self.place.live_path(game.id))
         result = outcome.result
         error = outcome.error if result is None else self.disbelief(game, result)
         with self.db.write() as conn:
@@ -404,6 +410,7 @@ def run_ladder(
     start = time.monotonic()
     interrupted, lost, idle = False, None, None
     remove_partial_records(state.place)
+    state.live.clear()
     try:
         with state.db.holding():
             idle = _run(state, executor, listener, limit, wait, counts)

@@ -8,6 +8,7 @@
     DIR/games/NNNNNN.jsonl   each finished game's record (as ``replay --verify`` reads)
     DIR/logs/NNNNNN.seatS.log  the bots' stderr
     DIR/incoming/            uploads being unpacked and checked
+    DIR/live/NNNNNN.jsonl    what spectators see of each game under way
     DIR/workers.log          what the game workers printed
 
 Every command finds its ladder in the current directory, in ``--ladder DIR``,
@@ -24,7 +25,7 @@ from typing import Final
 import orjson
 from attrs import frozen
 
-from ..tournament.journal import GAMES, LOGS, GameFiles, record_name, write_atomically
+from ..tournament.journal import GAMES, LIVE, LOGS, GameFiles, record_name, write_atomically
 from .database import LadderError
 
 MANIFEST: Final = "ladder.json"
@@ -59,7 +60,7 @@ class LadderDir(GameFiles):
 
     def hidden(self) -> tuple[Path, ...]:
         """What a sandboxed bot must not see (its own version folder aside)."""
-        return (self.games_dir, self.log_dir, self.root / DB_DIR, self.incoming)
+        return (self.games_dir, self.log_dir, self.root / DB_DIR, self.incoming, self.live_dir)
 
 
 def default_url(root: Path) -> str:
@@ -76,7 +77,7 @@ def make_dir(root: Path, url: str | None) -> LadderDir:
         raise LadderError(f"{root} is not an empty directory: give a new or empty one")
     try:
         root.mkdir(parents=True, exist_ok=True)
-        for sub in (DB_DIR, VERSIONS, GAMES, LOGS, INCOMING):
+        for sub in (DB_DIR, VERSIONS, GAMES, LOGS, INCOMING, LIVE):
             (root / sub).mkdir(exist_ok=True)
         (root / DB_DIR).chmod(0o700)
         data = {"format": FORMAT, "format_version": FORMAT_VERSION, "db": url}
@@ -119,7 +120,7 @@ def prepare_dirs(place: LadderDir) -> None:
     """Make the directory's folders where they are missing (a ladder opened by
     ``--db`` on a machine that has not held it yet)."""
     try:
-        for sub in (VERSIONS, GAMES, LOGS, INCOMING):
+        for sub in (VERSIONS, GAMES, LOGS, INCOMING, LIVE):
             (place.root / sub).mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise LadderError(f"{place.root}: cannot use the ladder's folders ({e.strerror or e})"

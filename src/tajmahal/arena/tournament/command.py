@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from ...extras import require_pages
 from .. import containment
 from ..game import AnyGame
 from ..options import (
@@ -141,6 +142,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         "on its own.",
     )
     @preflight_option
+    @click.option("--watch", is_flag=True,
+                  help="Watch the games under way in the browser (a local page).")
     @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
     @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
     def tournament(
@@ -155,10 +158,13 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         ray_working_dir: Path | None,
         gauntlet: bool,
         preflight: bool,
+        watch: bool,
         as_json: bool,
         quiet: bool,
         **options: Any,
     ) -> None:
+        if watch:
+            require_pages("tajmahal tournament --watch")
         containment.hide_option("--seed")  # from other processes (the bots): it deals all
         options["preflight"] = preflight
         is_gauntlet_run = gauntlet or (not bots and is_gauntlet(out))
@@ -180,7 +186,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
                 check_entrants(game, plan.entrants, options, plan, out)
                 if has_programs(game, tuple(e.bot for e in plan.entrants)):
                     say_sandbox(plan.sandbox, sandbox_given(), quiet)
-                status = play(game, out, plan, games, players, as_json, quiet)
+                status = play(game, out, plan, games, players, as_json, quiet, watch)
         finally:
             players.close()
         sys.exit(status)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from ..game import AnyGame
+from ..live import LiveWriter, chained
 from ..referee import BotSpec, run_match
 from ..terms import MatchConfig, StepHook, TimeControl
 from .data import Data
@@ -34,8 +35,10 @@ class GameTask(Data):
     ``tajmahal match``), each seat's time control, where the record and the
     bots' logs go, the secret of the seeds the bots are told (``seat_key``),
     directories to hide from sandboxed bots besides the tournament's (``hide``:
-    a gauntlet's, which holds its key), and the folder each seat's command runs
-    in (``homes``; none given: this directory; see :class:`BotSpec`)."""
+    a gauntlet's, which holds its key), the folder each seat's command runs in
+    (``homes``; none given: this directory; see :class:`BotSpec`), and the
+    game's live file for spectators (``live``, see :mod:`~tajmahal.arena.live`;
+    "": none) with the seats' names it shows (``names``; none given: the bots')."""
 
     number: int
     seed: int
@@ -57,6 +60,7 @@ class GameTask(Data):
     setup_seed: int | None = None
     hide: tuple[str, ...] = ()
     homes: tuple[str | None, ...] = ()
+    live: str = ""
     #: Each seat's entrant's name, shown in the record where it is not the bot's
     #: text (a name given, or a number: ``greedy#2``); else the bot's own.
     names: tuple[str, ...] = ()
@@ -137,6 +141,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
     """Play ``task`` with the referee (``on_step``: see :class:`MatchConfig`).  Never
     raises but for KeyboardInterrupt (the referee then stops the bots and
     discards the half-written record)."""
+    live: LiveWriter | None = None
     try:
         builtins = list(game.builtin_players())
         homes = task.homes or (None,) * len(task.bots)
@@ -144,6 +149,9 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
         drawn = task.seed if task.setup_seed is None else task.setup_seed
         setup = game.random_setup(len(specs), drawn, task.variant)
         record, log_dir = Path(task.record), Path(task.log_dir)
+        if task.live:
+            live = LiveWriter(game, setup, task.names or task.bots, Path(task.live))
+            on_step = chained(on_step, live.on_step)
         config = MatchConfig(
             time=task.time,
             handshake=task.handshake,
@@ -163,11 +171,16 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
         )
         result = run_match(game, setup, specs, config, task.seed, drawn)
         sync_directory(record.parent)  # the record's rename is on disk before it counts
+        if live is not None:
+            live.finish(result)
         data = result.to_data()
         data["logs"] = _keep_nonempty(data["logs"])
         return GameOutcome(task.number, result=data)
     except Exception:
         return GameOutcome(task.number, error=traceback.format_exc().rstrip())
+    finally:
+        if live is not None:
+            live.close()
 
 
 def _tournament_dir(record: Path) -> tuple[Path, ...]:

@@ -55,6 +55,7 @@ MANIFEST: Final = "tournament.json"
 JOURNAL: Final = "journal.jsonl"
 GAMES: Final = "games"
 LOGS: Final = "logs"
+LIVE: Final = "live"
 ERRORS: Final = "errors.log"
 KEY: Final = ".key"
 _LOCK: Final = ".lock"
@@ -158,7 +159,8 @@ def record_name(number: int) -> str:
 
 class GameFiles:
     """The files of played games in a directory ``root`` (a tournament's, a
-    ladder's): each game's record in ``games/``, the bots' logs in ``logs/``."""
+    ladder's): each game's record in ``games/``, the bots' logs in ``logs/``, and
+    the live file of each game under way in ``live/`` (:mod:`~tajmahal.arena.live`)."""
 
     __slots__ = ()
     root: Path
@@ -173,6 +175,13 @@ class GameFiles:
 
     def record_path(self, number: int) -> Path:
         return self.games_dir / record_name(number)
+
+    @property
+    def live_dir(self) -> Path:
+        return self.root / LIVE
+
+    def live_path(self, number: int) -> Path:
+        return self.live_dir / record_name(number)
 
 
 class TournamentDir(GameFiles):

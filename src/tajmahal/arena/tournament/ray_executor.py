@@ -76,7 +76,10 @@ def play_remote(
     with tempfile.TemporaryDirectory(prefix="tajmahal-game-") as tmp:
         logs = Path(tmp) / "logs"
         logs.mkdir()
-        here = evolve(task, record=str(Path(tmp) / Path(task.record).name), log_dir=str(logs))
+        # the live file where its folder is here too (a shared one): else none
+        live = task.live if task.live and Path(task.live).parent.is_dir() else ""
+        here = evolve(task, record=str(Path(tmp) / Path(task.record).name), log_dir=str(logs),
+                      live=live)
         outcome = play_task(load_game(reference), here, on_step=on_step)
         reply: dict[str, Any] = {"outcome": outcome.to_data()}
         if outcome.result is not None:

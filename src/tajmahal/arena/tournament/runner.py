@@ -17,6 +17,7 @@ import orjson
 from attrs import evolve, frozen
 
 from ..game import AnyGame
+from ..live import LiveFolder
 from ..referee import record_stem
 from ..signals import interrupts_deferred
 from .charges import audit, check_result, lost_games, lost_result, suspects
@@ -110,9 +111,11 @@ def run_tournament(
     listener: Listener | None = None,
     retries: int = RETRIES,
     game: AnyGame | None = None,
+    live: LiveFolder | None = None,
 ) -> Report:
     """Play the games of ``store.plan`` that are not in its journal yet (or, when
-    the plan has a sequential test, until the test is decided).
+    the plan has a sequential test, until the test is decided); with ``live``,
+    each game under way writes its live file there (spectators: ``--watch``).
 
     With the ``game``, a journaled game whose line is not sealed counts only if
     its record replays to it (:func:`~.charges.audit`; else it is played again), a
@@ -148,13 +151,17 @@ def run_tournament(
             if number not in done:
                 under_way.add(number)
                 share = logs.allot(number, plan.seats, plan.max_log)
-                yield evolve(task_for(plan, plan.slot(number), store), max_log=share)
+                watched = str(store.live_path(number)) if live is not None else ""
+                yield evolve(task_for(plan, plan.slot(number), store), max_log=share,
+                             live=watched)
 
     played = 0
     interrupted = False
     lost: str | None = None
     start = time.monotonic()
     todo: Iterable[int] = (s.number for s in plan.slots())
+    if live is not None:
+        live.clear()  # left by a run that was stopped
     try:
         if listener is not None:
             listener.started(plan, standings, len(done))
@@ -166,6 +173,8 @@ def run_tournament(
                         store.log_error(outcome.number, "an outcome for a game not under way")
                         continue
                     under_way.discard(outcome.number)
+                    if live is not None:
+                        live.game_ended(store.live_path(outcome.number))
                     logs.settle(
                         outcome.number, record_stem(store.record_path(outcome.number)), plan.seats
                     )

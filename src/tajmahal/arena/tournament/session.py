@@ -14,6 +14,7 @@ import orjson
 from ...extras import MissingExtra, require
 from .. import cgroups, containment
 from ..game import AnyGame
+from ..live import LiveFolder
 from ..options import sandbox_given, say_sandbox
 from ..report import console
 from ..signals import terminate_as_interrupt
@@ -30,7 +31,7 @@ from .display import (
     standings_tables,
 )
 from .executor import Executor, game_reference
-from .journal import ERRORS, GAMES, TournamentDir, TournamentError
+from .journal import ERRORS, GAMES, LIVE, TournamentDir, TournamentError
 from .local import LocalExecutor, default_jobs
 from .plan import Plan
 from .ray_executor import RayExecutor
@@ -94,17 +95,33 @@ def play(
     players: Executors,
     as_json: bool,
     quiet: bool,
+    watch: bool = False,
 ) -> int:
-    """Play (or resume) the tournament of ``plan`` in ``out``; print the results.
-    The exit status."""
+    """Play (or resume) the tournament of ``plan`` in ``out``; print the results;
+    with ``watch``, serve the games under way on a local page meanwhile (it stays
+    until Ctrl-C once every game is played).  The exit status."""
     if games is not None and games != plan.games:
         click.echo(
             f"note: {games} games rounded up to {plan.games}: "
             f"{count(plan.deals, 'deal')}, each played in {seatings_text(plan)}",
             err=True,
         )
-    store, report = _played(game, out, plan, players, as_json, quiet)
-    return _finish(store, report, as_json)
+    if not watch:
+        store, report = _played(game, out, plan, players, as_json, quiet)
+        return _finish(store, report, as_json)
+    from ..watch import Watch
+
+    title = f"{game.title} tournament: {', '.join(e.name for e in plan.entrants)}"
+    with Watch(out.absolute() / LIVE, title, lambda key: out / GAMES / f"{key}.jsonl", game,
+               say=lambda line: click.echo(line, err=True),
+               opened_by="tajmahal tournament --watch") as page:
+        page.show()
+        store, report = _played(game, out, plan, players, as_json, quiet,
+                                LiveFolder(out.absolute() / LIVE))
+        status = _finish(store, report, as_json)
+        if not report.interrupted:  # stopped (Ctrl-C, a signal): nothing more to watch
+            page.linger()
+    return status
 
 
 def play_gauntlet(
@@ -175,6 +192,7 @@ def _played(
     players: Executors,
     as_json: bool,
     quiet: bool,
+    live: LiveFolder | None = None,
     setups: Path | None = None,
 ) -> tuple[TournamentDir, Report]:
     """The tournament of ``plan`` in ``out`` opened (or resumed) and played; its
@@ -185,13 +203,18 @@ def _played(
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     try:
-        return store, _run(game, store, players, as_json, quiet)
+        return store, _run(game, store, players, as_json, quiet, live)
     finally:
         store.close()
 
 
 def _run(
-    game: AnyGame, store: TournamentDir, players: Executors, as_json: bool, quiet: bool
+    game: AnyGame,
+    store: TournamentDir,
+    players: Executors,
+    as_json: bool,
+    quiet: bool,
+    live: LiveFolder | None,
 ) -> Report:
     plan = store.plan
     err = console(stderr=True)
@@ -233,9 +256,9 @@ def _run(
     # dies are handed to it, and killed.
     with terminate_as_interrupt(), containment.guarded():
         if display is None:
-            return run_tournament(store, executor, game=game)
+            return run_tournament(store, executor, game=game, live=live)
         with display:
-            return run_tournament(store, executor, display, game=game)
+            return run_tournament(store, executor, display, game=game, live=live)
 
 
 def _finish(store: TournamentDir, report: Report, as_json: bool, show: bool = True) -> int:
