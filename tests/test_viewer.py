@@ -169,7 +169,8 @@ def test_the_first_parts_of_a_java_action_are_told_faintly(tmp_path: Path) -> No
     # shape (how): the tile is laid by the third decision
     assert [s["part"] for s in steps[1:4]] == [True, True, False]
     assert steps[1]["text"] == "lay a 3-space tile" and not steps[1]["lines"]
-    assert "lays a 3-space tile on level 1" in steps[3]["lines"][0]
+    # told once: by what it caused, with its level and AP
+    assert steps[3]["told"] and steps[3]["text"].startswith("lays a 3-space tile on level 1")
     for k, s in enumerate(steps[1:], 1):  # a part is followed by its seat's next decision
         if s["part"]:
             assert not s["lines"] and steps[k + 1]["seat"] == s["seat"]

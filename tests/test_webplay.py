@@ -107,8 +107,9 @@ def test_bot_moves_are_paced_and_logged_with_what_they_caused(monkeypatch: Any) 
     table.on_step(1, bot, state, first, game.step(state, first)[1], "bot")
     assert slept == [0.3]
     entry = table.snapshot(0)["log"][-1]
-    assert entry["seat"] == bot and entry["text"].startswith("play ")
-    assert any(line.startswith(f"first (seat {bot}) plays ") for line in entry["lines"])
+    # the move is told once: by what it caused ("plays ..."), not also as "play ..."
+    assert entry["seat"] == bot and entry["told"] and entry["text"].startswith("plays ")
+    assert not any(" plays " in line for line in entry["lines"])
     assert table.snapshot(0)["last"]  # the move is marked on the picture
     # a person's move: no wait
     state = table.state

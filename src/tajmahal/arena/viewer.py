@@ -110,6 +110,20 @@ def seat_lines(
     return [game.describe_events(state, seen_by(game, events, v), names) for v in views]
 
 
+def told_once(
+    seat: int, names: Sequence[str], text: str, lines: list[str]
+) -> tuple[str, list[str], bool]:
+    """The log entry of a step told once: when the first line of what it caused
+    tells the action again, by the seat that acted (``"alice (seat 0) withdraws
+    and wins elephant"`` after ``withdraw``), that line, without the seat's name,
+    becomes the entry's text (True), and leaves the lines."""
+    if 0 <= seat < len(names) and lines:
+        prefix = f"{names[seat]} (seat {seat}) "
+        if lines[0].startswith(prefix):
+            return lines[0][len(prefix) :], lines[1:], True
+    return text, lines, False
+
+
 class _Drawing:
     """The pictures of a game's steps, collected while it is replayed."""
 
@@ -180,13 +194,17 @@ def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> 
     for step, scores, views, part in zip(
         done.steps, drawing.scores[1:], drawing.views[1:], drawing.parts, strict=True
     ):
+        text, lines, told = told_once(step.seat, names, step.action_text, list(step.lines))
+        if told and views is not None:  # each view without its telling of the action
+            views = [told_once(step.seat, names, text, v)[1] for v in views]
         steps.append(
             {
                 "decision": step.decision,
                 "seat": step.seat,
                 "by": step.by,
-                "text": step.action_text,
-                "lines": list(step.lines),
+                "text": text,
+                "told": told,
+                "lines": lines,
                 "views": views,  # each seat's lines, then a spectator's (None: = lines)
                 "fault": step.fault,
                 "scores": scores,

@@ -42,7 +42,7 @@ from .protocol import Message
 from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
 from .terms import MatchConfig, MatchResult, TimeControl
-from .viewer import asset, seen_by
+from .viewer import asset, seen_by, told_once
 from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
 from .websession import Launch, WebSession, origin
 
@@ -115,8 +115,12 @@ class Table:
                 self.state = after
                 self._bump()
             return
-        text = game.describe_action(before, action)
-        lines = game.describe_events(after, self._seen(events), self.names)
+        text, lines, told = told_once(
+            seat,
+            self.names,
+            game.describe_action(before, action),
+            game.describe_events(after, self._seen(events), self.names),
+        )
         mark = ""
         if self.pictures is not None:
             mark = self.pictures.mark(before, game.action_to_data(action))
@@ -128,7 +132,8 @@ class Table:
             self.state = after
             self.last = mark
             self.log.append(
-                {"decision": decision, "seat": seat, "text": text, "lines": lines, "by": by}
+                {"decision": decision, "seat": seat, "text": text, "told": told, "lines": lines,
+                 "by": by}
             )
             self._bump()
 
@@ -226,6 +231,7 @@ class Table:
                 "humans": self.humans,
                 "sources": list(game.score_sources),
                 "scores": game.scores(self.state),
+                "outlook": game.outlook(self.state),
                 "to_act": game.to_act(self.state),
                 "seat": seat,
                 "picture": self._picture(seat),
@@ -275,15 +281,17 @@ _PAGE = """<!DOCTYPE html>
 <title>@@TITLE@@</title><link rel="icon" href="data:,"><style>@@CSS@@</style></head>
 <body>
 <header><h1 id="title">@@TITLE@@</h1><span id="status"></span></header>
+<section id="banner" hidden><h2 id="banner-head"></h2><p id="banner-line"></p>
+<ol id="standings"></ol><a href="#final">the final table</a></section>
 <div id="cover" hidden><p id="cover-text"></p><button id="reveal">show my hand</button></div>
-<main><div id="board"><div id="picture"></div>
-<details id="legend-box" open><summary>Legend</summary><div id="legend"></div></details></div>
+<main><div id="board"><div id="picture"></div></div>
 <aside><h2 id="prompt"></h2><p id="hint"></p>
 <div id="choice" hidden><div id="choice-text"></div>
 <button id="confirm" title="Enter">confirm</button>
 <button id="cancel" title="Escape">cancel</button></div>
 <div id="moves"></div>
-<table id="scores"></table><ol id="log"></ol></aside></main>
+<table id="scores"></table><ol id="log"></ol></aside>
+<details id="legend-box" open><summary>Legend</summary><div id="legend"></div></details></main>
 <section id="final" hidden><h2>Final result</h2><table id="final-table"></table>
 <ul id="faults"></ul></section>
 <script>@@JS@@</script>

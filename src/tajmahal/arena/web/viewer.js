@@ -95,7 +95,7 @@ function show(i) {
   el("step-label").textContent = `decision ${s.decision} of ${game.steps.length - 1}`;
   el("picture").innerHTML = picture(step);
   const now = el("now");
-  const who = s.seat === null ? "" : `seat ${s.seat} (${game.names[s.seat]}): `;
+  const who = s.seat === null ? "" : `seat ${s.seat} (${game.names[s.seat]})${s.told ? " " : ": "}`;
   now.textContent = `${who}${s.text} — scores ${s.scores.join(", ")}`;
   now.className = s.fault ? "fault" : "";
   const limited = seatView(), last = step === game.steps.length - 1;
