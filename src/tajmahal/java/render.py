@@ -347,7 +347,10 @@ def _size(c: Components) -> tuple[float, float]:
 
 
 def document(c: Components, body: str) -> str:
-    return svg_document(body, *_size(c))
+    width, height = _size(c)
+    board = sheet_of(c).width
+    areas = ((0.0, 0.0, board, sheet_of(c).height), (board, 0.0, width - board, height))
+    return svg_document(body, width, height, areas=areas)
 
 
 def svg(obj: State | PlayerView, names: Sequence[str] | None = None) -> str:

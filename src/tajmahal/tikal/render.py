@@ -507,7 +507,10 @@ def _overlay(c: Components) -> str:
 
 def document(c: Components, body: str) -> str:
     """Layers joined into one SVG document (with the spaces' names on top)."""
-    return svg_document(body + _overlay(c), *_size(c))
+    width, height = _size(c)
+    board = _geometry(c)[1]
+    areas = ((0.0, 0.0, board, height), (board, 0.0, width - board, height))
+    return svg_document(body + _overlay(c), width, height, areas=areas)
 
 
 def _view_of(

@@ -120,3 +120,40 @@ function standings(names, result, humans) {
   } else head = line;
   return {head, line, order};
 }
+
+// On a narrow screen (a phone), a picture whose root names its areas (the board,
+// the panel: data-areas="x y w h|x y w h") is shown as one copy per area, one under
+// another, each across the screen.  Each part with an id stays in the one copy
+// whose area holds its centre (it would be out of sight in the others), so that
+// every id is found once.
+const NARROW = 600;
+function splitAreas(box) {
+  const svg = box.querySelector(":scope > svg");
+  const areas = svg && svg.dataset.areas;
+  box.classList.remove("split");
+  if (!areas || box.clientWidth >= NARROW) return;
+  const boxes = areas.split("|").map((a) => a.trim().split(/\s+/).map(Number));
+  const copies = boxes.map((b, k) => {
+    const copy = k ? svg.cloneNode(true) : svg;
+    copy.setAttribute("viewBox", b.join(" "));
+    copy.setAttribute("width", b[2]);
+    copy.setAttribute("height", b[3]);
+    copy.removeAttribute("data-areas");
+    if (k) box.append(copy);
+    return copy;
+  });
+  box.classList.add("split");
+  const home = (node, svg) => {  // the area holding the part's centre
+    const b = node.getBBox(), m = svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    const x = m.a * (b.x + b.width / 2) + m.c * (b.y + b.height / 2) + m.e;
+    const y = m.b * (b.x + b.width / 2) + m.d * (b.y + b.height / 2) + m.f;
+    const k = boxes.findIndex(([l, t, w, h]) => x >= l && x < l + w && y >= t && y < t + h);
+    return k < 0 ? 0 : k;
+  };
+  copies.forEach((copy, k) => {
+    for (const node of copy.querySelectorAll("[id]")) {
+      if (!node.isConnected || node.closest("defs") || !node.getBBox) continue;
+      if (home(node, copy) !== k) node.remove();
+    }
+  });
+}

@@ -98,6 +98,7 @@ function moveButton(p, i, commit) {
 function picture(s, p) {
   const preview = p && pick.selected !== null ? p.options[pick.selected].preview : "";
   el("picture").innerHTML = s.picture ? overlaid(s.picture, {"last-move": s.last, "preview": preview}) : "";
+  splitAreas(el("picture"));
   if (!p) return new Map();
   const {next} = options(p);
   for (const id of pick.chosen) {
@@ -124,19 +125,21 @@ const MANY = 40;
 function markMany(legal) {
   const box = el("picture");
   box.classList.toggle("many", legal.length > MANY);
-  const svg = box.querySelector("svg");
-  if (legal.length <= MANY || !svg) return;
-  const dots = document.createElementNS("http://www.w3.org/2000/svg", "g");
-  dots.setAttribute("class", "dots");
+  if (legal.length <= MANY) return;
   for (const node of legal) {
-    const b = node.getBBox();
+    const svg = node.ownerSVGElement, b = node.getBBox();
+    let dots = svg.querySelector(":scope > g.dots");
+    if (!dots) {
+      dots = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      dots.setAttribute("class", "dots");
+      svg.append(dots);
+    }
     const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
     dot.setAttribute("cx", b.x + b.width / 2);
     dot.setAttribute("cy", b.y + b.height / 2);
     dot.setAttribute("r", Math.max(2.5, Math.min(5, b.width / 9)));
     dots.append(dot);
   }
-  svg.append(dots);
 }
 
 function moves(s, p) {
@@ -255,6 +258,7 @@ function draw() {
 // such as Java's board) across the page with the panels under it.  A phone's
 // narrow screen always stacks them (play.css).
 function arrange() {
+  if (el("picture").classList.contains("split")) return;
   const svg = el("picture").querySelector("svg");
   const box = svg && svg.viewBox.baseVal;
   if (!box || !box.width) return;
@@ -264,7 +268,7 @@ function arrange() {
   const across = Math.min(page, (room - 280) * aspect);
   document.body.classList.toggle("wide", across > 1.15 * beside);
 }
-window.addEventListener("resize", arrange);
+window.addEventListener("resize", () => { if (last) { draw(); arrange(); } });
 
 function render(s) {
   last = s;
