@@ -129,6 +129,12 @@ def main() -> None:
     "--game", "game_name", metavar="NAME", help="The game to play [default: the first installed]."
 )
 @click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    metavar="RECORD",
+    help="Go on with the interrupted game of RECORD (its seats, deal and decisions).",
+)
+@click.option(
     "--sandbox/--no-sandbox",
     default=None,
     help="With SEATs: run the bots sandboxed (Linux namespaces; docs/cli.md, Trust model) "
@@ -150,7 +156,7 @@ def play(
     Example:
       tajmahal play human greedy mcts
     """
-    if seats:
+    if seats or web["resume"] is not None:
         from .extras import MissingExtra, require
 
         try:

@@ -28,6 +28,8 @@ from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .match import Match
 from .process import ProcessConnection
+from .record import Replay
+from .resume import ResumedMatch
 from .signals import uninterruptible
 from .terms import (
     Fault,
@@ -252,6 +254,13 @@ def play_match(
     connections: Sequence[Connection],
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
+    keep: Path | None = None,
+    resume: Replay | None = None,
 ) -> MatchResult:
-    """Play one game over ``connections`` (one per seat); see :func:`run_match`."""
-    return Match(game, setup, connections, config, seed).run()
+    """Play one game over ``connections`` (one per seat); see :func:`run_match`.
+    If it is interrupted, its decisions so far are kept at ``keep``; ``resume``:
+    the record of an interrupted game of ``setup`` to go on with (see
+    :mod:`~tajmahal.arena.resume`)."""
+    if resume is not None:
+        return ResumedMatch(game, setup, connections, config, seed, resume, keep).run()
+    return Match(game, setup, connections, config, seed, keep).run()

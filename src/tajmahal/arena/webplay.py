@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from attrs import evolve
@@ -39,9 +40,10 @@ from .game import AnyGame, Pictures
 from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
+from .record import Replay
 from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
-from .terms import MatchConfig, MatchResult, TimeControl
+from .terms import DEFAULT_HANDSHAKE, MatchConfig, MatchResult, TimeControl
 from .viewer import asset, seen_by, told_once
 from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
 from .websession import Launch, WebSession, origin
@@ -72,11 +74,13 @@ class Table:
         names: Sequence[str],
         humans: Sequence[int],
         pace: float = 0.0,
+        replayed: int = 0,
     ) -> None:
         self.game = game
         self.names = list(names)
         self.humans = list(humans)
         self.pace = pace
+        self.replayed = replayed  # a resumed game's first decisions: shown at once
         self.pictures: Pictures | None = game.pictures()
         self.state = game.new_game(setup)
         self.board = self.pictures.board(self.state) if self.pictures is not None else None
@@ -124,7 +128,7 @@ class Table:
         mark = ""
         if self.pictures is not None:
             mark = self.pictures.mark(before, game.action_to_data(action))
-        if seat not in self.humans and self.pace > 0:
+        if seat not in self.humans and self.pace > 0 and decision > self.replayed:
             wait = self.shown + self.pace - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
@@ -421,24 +425,32 @@ def play_in_browser(
     linger: float | None = None,
     say: Callable[[str], None] = print,
     pace: float = PACE,
+    keep: Path | None = None,
+    resume: Replay | None = None,
 ) -> MatchResult:
     """Play ``setup`` with a person at each seat whose spec is None, the bots of the
     other specs, through the referee; serve the page on ``host:port`` meanwhile.
 
     After the game the page stays up ``linger`` seconds (None: until Ctrl-C).  The
-    bots' moves are shown ``pace`` seconds apart."""
+    bots' moves are shown ``pace`` seconds apart.  If the game is interrupted, its
+    decisions so far are kept at ``keep``; ``resume``: the record of an interrupted
+    game to go on with (its people are the same seats again, their names too)."""
     humans = [seat for seat, spec in enumerate(specs) if spec is None]
     names = [
         s.text if s is not None else (f"{HUMAN} {k}" if len(humans) > 1 else HUMAN)
         for k, s in enumerate(specs)
     ]
-    table = Table(game, setup, names, humans, pace)
+    if resume is not None:
+        names = [p["name"] if s is None else n for p, s, n in zip(
+            resume.header["players"], specs, names, strict=True)]
+    replayed = len(resume.steps) if resume is not None else 0
+    table = Table(game, setup, names, humans, pace, replayed)
     filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
     connections: list[Connection] = connect(
         game, [filler if s is None else s for s in specs], config, seed
     )
-    for seat in humans:
-        connections[seat] = InProcessConnection(HumanSeat(table, seat, names[seat]), names[seat])
+    for seat in humans:  # named as the person is; "human" in the record's "bot"
+        connections[seat] = InProcessConnection(HumanSeat(table, seat, names[seat]), HUMAN)
     times = [config.seat_time(s) for s in range(len(specs))]
     for seat in humans:
         times[seat] = HUMAN_TIME
@@ -456,7 +468,7 @@ def play_in_browser(
             else:
                 say(f"opening it in your browser through {launch.uri} (readable by you only)")
                 launch.open_browser()
-        result = play_match(game, setup, connections, config, seed=seed)
+        result = play_match(game, setup, connections, config, seed, keep, resume)
         table.finish(result)
         if linger is None:
             with contextlib.suppress(KeyboardInterrupt):
@@ -486,10 +498,12 @@ def run_play(
     move: float,
     pace: float = PACE,
     sandbox: bool | None = None,
+    resume: Path | None = None,
 ) -> None:
     """``tajmahal play SEAT...``: each SEAT ``human`` or a bot as ``match`` takes it.
     The bots run sandboxed unless ``sandbox`` is False (None: where the system
-    allows it)."""
+    allows it).  ``resume``: the record of an interrupted game to go on with (its
+    seats, deal and times; the record is then the whole game's unless ``record``)."""
     import secrets
 
     import click
@@ -503,12 +517,34 @@ def run_play(
         parse_bots,
         say_sandbox,
     )
+    from .record import RecordError, read_game_id
     from .registry import registry_of
     from .report import result_table
+    from .resume import (
+        ResumeError,
+        interrupted_at,
+        kept_at,
+        read_interrupted,
+        resumed_seats,
+        resumed_times,
+    )
 
     containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
     registry = registry_of(games)
-    game = load_game_option(registry, game_name)
+    done: Replay | None = None
+    times: TimeControl | tuple[TimeControl, ...] = TimeControl(move=move)
+    if resume is not None:
+        if seats:
+            raise click.UsageError("--resume plays the seats of its record: give no SEATs")
+        try:
+            game = load_game_option(registry, game_name or read_game_id(resume))
+            done = read_interrupted(game, resume)
+        except (RecordError, ResumeError) as e:
+            raise click.UsageError(f"--resume {e}") from None
+        seats = [HUMAN if bot is None else bot for bot, _ in resumed_seats(done, HUMAN)]
+        seed, times = done.header["seed"], resumed_times(done)
+        record = resume if record is None else record
+    game = load_game_option(registry, game_name) if done is None else game
     if not game.min_players <= len(seats) <= game.max_players:
         raise click.UsageError(
             f"{game.title} is for {game.min_players}-{game.max_players} players: give that "
@@ -523,18 +559,32 @@ def run_play(
         check_writable(record, "--record")
     seed = secrets.randbits(63) if seed is None else seed
     try:
-        setup = game.random_setup(len(seats), seed)
+        setup = (
+            game.setup_from_data(done.header["setup"])
+            if done is not None
+            else game.random_setup(len(seats), seed)
+        )
     except ValueError as e:
         raise click.UsageError(str(e)) from None
+    keep = kept_at(record, seed)
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
+    outputs = [(keep.parent, f"{keep} (the game so far, if it is interrupted)")]
     if record is not None:
-        bot_specs = [spec for spec in specs if spec is not None]
-        check_outputs_hidden(bot_specs, confined, [(record.parent, f"--record {record}")])
+        outputs.append((record.parent, f"--record {record}"))
+    bot_specs = [spec for spec in specs if spec is not None]
+    check_outputs_hidden(bot_specs, confined, outputs)
     if programs:
         say_sandbox(confined, sandbox)
-    config = MatchConfig(time=TimeControl(move=move), record=record, sandbox=confined)
+    config = MatchConfig(
+        time=times,
+        handshake=float(done.header["handshake"]) if done is not None else DEFAULT_HANDSHAKE,
+        record=record,
+        sandbox=confined,
+        hide=(keep.parent,),
+    )
+    before = interrupted_at(keep)
     try:
         with terminate_as_interrupt():
             result = play_in_browser(
@@ -549,11 +599,26 @@ def run_play(
                 linger=linger,
                 say=lambda line: click.echo(line, err=True),
                 pace=pace,
+                keep=keep,
+                resume=done,
             )
     except OSError as e:
         raise click.UsageError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+    except ResumeError as e:
+        raise click.UsageError(f"--resume {resume}: {e}") from None
     except KeyboardInterrupt:
-        click.echo("interrupted: the game was stopped; no record was written", err=True)
+        kept = interrupted_at(keep)
+        if kept is None:
+            click.echo("interrupted before the first decision: nothing was kept", err=True)
+        else:
+            new = "" if kept != before else " (no new decision)"
+            click.echo(
+                f"interrupted: the {kept} decisions so far are in {keep}{new}; "
+                f"`tajmahal play --resume {keep}` goes on with the game",
+                err=True,
+            )
         sys.exit(130)
+    if resume is not None and record != resume and interrupted_at(resume) is not None:
+        resume.unlink()  # the whole game is in its record now
     click.echo(f"{game.title}, {len(seats)} players, seed {seed}: {result.decisions} decisions")
     result_table(result, game.score_sources)
