@@ -230,9 +230,15 @@ def ring(x: float, y: float, radius: float, turn: float, color: str, dashed: boo
     )
 
 
-def tag(x: float, y: float, words: str, color: str) -> str:
-    """A short label on a light ground centred on ``(x, y)`` (an AP cost, a rotation)."""
+def tag(
+    x: float, y: float, words: str, color: str, within: tuple[float, float] | None = None
+) -> str:
+    """A short label on a light ground centred on ``(x, y)`` (an AP cost, a rotation),
+    moved along to lie whole ``within`` (left, right) where given: never cut by the
+    picture's edge."""
     w = text_width(words, 11.5) * 1.1 + 12  # bold: a tenth wider
+    if within is not None:
+        x = max(within[0] + w / 2, min(x, within[1] - w / 2))
     return (
         f'<rect x="{number(x - w / 2)}" y="{number(y - 11.5)}" width="{number(w)}" height="17" '
         f'rx="4" fill="#fff" stroke="{color}" stroke-width="1.5"/>'

@@ -106,10 +106,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
     # -- optional parts (arena.game.Game and kit.adapter.Adapter say what each is)
 
-    def outlook(self, state: State) -> list[int]:
-        """T44: what each seat would score at a scoring round now (its temples and
-        treasures as they stand)."""
-        return [sum(rules.scoring(state, seat)) for seat in range(len(state.players))]
+    outlook = staticmethod(rules.outlook)
 
     def bots(self) -> TikalBots:
         from .bots import TikalBots
