@@ -222,9 +222,11 @@ class JavaPictures:
 
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
         self.components = components
+        self.players = 4
         self._shapes: tuple[State, dict[tuple[int, ...], int]] | None = None
 
     def board(self, state: State) -> str:
+        self.players = len(state.players)  # the picture's height follows (its panel)
         return board_layer(state.components)
 
     def public(self, state: State, names: Sequence[str]) -> list[str]:
@@ -234,7 +236,7 @@ class JavaPictures:
         return hand_parts(state, seat)
 
     def document(self, body: str) -> str:
-        return document(self.components, body)
+        return document(self.components, body, self.players)
 
     def half_made(self, state: State) -> bool:
         """Whether ``state`` waits for the rest of a half-made action: the browser

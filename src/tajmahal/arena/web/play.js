@@ -119,26 +119,34 @@ function picture(s, p) {
   return next;
 }
 
-// Many parts to click at once (most of Java's board): rings round them all would
-// hide the board, so each gets a dot at its centre (and its ring when pointed at).
+// Many parts of a kind to click at once (most of Java's board): rings round them
+// all would hide the board, so each gets a dot at its centre (and its ring when
+// pointed at); the few other parts (a card, the pile) keep their rings.
 const MANY = 40;
 function markMany(legal) {
-  const box = el("picture");
-  box.classList.toggle("many", legal.length > MANY);
-  if (legal.length <= MANY) return;
+  const kinds = new Map();
   for (const node of legal) {
-    const svg = node.ownerSVGElement, b = node.getBBox();
-    let dots = svg.querySelector(":scope > g.dots");
-    if (!dots) {
-      dots = document.createElementNS("http://www.w3.org/2000/svg", "g");
-      dots.setAttribute("class", "dots");
-      svg.append(dots);
+    const kind = [...node.classList].filter((c) => c !== "legal").join(" ");
+    if (!kinds.has(kind)) kinds.set(kind, []);
+    kinds.get(kind).push(node);
+  }
+  for (const nodes of kinds.values()) {
+    if (nodes.length <= MANY) continue;
+    for (const node of nodes) {
+      node.classList.add("dotted");
+      const svg = node.ownerSVGElement, b = node.getBBox();
+      let dots = svg.querySelector(":scope > g.dots");
+      if (!dots) {
+        dots = document.createElementNS("http://www.w3.org/2000/svg", "g");
+        dots.setAttribute("class", "dots");
+        svg.append(dots);
+      }
+      const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      dot.setAttribute("cx", b.x + b.width / 2);
+      dot.setAttribute("cy", b.y + b.height / 2);
+      dot.setAttribute("r", Math.max(2.5, Math.min(5, b.width / 9)));
+      dots.append(dot);
     }
-    const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    dot.setAttribute("cx", b.x + b.width / 2);
-    dot.setAttribute("cy", b.y + b.height / 2);
-    dot.setAttribute("r", Math.max(2.5, Math.min(5, b.width / 9)));
-    dots.append(dot);
   }
 }
 
@@ -265,7 +273,7 @@ function arrange() {
   const aspect = box.width / box.height, page = document.documentElement.clientWidth - 24;
   const room = window.innerHeight - 60;
   const beside = Math.min(page - 300, room * aspect);
-  const across = Math.min(page, (room - 280) * aspect);
+  const across = Math.min(page, (room - 200) * aspect);  // the turn's panel in view below
   document.body.classList.toggle("wide", across > 1.15 * beside);
 }
 window.addEventListener("resize", () => { if (last) { draw(); arrange(); } });
