@@ -289,7 +289,7 @@ _PAGE = """<!DOCTYPE html>
 <ol id="standings"></ol><a href="#final">the final table</a></section>
 <div id="cover" hidden><p id="cover-text"></p><button id="reveal">show my hand</button></div>
 <main><div id="board"><div id="picture"></div></div>
-<aside><div id="turn"><h2 id="prompt"></h2><p id="hint"></p>
+<aside><div id="turn-box"><h2 id="prompt"></h2><p id="hint"></p>
 <div id="choice" hidden><div id="choice-text"></div>
 <button id="confirm" title="Enter">confirm</button>
 <button id="cancel" title="Escape">cancel</button></div>
