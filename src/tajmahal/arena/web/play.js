@@ -278,6 +278,13 @@ function arrange() {
 }
 window.addEventListener("resize", () => { if (last) { draw(); arrange(); } });
 
+// On a phone the turn's panel stays at the screen's foot: the page ends below it.
+function makeRoom() {
+  const box = el("turn-box");
+  const fixed = getComputedStyle(box).position === "fixed";
+  document.body.style.paddingBottom = fixed ? `${box.offsetHeight + 16}px` : "";
+}
+
 function render(s) {
   last = s;
   el("status").textContent = s.closed && !s.result ? "the game was stopped" : "";
@@ -286,6 +293,7 @@ function render(s) {
   scores(s);
   log(s);
   showBanner(s);
+  makeRoom();
   if (s.result) {
     el("final").hidden = false;
     finalTable(s.names, s.sources, s.result);
