@@ -611,14 +611,3 @@ def dealt_data(game: AnyGame, players: int, seed: int, variant: str | None) -> A
 def _json(data: Any) -> Any:
     """``data`` as it reads back from JSON (tuples become lists ...)."""
     return orjson.loads(orjson.dumps(data))
-
-
-def write_lines(path: Path, lines: Sequence[dict[str, Any]]) -> None:
-    """Write a whole record atomically (for tools and tests)."""
-    writer = RecordWriter(path)
-    try:
-        for line in lines:
-            writer.write(line)
-        writer.commit()
-    finally:
-        writer.discard()
