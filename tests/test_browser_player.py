@@ -247,3 +247,29 @@ def test_taj_mahal_cards_are_big_and_the_playable_ones_ringed(
                 "#picture .prize", "es => es.map(e => e.querySelector('.leader').textContent)"
             )
             assert prizes and all(p for p in prizes)
+
+
+@pytest.mark.parametrize("name", ["tajmahal", "java"])
+def test_the_replay_on_a_phone_shows_the_board_across_the_screen(
+    browser: Any, tmp_path: Path, name: str
+) -> None:
+    from click.testing import CliRunner
+
+    from tajmahal.cli import main
+
+    record, html = tmp_path / "g.jsonl", tmp_path / "g.html"
+    runner = CliRunner()
+    made = runner.invoke(main, ["match", "--game", name, "greedy", "random", "random", "-q",
+                                "--seed", "2", "--record", str(record)])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    assert runner.invoke(main, ["replay", str(record), "--html", str(html)]).exit_code == 0
+    with opened(browser, *SIZES["phone"]) as page:
+        page.goto(html.as_uri())
+        page.wait_for_selector("body[data-ready='1']")
+        page.keyboard.press("End")  # every hand shown: the panel at its fullest
+        boxes = page.eval_on_selector_all("#picture > svg", f"es => es.map({BOX})")
+        assert len(boxes) == 2
+        for left, _, right, _ in boxes:
+            assert left < 12 and right > 378
+        log = page.eval_on_selector("aside", BOX)
+        assert log[1] >= boxes[1][3] - 1 and log[2] - log[0] > 360  # under it, across
