@@ -208,3 +208,14 @@ def games(tmp_path: Path) -> Iterator[list[Game]]:
     yield started
     for game in started:
         game.stop()
+
+
+def check_replays(record: Path) -> None:
+    """The record replays, every field checked (``tajmahal replay --verify``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tajmahal", "replay", "--verify", str(record)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

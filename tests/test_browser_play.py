@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +11,7 @@ import pytest
 from browser_support import (
     Game,
     browser,
+    check_replays,
     games,
     make_a_move,
     next_decision,
@@ -58,13 +57,7 @@ def check_the_record(game: Game, page: Any, moves: int, sources: list[str]) -> N
     assert [[int(x) for x in r[2:-2]] for r in rows] == [
         [b[s] for s in sources] for b in result["breakdown"]
     ]
-    replayed = subprocess.run(
-        [sys.executable, "-m", "tajmahal", "replay", "--verify", str(game.record)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert replayed.returncode == 0, replayed.stderr
+    check_replays(game.record)
 
 
 @whole_game

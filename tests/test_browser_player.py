@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import random
 import signal
-import subprocess
-import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import browser_support as support
 import pytest
-from browser_support import Game, browser, games, make_a_move, next_decision, opened, whole_game
+from browser_support import Game, browser, games
 
 from tajmahal.arena.resume import interrupted_at
 
@@ -40,9 +41,9 @@ def test_the_end_names_the_winner_and_where_you_finished_in_view(
 ) -> None:
     game = Game(tmp_path, "human", "first", "random", "--seed", "4", "--linger", "60")
     games.append(game)
-    with opened(browser, *SIZES["phone"]) as phone:
+    with support.opened(browser, *SIZES["phone"]) as phone:
         phone.goto(game.url)
-        assert next_decision(phone)
+        assert support.next_decision(phone)
         phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down at the log
         assert phone.evaluate("window.scrollY") > 500
         state = game.moves(random.Random(4))  # the person's every decision, to the end
@@ -50,7 +51,7 @@ def test_the_end_names_the_winner_and_where_you_finished_in_view(
         result, names = state["result"], state["names"]
         for page in (phone,):
             check_the_banner(page, result, names)
-    with opened(browser, *SIZES["desktop"]) as desktop:
+    with support.opened(browser, *SIZES["desktop"]) as desktop:
         desktop.goto(game.url)
         desktop.wait_for_selector("body[data-over='1']")
         check_the_banner(desktop, result, names)
@@ -91,7 +92,7 @@ def check_the_banner(page: Any, result: dict[str, Any], names: list[str]) -> Non
     assert "(you)" in rows[order.index(0)][1]
 
 
-@whole_game
+@support.whole_game
 def test_an_interrupted_game_goes_on_in_the_browser(
     games: list[Game], browser: Any, tmp_path: Path
 ) -> None:
@@ -101,11 +102,11 @@ def test_an_interrupted_game_goes_on_in_the_browser(
     rng = random.Random(7)
     first = Game(tmp_path, "human", "greedy", "random", "--seed", "7")
     games.append(first)
-    with opened(browser, *SIZES["phone"]) as page:
+    with support.opened(browser, *SIZES["phone"]) as page:
         page.goto(first.url)
         for _ in range(3):  # on the board, as a person plays
-            assert next_decision(page)
-            make_a_move(page, rng)
+            assert support.next_decision(page)
+            support.make_a_move(page, rng)
     said = first.interrupt(signal.SIGTERM)
     kept = interrupted_at(first.record)
     assert kept is not None and kept >= 3
@@ -116,13 +117,13 @@ def test_an_interrupted_game_goes_on_in_the_browser(
 
     again = Game(tmp_path, "--resume", "game.jsonl", record=False)
     games.append(again)
-    with opened(browser, *SIZES["desktop"]) as page:
+    with support.opened(browser, *SIZES["desktop"]) as page:
         page.goto(again.url)
-        assert next_decision(page)  # the person's decision, after those of the record
+        assert support.next_decision(page)  # the person's decision, after those of the record
         shown = page.eval_on_selector_all("#log li.action", "es => es.map(e => e.value)")
         assert shown[-kept:] == list(range(1, kept + 1))
         assert page.inner_text("#scores").startswith("human (you)")
-        make_a_move(page, rng)
+        support.make_a_move(page, rng)
     said = again.interrupt(signal.SIGINT)
     more = interrupted_at(first.record)
     assert more is not None and more > kept and f"the {more} decisions so far" in said
@@ -134,13 +135,7 @@ def test_an_interrupted_game_goes_on_in_the_browser(
     assert state["result"] is not None
     lines = last.lines()
     assert lines[-1]["type"] == "result" and actions(first.record)[: len(before)] == before
-    verified = subprocess.run(
-        [sys.executable, "-m", "tajmahal", "replay", "--verify", str(first.record)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert verified.returncode == 0, verified.stderr
+    support.check_replays(first.record)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
 
 
@@ -154,15 +149,25 @@ def actions(record: Path) -> list[Any]:
     ]
 
 
+@contextmanager
+def first_decision(
+    games: list[Game], browser: Any, folder: Path, name: str, size: str
+) -> Iterator[Any]:
+    """A page on a screen of ``size``, at the first decision of a game of ``name``
+    (the person at seat 0, a bot at seat 1)."""
+    game = Game(folder, "--game", name, "human", "first", "--seed", "3", record=False)
+    games.append(game)
+    with support.opened(browser, *SIZES[size]) as page:
+        page.goto(game.url)
+        assert support.next_decision(page)
+        yield page
+
+
 @pytest.mark.parametrize("name", ["tajmahal", "tikal", "java"])
 def test_a_phone_shows_the_board_across_the_screen_and_the_panels_under_it(
     games: list[Game], browser: Any, tmp_path: Path, name: str
 ) -> None:
-    game = Game(tmp_path, "--game", name, "human", "first", "--seed", "3", record=False)
-    games.append(game)
-    with opened(browser, *SIZES["phone"]) as page:
-        page.goto(game.url)
-        assert next_decision(page)
+    with first_decision(games, browser, tmp_path, name, "phone") as page:
         # the picture's areas (the board, its panel) one under another, each across
         boxes = page.eval_on_selector_all("#picture > svg", f"es => es.map({BOX})")
         assert len(boxes) == 2
@@ -184,18 +189,14 @@ def test_a_phone_shows_the_board_across_the_screen_and_the_panels_under_it(
         for (left, _, right, _), (_, top, _, bottom) in zip(keys, texts, strict=True):
             assert right - left > 340 and bottom - top < 3.2 * 17  # three lines at most
         # a person plays on it: a legal part clicked, its move confirmed
-        assert make_a_move(page, random.Random(3), lambda label: False)
+        assert support.make_a_move(page, random.Random(3), lambda label: False)
 
 
 @pytest.mark.parametrize("name", ["tikal", "java"])
 def test_a_wide_board_goes_across_the_page(
     games: list[Game], browser: Any, tmp_path: Path, name: str
 ) -> None:
-    game = Game(tmp_path, "--game", name, "human", "first", "--seed", "3", record=False)
-    games.append(game)
-    with opened(browser, *SIZES["desktop"]) as page:
-        page.goto(game.url)
-        assert next_decision(page)
+    with first_decision(games, browser, tmp_path, name, "desktop") as page:
         assert page.evaluate("document.body.classList.contains('wide')")
         left, _, right, bottom = page.eval_on_selector("#picture svg", BOX)
         assert right - left > 1200 and bottom < 900  # the whole picture in view
@@ -207,11 +208,7 @@ def test_java_rings_no_part_of_a_board_that_is_legal_nearly_everywhere(
 ) -> None:
     """J19-J20: ~200 positions take the first decision: each gets a dot, the terrain
     stays as it is (no tint, no ring) until one is pointed at."""
-    game = Game(tmp_path, "--game", "java", "human", "first", "--seed", "3", record=False)
-    games.append(game)
-    with opened(browser, *SIZES["desktop"]) as page:
-        page.goto(game.url)
-        assert next_decision(page)
+    with first_decision(games, browser, tmp_path, "java", "desktop") as page:
         legal = page.locator("#picture .pos.legal")
         assert legal.count() > 150
         assert page.locator("#picture .dots circle").count() == legal.count()
@@ -231,9 +228,9 @@ def test_taj_mahal_cards_are_big_and_the_playable_ones_ringed(
     game = Game(tmp_path, "human", "first", "random", "--seed", "12", record=False)
     games.append(game)
     for width, height in SIZES.values():
-        with opened(browser, width, height) as page:
+        with support.opened(browser, width, height) as page:
             page.goto(game.url)
-            assert next_decision(page)
+            assert support.next_decision(page)
             cards = page.eval_on_selector_all("#picture [id^=hand-card-]", f"es => es.map({BOX})")
             assert cards
             for left, top, right, bottom in cards:
@@ -263,7 +260,7 @@ def test_the_replay_on_a_phone_shows_the_board_across_the_screen(
                                 "--seed", "2", "--record", str(record)])  # fmt: skip
     assert made.exit_code == 0, made.output
     assert runner.invoke(main, ["replay", str(record), "--html", str(html)]).exit_code == 0
-    with opened(browser, *SIZES["phone"]) as page:
+    with support.opened(browser, *SIZES["phone"]) as page:
         page.goto(html.as_uri())
         page.wait_for_selector("body[data-ready='1']")
         page.keyboard.press("End")  # every hand shown: the panel at its fullest

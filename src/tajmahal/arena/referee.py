@@ -262,5 +262,5 @@ def play_match(
     the record of an interrupted game of ``setup`` to go on with (see
     :mod:`~tajmahal.arena.resume`)."""
     if resume is not None:
-        return ResumedMatch(game, setup, connections, config, seed, resume, keep).run()
+        return ResumedMatch(game, setup, connections, config, seed, keep).resuming(resume).run()
     return Match(game, setup, connections, config, seed, keep).run()

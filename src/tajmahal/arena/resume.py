@@ -20,12 +20,11 @@ from typing import Any
 
 import orjson
 
-from .connection import Connection
 from .game import AnyGame
 from .match import Match, _Seat
 from .protocol import HELLO
 from .record import INTERRUPTED, RecordError, Replay, replay
-from .terms import Fault, MatchConfig, TimeControl
+from .terms import Fault, TimeControl
 
 
 class ResumeError(Exception):
@@ -89,23 +88,18 @@ def _at_hello(before: int, data: dict[str, Any]) -> bool:
 
 
 class ResumedMatch(Match):
-    """The match of an interrupted game's ``record``, from its start: the record's
-    decisions again, then the game goes on (see the module's docstring)."""
+    """The match of an interrupted game's record (given by :meth:`resuming`), from
+    its start: the record's decisions again, then the game goes on (see the
+    module's docstring)."""
 
-    def __init__(
-        self,
-        game: AnyGame,
-        setup: Any,
-        connections: Sequence[Connection],
-        config: MatchConfig,
-        seed: int,
-        record: Replay,
-        keep: Path | None = None,
-    ) -> None:
-        super().__init__(game, setup, connections, config, seed, keep)
+    record: Replay
+
+    def resuming(self, record: Replay) -> ResumedMatch:
+        """This match, going on with ``record`` (of its game, setup and seats)."""
         self.record = record
         self.replayed = len(record.steps)
         self.start -= float(record.result.get("duration", 0.0))  # its time goes on
+        return self
 
     def handshake(self) -> None:
         """The hello of each seat, which must be the record's player; a seat that
