@@ -162,3 +162,28 @@ def test_a_resumed_game_needs_the_same_players(tmp_path: Path) -> None:
     other[1] = ScriptedConnection([], name="someone else")
     with pytest.raises(ResumeError, match="seat 1 is someone else"):
         play_match(TAJMAHAL, setup, other, MatchConfig(), SEED, resume=done)
+
+
+def test_the_command_line_says_what_cannot_be_resumed(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tajmahal.cli import main
+
+    kept, _ = interrupted_game(tmp_path, False)
+    finished = tmp_path / "done.jsonl"
+    play_match(TAJMAHAL, Setup.random(3, 1), seats(RandomPlayer(1), False),
+               MatchConfig(record=finished), 1)  # fmt: skip
+    runner = CliRunner()
+
+    def said(*args: str) -> str:
+        out = runner.invoke(main, ["play", *args, "--no-browser", "--port", "0"])
+        assert out.exit_code == 2, out.output
+        return out.output
+
+    assert "--resume plays the seats of its record: give no SEATs" in said(
+        "human", "greedy", "random", "--resume", str(kept)
+    )
+    assert "a finished game (nothing to resume)" in said("--resume", str(finished))
+    # `tajmahal replay` of the interrupted record says how to go on with it
+    out = runner.invoke(main, ["replay", str(kept)])
+    assert out.exit_code != 0 and "`tajmahal play --resume RECORD` goes on with it" in out.output
