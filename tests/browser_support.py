@@ -138,8 +138,11 @@ class Game:
             cwd=folder,
         )
         assert self.process.stderr is not None
-        line = self.process.stderr.readline()
-        assert "the game is at http://127.0.0.1:" in line, line
+        said = [self.process.stderr.readline()]  # a word on the sandbox may come first
+        while "the game is at" not in said[-1] and said[-1] and len(said) < 5:
+            said.append(self.process.stderr.readline())
+        line = said[-1]
+        assert "the game is at http://127.0.0.1:" in line, said
         self.url = line.split(" at ", 1)[1].split()[0]  # with its token: #token=...
         self.base, self.token = self.url.split("#token=", 1)
 

@@ -14,7 +14,13 @@ from tajmahal.arena import InProcessConnection, MatchConfig, Player, RandomPlaye
 from tajmahal.arena.connection import Connection
 from tajmahal.arena.protocol import Message
 from tajmahal.arena.record import RecordError, replay
-from tajmahal.arena.resume import ResumeError, interrupted_at, kept_at, read_interrupted
+from tajmahal.arena.resume import (
+    ResumeError,
+    interrupted_at,
+    kept_at,
+    read_interrupted,
+    whole_game_at,
+)
 from tajmahal.arena.scripted import Answer, ScriptedConnection, correct_answer
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
@@ -143,6 +149,10 @@ def test_a_finished_record_is_never_replaced_by_an_interrupted_game(tmp_path: Pa
     assert kept_at(kept, SEED) == kept  # an interrupted game's record: replaced by a longer one
     with pytest.raises(ResumeError, match="a finished game"):
         read_interrupted(TAJMAHAL, finished)
+    # the whole game, resumed without a record named: where its interruption was kept
+    assert whole_game_at(tmp_path / "g.interrupted.jsonl") == tmp_path / "g.interrupted.jsonl"
+    assert whole_game_at(tmp_path / "h.interrupted.jsonl") == tmp_path / "h.jsonl"
+    assert whole_game_at(kept) == kept
 
 
 def test_a_changed_record_does_not_resume(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ def main() -> None:
 )
 @click.option(
     "--resume",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     metavar="RECORD",
     help="Go on with the interrupted game of RECORD (its seats, deal and decisions).",
 )

@@ -57,6 +57,15 @@ def kept_at(record: Path | None, seed: int) -> Path:
     return record.with_name(f"{name}.interrupted.jsonl")
 
 
+def whole_game_at(kept: Path) -> Path:
+    """Where the whole game resumed from ``kept`` is recorded when no record is
+    named: ``NAME.jsonl`` for ``NAME.interrupted.jsonl`` (unless a record is
+    there already), else ``kept`` itself, replaced."""
+    name = kept.name.removesuffix(f".{INTERRUPTED}.jsonl")
+    plain = kept.with_name(f"{name}.jsonl")
+    return plain if plain != kept and not plain.exists() else kept
+
+
 def read_interrupted(game: AnyGame, path: Path) -> Replay:
     """The record of an interrupted game, replayed and checked (its seal too);
     :class:`ResumeError` if it is not one, or does not replay."""

@@ -299,6 +299,7 @@ def run_play(
         read_interrupted,
         resumed_seats,
         resumed_times,
+        whole_game_at,
     )
 
     containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
@@ -315,7 +316,7 @@ def run_play(
             raise click.UsageError(f"--resume {e}") from None
         seats = [HUMAN if bot is None else bot for bot, _ in resumed_seats(done, HUMAN)]
         seed, times = done.header["seed"], resumed_times(done)
-        record = resume if record is None else record
+        record = record if record is not None else whole_game_at(resume)
     game = load_game_option(registry, game_name) if done is None else game
     if not game.min_players <= len(seats) <= game.max_players:
         raise click.UsageError(
@@ -339,6 +340,7 @@ def run_play(
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     keep = kept_at(record, seed)
+    check_writable(keep, "the record of the game if it is interrupted")  # its folder made
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
@@ -380,6 +382,8 @@ def run_play(
         raise click.UsageError(f"--resume {resume}: {e}") from None
     except KeyboardInterrupt:
         kept = interrupted_at(keep)
+        if resume is not None and keep != resume and kept is not None and kept != before:
+            resume.unlink(missing_ok=True)  # the game so far is in the longer record now
         if kept is None:
             click.echo("interrupted before the first decision: nothing was kept", err=True)
         else:
