@@ -61,9 +61,11 @@ def whole_game_at(kept: Path) -> Path:
     """Where the whole game resumed from ``kept`` is recorded when no record is
     named: ``NAME.jsonl`` for ``NAME.interrupted.jsonl`` (unless a record is
     there already), else ``kept`` itself, replaced."""
-    name = kept.name.removesuffix(f".{INTERRUPTED}.jsonl")
-    plain = kept.with_name(f"{name}.jsonl")
-    return plain if plain != kept and not plain.exists() else kept
+    suffix = f".{INTERRUPTED}.jsonl"
+    if not kept.name.endswith(suffix):
+        return kept
+    plain = kept.with_name(kept.name.removesuffix(suffix) + ".jsonl")
+    return kept if plain.exists() else plain
 
 
 def read_interrupted(game: AnyGame, path: Path) -> Replay:
