@@ -49,21 +49,25 @@ def test_the_end_names_the_winner_and_where_you_finished_in_view(
         state = game.moves(random.Random(4))  # the person's every decision, to the end
         phone.wait_for_selector("body[data-over='1']")
         result, names = state["result"], state["names"]
-        for page in (phone,):
-            check_the_banner(page, result, names)
+        check_the_banner(phone, result, names)
+        check_told_once(phone)
     with support.opened(browser, *SIZES["desktop"]) as desktop:
         desktop.goto(game.url)
         desktop.wait_for_selector("body[data-over='1']")
         check_the_banner(desktop, result, names)
-        # each move told once: no action's line is told again under it
-        told = desktop.eval_on_selector_all(
-            "#log li.action",
-            "es => es.map(e => [e.querySelector('.what').textContent,"
-            " (e.querySelector('.event') || {}).textContent || ''])",
-        )
-        assert len(told) > 50
-        for what, first in told:
-            assert not first.startswith(what.split(": ")[0] + " (seat"), (what, first)
+        check_told_once(desktop)
+
+
+def check_told_once(page: Any) -> None:
+    """Each move told once in the log: no action's line is told again under it."""
+    told = page.eval_on_selector_all(
+        "#log li.action",
+        "es => es.map(e => [e.querySelector('.what').textContent,"
+        " (e.querySelector('.event') || {}).textContent || ''])",
+    )
+    assert len(told) > 50
+    for what, first in told:
+        assert not first.startswith(what.split(": ")[0] + " (seat"), (what, first)
 
 
 def check_the_banner(page: Any, result: dict[str, Any], names: list[str]) -> None:
@@ -203,12 +207,13 @@ def test_a_wide_board_goes_across_the_page(
         assert in_view(page, "#turn-box")  # what to do, under it
 
 
+@pytest.mark.parametrize("size", SIZES)
 def test_java_rings_no_part_of_a_board_that_is_legal_nearly_everywhere(
-    games: list[Game], browser: Any, tmp_path: Path
+    games: list[Game], browser: Any, tmp_path: Path, size: str
 ) -> None:
     """J19-J20: ~200 positions take the first decision: each gets a dot, the terrain
     stays as it is (no tint, no ring) until one is pointed at."""
-    with first_decision(games, browser, tmp_path, "java", "desktop") as page:
+    with first_decision(games, browser, tmp_path, "java", size) as page:
         legal = page.locator("#picture .pos.legal")
         assert legal.count() > 150
         assert page.locator("#picture .dots circle").count() == legal.count()
@@ -270,3 +275,46 @@ def test_the_replay_on_a_phone_shows_the_board_across_the_screen(
             assert left < 12 and right > 378
         log = page.eval_on_selector("aside", BOX)
         assert log[1] >= boxes[1][3] - 1 and log[2] - log[0] > 360  # under it, across
+
+
+#: Each move of the list chosen in turn: the boxes on the screen of its preview's
+#: labels and of the board (the picture's first area; on a phone, its own picture).
+LABELS = r"""() => {
+  const shown = [];
+  const count = document.querySelectorAll('#all-moves button.move').length;
+  for (let k = 0; k < count; k++) {
+    const button = document.querySelectorAll('#all-moves button.move')[k];
+    button.click();
+    const svg = document.querySelector('#picture > svg'), m = svg.getScreenCTM();
+    const [l, t, w, h] = (svg.dataset.areas || svg.getAttribute('viewBox'))
+      .split('|')[0].trim().split(/\s+/).map(Number);
+    const board = [m.a * l + m.e, m.d * t + m.f, m.a * (l + w) + m.e, m.d * (t + h) + m.f];
+    for (const label of svg.querySelectorAll('.preview rect')) {
+      const r = label.getBoundingClientRect();
+      shown.push([button.textContent, [r.left, r.top, r.right, r.bottom], board]);
+    }
+  }
+  return shown;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_tikal_labels_lie_whole_on_the_board(
+    games: list[Game], browser: Any, tmp_path: Path, size: str
+) -> None:
+    """Every move's preview label (a tile's turn, a figure's AP cost) wholly on the
+    board, also beside a space at its edge ("uild camp: 5 AP" was cut)."""
+    game = Game(tmp_path, "--game", "tikal", "human", "first", "--seed", "5", record=False)
+    games.append(game)
+    rng = random.Random(5)
+    with support.opened(browser, *SIZES[size]) as page:
+        page.goto(game.url)
+        seen: set[str] = set()
+        for _ in range(3):  # a tile placed, then figures moved and camps built
+            assert support.next_decision(page)
+            for what, (left, top, right, bottom), board in page.evaluate(LABELS):
+                assert board[0] - 0.5 <= left and right <= board[2] + 0.5, what
+                assert board[1] - 0.5 <= top and bottom <= board[3] + 0.5, what
+                seen.add(what.split(" ")[0])
+            game.moves(rng, 1)
+        assert len(seen) >= 2, seen
