@@ -143,6 +143,20 @@ def test_an_interrupted_game_goes_on_in_the_browser(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
 
 
+def test_an_interrupted_game_with_a_silent_program_leaves_no_empty_log(
+    games: list[Game], tmp_path: Path
+) -> None:
+    """A bot program that wrote nothing on stderr leaves no log beside the record
+    (there was one, empty, for each such seat)."""
+    bot = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
+    game = Game(tmp_path, "human", str(bot), "random", "--seed", "8")
+    games.append(game)
+    game.moves(random.Random(8), 3)
+    said = game.interrupt(signal.SIGINT)
+    assert "decisions so far are in" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
 def actions(record: Path) -> list[Any]:
     """The decisions of a record: who chose which action, and how."""
     lines = [json.loads(x) for x in record.read_text().splitlines()]
