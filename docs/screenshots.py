@@ -41,12 +41,15 @@ def serving(*args: str) -> Iterator[str]:
     """`tajmahal play ARGS` on a free port; its address."""
     process = subprocess.Popen(
         [*TAJMAHAL, "play", *args, "--port", "0", "--no-browser", "--pace", "0"],
-        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # the address, on whichever stream it comes
         text=True,
     )
     try:
-        assert process.stderr is not None
-        line = process.stderr.readline()
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        while line and "the game is at" not in line:  # a word on the sandbox first
+            line = process.stdout.readline()
         yield line.split(" at ", 1)[1].split()[0]
     finally:
         process.terminate()
@@ -174,6 +177,7 @@ def the_end(page: Any, folder: Path, name: str) -> None:
     """A game played to its end (the person's moves at random): the result banner in
     view, wherever the page was scrolled."""
     from playwright.sync_api import Error as PlaywrightError
+
     rng = random.Random(4)
     with serving("human", "greedy", "random", "--seed", "4", "--linger", "60") as url:
         page.goto(url)

@@ -133,14 +133,14 @@ class Game:
                 *(["--record", str(self.record)] if record else []),
             ],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.STDOUT,  # what it says, on either stream, in order
             text=True,
             cwd=folder,
         )
-        assert self.process.stderr is not None
-        said = [self.process.stderr.readline()]  # a word on the sandbox may come first
+        assert self.process.stdout is not None
+        said = [self.process.stdout.readline()]  # a word on the sandbox may come first
         while "the game is at" not in said[-1] and said[-1] and len(said) < 5:
-            said.append(self.process.stderr.readline())
+            said.append(self.process.stdout.readline())
         line = said[-1]
         assert "the game is at http://127.0.0.1:" in line, said
         self.url = line.split(" at ", 1)[1].split()[0]  # with its token: #token=...
@@ -191,11 +191,11 @@ class Game:
         return [json.loads(x) for x in self.record.read_text().splitlines()]
 
     def interrupt(self, signal: int) -> str:
-        """Stop the game with ``signal`` (SIGINT: Ctrl-C); what it said on stderr."""
+        """Stop the game with ``signal`` (SIGINT: Ctrl-C); what it said then."""
         self.process.send_signal(signal)
-        _, err = self.process.communicate(timeout=30)
-        assert self.process.returncode == 130, err
-        return err
+        said, _ = self.process.communicate(timeout=30)
+        assert self.process.returncode == 130, said
+        return said
 
     def stop(self) -> None:
         if self.process.poll() is None:
