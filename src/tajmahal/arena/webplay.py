@@ -25,7 +25,6 @@ one under another).  An interrupted game keeps its decisions so far, and
 from __future__ import annotations
 
 import contextlib
-import socket
 import sys
 import threading
 import time
@@ -38,12 +37,20 @@ from attrs import evolve
 from . import containment
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
+from .names import unique_names
 from .record import Replay
 from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
 from .terms import DEFAULT_HANDSHAKE, MatchConfig, MatchResult, TimeControl
 from .viewer import asset
-from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
+from .webgate import (
+    BodyTooLarge,
+    Gate,
+    cannot_serve,
+    connection_limit,
+    limited_protocol,
+    listening_socket,
+)
 from .websession import Launch, WebSession, origin
 from .webtable import HUMAN, HUMAN_TIME, HumanSeat, Table
 
@@ -140,9 +147,7 @@ class Server:
     ) -> None:
         import uvicorn
 
-        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
+        self.sock = listening_socket(host, port)
         self.host = host
         self.port = self.sock.getsockname()[1]
         self.session = WebSession("tajmahal play")
@@ -185,6 +190,21 @@ class Server:
             self.sock.close()
 
 
+def seat_names(specs: Sequence[BotSpec | None], given: Sequence[str | None]) -> list[str]:
+    """The names the page, the result and the record show: a name ``given`` (``NAME=``
+    of the command line), else the bot as given, or ``human`` (``human 1``,
+    ``human 2`` ... for several people); alike ones told apart (``random#1``)."""
+    humans = sum(spec is None for spec in specs)
+    chosen = [given[k] if k < len(given) else None for k in range(len(specs))]
+    names = [
+        name if name is not None
+        else spec.text if spec is not None
+        else (f"{HUMAN} {k}" if humans > 1 else HUMAN)
+        for k, (name, spec) in enumerate(zip(chosen, specs, strict=True))
+    ]
+    return unique_names(names, [name is not None for name in chosen])
+
+
 def play_in_browser(
     game: AnyGame,
     setup: Any,
@@ -208,13 +228,7 @@ def play_in_browser(
     decisions so far are kept at ``keep``; ``resume``: the record of an interrupted
     game to go on with (its people are the same seats again, their names too)."""
     humans = [seat for seat, spec in enumerate(specs) if spec is None]
-    names = [
-        s.text if s is not None else (f"{HUMAN} {k}" if len(humans) > 1 else HUMAN)
-        for k, s in enumerate(specs)
-    ]
-    if resume is not None:
-        names = [p["name"] if s is None else n for p, s, n in zip(
-            resume.header["players"], specs, names, strict=True)]
+    names = seat_names(specs, config.names)
     replayed = len(resume.steps) if resume is not None else 0
     table = Table(game, setup, names, humans, pace, replayed)
     filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
@@ -226,7 +240,7 @@ def play_in_browser(
     times = [config.seat_time(s) for s in range(len(specs))]
     for seat in humans:
         times[seat] = HUMAN_TIME
-    config = evolve(config, time=tuple(times), on_step=table.on_step)
+    config = evolve(config, time=tuple(times), on_step=table.on_step, names=tuple(names))
     server = Server(table, host, port)
     server.start()
     launch: Launch | None = None
@@ -280,8 +294,10 @@ def run_play(
 
     import click
 
-    from .commands import (
+    from .names import parse_named
+    from .options import (
         check_outputs_hidden,
+        check_programs_run,
         check_sandbox,
         check_writable,
         default_sandbox,
@@ -291,7 +307,7 @@ def run_play(
     )
     from .record import RecordError, read_game_id
     from .registry import registry_of
-    from .report import result_table
+    from .report import result_table, summary_line
     from .resume import (
         ResumeError,
         interrupted_at,
@@ -323,11 +339,21 @@ def run_play(
             f"{game.title} is for {game.min_players}-{game.max_players} players: give that "
             f"many SEATs (human or a bot), not {len(seats)}"
         )
-    if HUMAN not in seats:
-        raise click.UsageError("no human seat: `tajmahal match` plays bots against each other")
+    try:
+        named = parse_named(seats)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if not any(bot == HUMAN for _, bot, _ in named):
+        raise click.UsageError(
+            "no human seat (human, or NAME=human): `tajmahal match` plays bots against "
+            "each other"
+        )
     builtins = sorted(game.builtin_players())
-    bots = iter(parse_bots([s for s in seats if s != HUMAN], builtins))
-    specs = [None if s == HUMAN else next(bots) for s in seats]
+    bots = iter(parse_bots([bot for _, bot, _ in named if bot != HUMAN], builtins, named=False))
+    specs = [None if bot == HUMAN else next(bots) for _, bot, _ in named]
+    given = tuple(name if was_given else None for name, _, was_given in named)
+    if done is not None:  # the names of the record, as they were
+        given = tuple(name for _, name in resumed_seats(done, HUMAN))
     if record is not None:
         check_writable(record, "--record")
     seed = secrets.randbits(63) if seed is None else seed
@@ -344,6 +370,7 @@ def run_play(
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
+    check_programs_run([spec for spec in specs if spec is not None], confined)
     outputs = [(keep.parent, f"{keep} (the game so far, if it is interrupted)")]
     if record is not None:
         outputs.append((record.parent, f"--record {record}"))
@@ -357,6 +384,7 @@ def run_play(
         record=record,
         sandbox=confined,
         hide=(keep.parent,),
+        names=given,
     )
     before = interrupted_at(keep)
     try:
@@ -371,13 +399,13 @@ def run_play(
                 port=port,
                 open_browser=browser,
                 linger=linger,
-                say=lambda line: click.echo(line, err=True),
+                say=click.echo,
                 pace=pace,
                 keep=keep,
                 resume=done,
             )
     except OSError as e:
-        raise click.UsageError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+        raise click.UsageError(cannot_serve(host, port, e)) from None
     except ResumeError as e:
         raise click.UsageError(f"--resume {resume}: {e}") from None
     except KeyboardInterrupt:
@@ -396,5 +424,5 @@ def run_play(
         sys.exit(130)
     if resume is not None and record != resume and interrupted_at(resume) is not None:
         resume.unlink()  # the whole game is in its record now
-    click.echo(f"{game.title}, {len(seats)} players, seed {seed}: {result.decisions} decisions")
+    click.echo(summary_line(game, result))
     result_table(result, game.score_sources)

@@ -42,7 +42,7 @@ import orjson
 from ..arena.game import Game
 from ..arena.jsontext import Texts, field_names
 from ..arena.player import Player
-from . import scoring
+from . import position, scoring
 from .errors import IllegalAction
 from .tagged import TaggedConverter, type_tag
 
@@ -339,6 +339,26 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     def bots(self) -> Bots[Any, Any, Any] | None:
         """The game's :class:`~tajmahal.kit.bots.Bots`: what the built-in ``greedy``
         and ``mcts`` players (and OpenSpiel's evaluator) judge positions with."""
+        return None
+
+    def position_text(self, state: StateT) -> str | None:
+        """The state as one line (:mod:`tajmahal.kit.position`), for a game that names
+        its state class (:attr:`state_type`) whose states hold their setup (None for
+        another)."""
+        if not position.has_positions(self):
+            return None
+        return position.position_text(self, state)
+
+    def parse_position(self, text: str) -> StateT:
+        if not position.has_positions(self):
+            return super().parse_position(text)  # a ValueError: no position texts
+        state: StateT = position.parse_position(self, text)
+        return state
+
+    def check_position(self, state: StateT) -> None:
+        """The game's own whole-state check of a position read from its text
+        (:meth:`parse_position`): raises ValueError; the kit checks the setup, the
+        seats and the seat to act, a game may check more."""
         return None
 
     def encoding(self) -> Encoding[StateT, ActionT] | None:

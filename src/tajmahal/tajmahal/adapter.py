@@ -85,6 +85,9 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     view = staticmethod(view)
     event_for = staticmethod(event_for)
 
+    def check_position(self, state: State) -> None:
+        rules.check_state(state)  # every card in one place, palaces and tiles counted
+
     # -- setups
 
     def random_setup(self, players: int, seed: int, variant: str | None = None) -> Setup:
