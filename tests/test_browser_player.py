@@ -147,14 +147,19 @@ def test_an_interrupted_game_with_a_silent_program_leaves_no_empty_log(
     games: list[Game], tmp_path: Path
 ) -> None:
     """A bot program that wrote nothing on stderr leaves no log beside the record
-    (there was one, empty, for each such seat)."""
+    (there was one, empty, for each such seat); the game goes on with the names
+    its seats were given."""
     bot = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
-    game = Game(tmp_path, "human", str(bot), "random", "--seed", "8")
+    game = Game(tmp_path, "ann=human", f"bob={bot}", "random", "--seed", "8")
     games.append(game)
+    assert game.state()["names"] == ["ann", "bob", "random"]
     game.moves(random.Random(8), 3)
     said = game.interrupt(signal.SIGINT)
     assert "decisions so far are in" in said
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+    again = Game(tmp_path, "--resume", "game.jsonl", record=False)
+    games.append(again)
+    assert again.moves(random.Random(9), 1)["names"] == ["ann", "bob", "random"]
 
 
 def actions(record: Path) -> list[Any]:

@@ -80,11 +80,13 @@ def read_interrupted(game: AnyGame, path: Path) -> Replay:
     return done
 
 
-def resumed_seats(record: Replay, human: str) -> list[tuple[str | None, str]]:
-    """Each seat of the record's game as ``(bot, name)``: the bot as it was given
-    (None for a person's seat, whose ``bot`` is ``human``), and its name."""
+def resumed_seats(record: Replay, human: str) -> list[tuple[str | None, str | None]]:
+    """Each seat of the record's game as ``(bot, named)``: the bot as it was given
+    (None for a person's seat, whose ``bot`` is ``human``), and the name the
+    command line gave it (``NAME=BOT``; None if none)."""
     return [
-        (None if p["bot"] == human else p["bot"], p["name"]) for p in record.header["players"]
+        (None if p["bot"] == human else p["bot"], p.get("named"))
+        for p in record.header["players"]
     ]
 
 
