@@ -100,7 +100,7 @@ def make_a_move(page: Any, rng: Any, button: Any = lambda label: False) -> bool:
             n = legal.count()
             if n == 0:
                 break
-            legal.nth(rng.randrange(n)).click()
+            click_seen(legal.nth(rng.randrange(n)))
             if page.locator("#confirm:not([disabled])").count() and rng.random() < 0.75:
                 break
         page.click("#confirm")
@@ -108,6 +108,28 @@ def make_a_move(page: Any, rng: Any, button: Any = lambda label: False) -> bool:
         buttons.nth(wanted[0] if wanted else rng.randrange(len(labels))).click()
     page.wait_for_function(f"document.body.dataset.version !== '{version}'")
     return on_board
+
+
+#: A point of the element that is on top there (a card of a crowded hand lies
+#: partly under the next one: its left edge is what a person clicks), or null.
+SEEN_AT = """e => { const r = e.getBoundingClientRect();
+  for (const fx of [0.5, 0.2, 0.08, 0.8]) for (const fy of [0.5, 0.25, 0.75]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const at = document.elementFromPoint(x, y);
+    if (at && e.contains(at)) return [x, y];
+  }
+  return null; }"""
+
+
+def click_seen(part: Any) -> None:
+    """Click ``part`` where it is seen, as a person does (the middle if it is on
+    top there); Playwright's click would wait for what covers its middle to go."""
+    part.scroll_into_view_if_needed()
+    point = part.evaluate(SEEN_AT)
+    if point is None:
+        part.click()  # nothing of it on top: waits, and says what covers it
+    else:
+        part.page.mouse.click(*point)
 
 
 class Game:
