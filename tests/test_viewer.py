@@ -176,3 +176,14 @@ def test_the_first_parts_of_a_java_action_are_told_faintly(tmp_path: Path) -> No
             assert not s["lines"] and steps[k + 1]["seat"] == s["seat"]
     assert sum(s["part"] for s in steps) > len(steps) / 3
     assert not any(s["part"] for s in taj_mahal["steps"])  # one decision an action
+
+
+def test_alike_seats_are_told_apart_on_the_pictures_as_in_the_log(tmp_path: Path) -> None:
+    """Two random seats: random#1 and random#2 on the panel, as the log says."""
+    from tajmahal.arena.viewer import _header_names
+
+    record = tmp_path / "g.jsonl"
+    args = ["match", "--game", "java", "greedy", "random", "random", "-q", "--seed", "2"]
+    made = CliRunner().invoke(main, [*args, "--record", str(record)])
+    assert made.exit_code == 0, made.output
+    assert _header_names(record) == ["greedy", "random#1", "random#2"]

@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 from .game import AnyGame
+from .names import shown_names
 from .offers import first_part
 from .record import RecordError, Replay, read_lines, replay
 
@@ -77,7 +78,8 @@ def changes(before: Sequence[int] | None, after: Sequence[int]) -> list[int]:
 
 
 def _header_names(path: Path) -> list[str]:
-    """The seats' names in the record's header (checked by the replay)."""
+    """The seats' names in the record's header (checked by the replay), as the
+    log shows them: alike ones told apart (``random#1``)."""
     lines = read_lines(path)
     try:
         first = next(lines, None)
@@ -86,6 +88,8 @@ def _header_names(path: Path) -> list[str]:
     players = first[1].get("players") if first is not None else None
     if not isinstance(players, list):
         return []
+    if all(isinstance(p, dict) and "name" in p for p in players):
+        return shown_names(players)
     return [str(p.get("name", "")) if isinstance(p, dict) else "" for p in players]
 
 
