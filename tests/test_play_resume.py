@@ -63,7 +63,7 @@ def interrupted_game(tmp_path: Path, faulty: bool, at: int = 40) -> tuple[Path, 
     kept = tmp_path / "g.jsonl"
     setup = Setup.random(3, SEED)
     with pytest.raises(KeyboardInterrupt):
-        play_match(TAJMAHAL, setup, seats(Stops(1, at), faulty), MatchConfig(), SEED, kept)
+        play_match(TAJMAHAL, setup, seats(Stops(1, at), faulty), MatchConfig(), SEED, keep=kept)
     return kept, setup
 
 
@@ -106,7 +106,8 @@ def test_interrupted_again_it_keeps_more_and_never_fewer(tmp_path: Path) -> None
     assert first is not None and first >= 19
     done = read_interrupted(TAJMAHAL, kept)
     with pytest.raises(KeyboardInterrupt):  # later: the record grows
-        play_match(TAJMAHAL, setup, seats(Stops(1, 60), False), MatchConfig(), SEED, kept, done)
+        play_match(TAJMAHAL, setup, seats(Stops(1, 60), False), MatchConfig(), SEED,
+                   keep=kept, resume=done)  # fmt: skip
     again = interrupted_at(kept)
     assert again is not None and again >= 59
     before = kept.read_bytes()
@@ -118,7 +119,7 @@ def test_interrupted_again_it_keeps_more_and_never_fewer(tmp_path: Path) -> None
 
     with pytest.raises(KeyboardInterrupt):  # while its decisions are made again: kept as is
         play_match(TAJMAHAL, setup, seats(RandomPlayer(1), False),
-                   MatchConfig(on_step=stop), SEED, kept, done)  # fmt: skip
+                   MatchConfig(on_step=stop), SEED, keep=kept, resume=done)  # fmt: skip
     assert kept.read_bytes() == before
 
 
@@ -134,7 +135,7 @@ def test_a_game_interrupted_before_a_decision_was_made_keeps_nothing(
     kept = tmp_path / "g.jsonl"
     setup = next(s for s in map(lambda k: Setup.random(3, k), range(50)) if s.start_player == 0)
     with pytest.raises(KeyboardInterrupt):
-        play_match(TAJMAHAL, setup, seats(player, False), MatchConfig(), SEED, kept)
+        play_match(TAJMAHAL, setup, seats(player, False), MatchConfig(), SEED, keep=kept)
     assert not kept.exists()
 
 

@@ -39,7 +39,7 @@ from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .names import unique_names
 from .record import Replay
-from .referee import BotSpec, connect, play_match
+from .referee import BotSpec, connect, deal, play_match
 from .signals import terminate_as_interrupt
 from .terms import DEFAULT_HANDSHAKE, MatchConfig, MatchResult, TimeControl
 from .viewer import asset
@@ -219,6 +219,7 @@ def play_in_browser(
     pace: float = PACE,
     keep: Path | None = None,
     resume: Replay | None = None,
+    setup_seed: int | None = None,
 ) -> MatchResult:
     """Play ``setup`` with a person at each seat whose spec is None, the bots of the
     other specs, through the referee; serve the page on ``host:port`` meanwhile.
@@ -226,14 +227,17 @@ def play_in_browser(
     After the game the page stays up ``linger`` seconds (None: until Ctrl-C).  The
     bots' moves are shown ``pace`` seconds apart.  If the game is interrupted, its
     decisions so far are kept at ``keep``; ``resume``: the record of an interrupted
-    game to go on with (its people are the same seats again, their names too)."""
+    game to go on with (its people are the same seats again, their names too).
+    ``setup_seed``: the seed ``setup`` was drawn from where it is not ``seed`` (see
+    :func:`~tajmahal.arena.referee.deal`)."""
     humans = [seat for seat, spec in enumerate(specs) if spec is None]
     names = seat_names(specs, config.names)
     replayed = len(resume.steps) if resume is not None else 0
     table = Table(game, setup, names, humans, pace, replayed)
     filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
     connections: list[Connection] = connect(
-        game, [filler if s is None else s for s in specs], config, seed
+        game, [filler if s is None else s for s in specs], config,
+        seed if setup_seed is None else setup_seed,
     )
     for seat in humans:  # named as the person is; "human" in the record's "bot"
         connections[seat] = InProcessConnection(HumanSeat(table, seat, names[seat]), HUMAN)
@@ -254,7 +258,9 @@ def play_in_browser(
             else:
                 say(f"opening it in your browser through {launch.uri} (readable by you only)")
                 launch.open_browser()
-        result = play_match(game, setup, connections, config, seed, keep, resume)
+        result = play_match(
+            game, setup, connections, config, seed, setup_seed, keep=keep, resume=resume
+        )
         table.finish(result)
         if linger is None:
             with contextlib.suppress(KeyboardInterrupt):
@@ -305,7 +311,7 @@ def run_play(
         parse_bots,
         say_sandbox,
     )
-    from .record import RecordError, read_game_id
+    from .record import SETUP_SEED, RecordError, read_game_id
     from .registry import registry_of
     from .report import result_table, summary_line
     from .resume import (
@@ -358,11 +364,12 @@ def run_play(
         check_writable(record, "--record")
     seed = secrets.randbits(63) if seed is None else seed
     try:
-        setup = (
-            game.setup_from_data(done.header["setup"])
-            if done is not None
-            else game.random_setup(len(seats), seed)
-        )
+        if done is not None:  # the record's deal, as it was drawn
+            setup = game.setup_from_data(done.header["setup"])
+            setup_seed = done.header.get(SETUP_SEED)
+        else:
+            dealt = deal(game, len(seats), seed)
+            setup, setup_seed = dealt.setup, dealt.setup_seed
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     keep = kept_at(record, seed)
@@ -403,6 +410,7 @@ def run_play(
                 pace=pace,
                 keep=keep,
                 resume=done,
+                setup_seed=setup_seed,
             )
     except OSError as e:
         raise click.UsageError(cannot_serve(host, port, e)) from None

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from .batched import TajMahal as TajMahalEnv
     from .bots import TajMahalBots
     from .pictures import TajMahalPictures
 
@@ -139,6 +140,12 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         from .encoding import encoding
 
         return encoding(self)
+
+    def batched(self, players: int) -> TajMahalEnv:
+        """The whole rules in JAX, batched (:mod:`tajmahal.tajmahal.batched`)."""
+        from .batched import TajMahal as Batched
+
+        return Batched(players)
 
     def bots(self) -> TajMahalBots:
         """Taj Mahal's judgement for the built-in ``greedy`` and ``mcts`` players."""
