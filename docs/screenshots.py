@@ -1,17 +1,21 @@
 """The screenshots of docs/browser.md and docs/ladder.md: the replay viewer and
-the browser game of each game, and a ladder's pages, as a person sees them at
-1280 x 900 in Chromium.
+the browser game of each game, and a ladder's pages, as a person sees them in
+Chromium on a desktop's 1280 x 900 and (the browser game) on a phone's 390 x 844.
 
     python docs/screenshots.py docs/images [NAME...]
 
 plays short games with fixed seeds (`tajmahal match`, `tajmahal play`, `tajmahal
 ladder run`), drives the pages with playwright (Debian's Chromium, as the browser
 tests do: the `test` extra) and writes the PNG files named below into the folder
-(only those whose names hold one of the NAMEs, if any are given).
+(only those whose names hold one of the NAMEs, if any are given).  It checks each
+page as it takes it: no error in the page, and what the picture is there to show in
+view without scrolling (the result banner, the turn's buttons, the board across
+the phone's screen, a label whole on the board); a check that fails stops it.
 """
 
 from __future__ import annotations
 
+import random
 import socket
 import subprocess
 import sys
@@ -23,8 +27,11 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
-SIZE = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 TAJMAHAL = [sys.executable, "-m", "tajmahal"]
+#: An element's box on the screen: left, top, right, bottom.
+BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
 
 
 def run(*args: str) -> None:
@@ -36,19 +43,42 @@ def serving(*args: str) -> Iterator[str]:
     """`tajmahal play ARGS` on a free port; its address."""
     process = subprocess.Popen(
         [*TAJMAHAL, "play", *args, "--port", "0", "--no-browser", "--pace", "0"],
-        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # the address, on whichever stream it comes
         text=True,
     )
     try:
-        assert process.stderr is not None
-        line = process.stderr.readline()
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        while line and "the game is at" not in line:  # a word on the sandbox first
+            line = process.stdout.readline()
         yield line.split(" at ", 1)[1].split()[0]
     finally:
         process.terminate()
         process.wait(timeout=20)
 
 
-def viewer(page: Any, folder: Path, game: str, bots: list[str], seed: int, step: int) -> None:
+def in_view(page: Any, selector: str) -> None:
+    """The element wholly on the screen as it is."""
+    left, top, right, bottom = page.eval_on_selector(selector, BOX)
+    size = page.viewport_size
+    assert left >= 0 and top >= 0, (selector, left, top)
+    assert right <= size["width"] + 0.5, (selector, right)
+    assert bottom <= size["height"] + 0.5, (selector, bottom)
+
+
+def across(page: Any) -> None:
+    """On a phone: the picture's areas one under another, each across the screen."""
+    boxes = page.eval_on_selector_all("#picture > svg", f"es => es.map({BOX})")
+    assert len(boxes) == 2, "the board and its panel, one under the other"
+    for left, _, right, _ in boxes:
+        assert left < 12 and right > page.viewport_size["width"] - 12, (left, right)
+    in_view(page, "#turn-box")
+
+
+def viewer(
+    page: Any, folder: Path, name: str, game: str, bots: list[str], seed: int, step: int
+) -> None:
     """The replay viewer of a match, at ``step``."""
     with tempfile.TemporaryDirectory() as scratch:
         record, html = Path(scratch) / "g.jsonl", Path(scratch) / "g.html"
@@ -58,11 +88,16 @@ def viewer(page: Any, folder: Path, game: str, bots: list[str], seed: int, step:
         page.wait_for_selector("body[data-ready='1']")
         page.fill("#slider", str(step))
         page.dispatch_event("#slider", "input")
-        page.screenshot(path=str(folder / f"viewer-{game}.png"))
+        page.screenshot(path=str(folder / name))
 
 
 def wait_for_turn(page: Any) -> None:
     page.wait_for_selector("#picture .legal, #moves > button.move", timeout=60_000)
+
+
+def legal(page: Any) -> list[str]:
+    ids: list[str] = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")
+    return ids
 
 
 def click(page: Any, ident: str) -> None:
@@ -76,49 +111,55 @@ def confirm(page: Any) -> None:
     wait_for_turn(page)
 
 
-def taj_mahal(page: Any, folder: Path) -> None:
-    """Seat 0 plays a card with its white card: the preview on the table."""
+def taj_mahal(page: Any, folder: Path, name: str) -> None:
+    """Seat 0 picks a card of its hand: the preview on the table; the court with
+    who leads each prize."""
     with serving("human", "greedy", "first", "--seed", "12") as url:
         page.goto(url)
         wait_for_turn(page)
-        legal = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")
-        click(page, legal[0])
-        page.screenshot(path=str(folder / "play-tajmahal.png"))
+        click(page, legal(page)[0])
+        assert page.locator("#picture .prize .leader").count() >= 5
+        if page.viewport_size == PHONE:
+            across(page)
+            page.locator("#picture #hand-0").scroll_into_view_if_needed()
+        page.screenshot(path=str(folder / name))
 
 
-def tikal(page: Any, folder: Path) -> None:
+def tikal(page: Any, folder: Path, name: str) -> None:
     """Seat 0 turns its tile in place, then brings a worker in and moves it: the
-    path and its AP cost."""
+    path and its AP cost (each label whole on the board)."""
     with serving("--game", "tikal", "human", "first", "--seed", "5") as url:
         page.goto(url)
         wait_for_turn(page)
-        legal = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")
-        click(page, legal[len(legal) // 2])
-        click(page, legal[len(legal) // 2])  # the same space again: the tile turns
-        page.screenshot(path=str(folder / "play-tikal-place.png"))
+        spaces = legal(page)
+        click(page, spaces[len(spaces) // 2])
+        click(page, spaces[len(spaces) // 2])  # the same space again: the tile turns
+        page.screenshot(path=str(folder / name.format("place")))
         confirm(page)
-        base = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")[0]
+        base = legal(page)[0]
         click(page, base)  # T23: a worker enters on the base camp
         confirm(page)
         click(page, base)  # T25: and walks on
-        ahead = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")
-        click(page, ahead[0])
-        page.screenshot(path=str(folder / "play-tikal-move.png"))
+        click(page, legal(page)[0])
+        left, _, right, _ = page.eval_on_selector("#picture svg", BOX)
+        for label in page.eval_on_selector_all("#picture .preview rect", f"es => es.map({BOX})"):
+            assert left - 0.5 <= label[0] and label[2] <= right + 0.5, "a label cut at the edge"
+        page.screenshot(path=str(folder / name.format("move")))
 
 
-def java(page: Any, folder: Path) -> None:
+def java(page: Any, folder: Path, name: str) -> None:
     """Seat 0 clicks a position: what it can do there, the first previewed; then the
     other space of its two-space tile."""
     with serving("--game", "java", "human", "first", "--seed", "3") as url:
         page.goto(url)
         wait_for_turn(page)
+        assert page.locator("#picture .dots circle").count() > 150  # legal nearly everywhere
         click(page, "pos-64")
-        page.screenshot(path=str(folder / "play-java-where.png"))
+        page.screenshot(path=str(folder / name.format("where")))
         click(page, "pos-64")  # the same position again: the next way, a two-space tile
         confirm(page)
-        ahead = page.eval_on_selector_all("#picture .legal", "es => es.map(e => e.id)")
-        click(page, ahead[2])
-        page.screenshot(path=str(folder / "play-java-shape.png"))
+        click(page, legal(page)[2])
+        page.screenshot(path=str(folder / name.format("shape")))
 
 
 @contextmanager
@@ -128,15 +169,21 @@ def ladder_served() -> Iterator[str]:
     with tempfile.TemporaryDirectory() as scratch:
         where = str(Path(scratch) / "class")
         run("ladder", "init", where, "--players", "3", "--seed", "1")
-        for name, bot in (("house", "greedy"), ("alice", "greedy"), ("bob", "random"),
-                          ("starter", "first")):
+        for name, bot in (
+            ("house", "greedy"),
+            ("alice", "greedy"),
+            ("bob", "random"),
+            ("starter", "first"),
+        ):
             run("ladder", "add", name, bot, "--ladder", where)
         run("ladder", "run", "--games", "24", "-j", "1", "-q", "--ladder", where)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = subprocess.Popen([*TAJMAHAL, "ladder", "serve", "--port", str(port),
-                                   "--ladder", where], stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [*TAJMAHAL, "ladder", "serve", "--port", str(port), "--ladder", where],
+            stdout=subprocess.DEVNULL,
+        )
         try:
             for _ in range(600):
                 try:
@@ -150,18 +197,80 @@ def ladder_served() -> Iterator[str]:
             server.wait(timeout=20)
 
 
-def ladder(page: Any, folder: Path) -> None:
+def ladder(page: Any, folder: Path, name: str) -> None:
     """The leaderboard, a bot's page (its rating chart, its head-to-head) and a
     finished game's page (the replay viewer in it)."""
     with ladder_served() as root:
         page.goto(root)
-        page.screenshot(path=str(folder / "ladder-leaderboard.png"))
+        page.screenshot(path=str(folder / name.format("leaderboard")))
         page.goto(f"{root}/bots/alice")
-        page.screenshot(path=str(folder / "ladder-bot.png"))
+        page.screenshot(path=str(folder / name.format("bot")))
         page.goto(f"{root}/games/24")
         page.frame_locator("iframe#replay").locator("body[data-ready='1']").wait_for()
-        page.screenshot(path=str(folder / "ladder-game.png"))
+        page.screenshot(path=str(folder / name.format("game")))
 
+
+def phone_game(game: str) -> Callable[[Any, Path, str], None]:
+    """The browser game of ``game`` on a phone, at its first decision."""
+
+    def shot(page: Any, folder: Path, name: str) -> None:
+        with serving("--game", game, "human", "greedy", "--seed", "3") as url:
+            page.goto(url)
+            wait_for_turn(page)
+            across(page)
+            page.screenshot(path=str(folder / name))
+
+    return shot
+
+
+def the_end(page: Any, folder: Path, name: str) -> None:
+    """A game played to its end (the person's moves at random): the result banner in
+    view, wherever the page was scrolled."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    rng = random.Random(4)
+    with serving("human", "greedy", "random", "--seed", "4", "--linger", "60") as url:
+        page.goto(url)
+        wait_for_turn(page)
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        deadline = time.monotonic() + 180
+        while page.evaluate("document.body.dataset.over") != "1":
+            assert time.monotonic() < deadline, "the game did not end"
+            page.wait_for_selector(
+                "#picture .legal, #moves > button.move, body[data-over='1']", timeout=60_000
+            )
+            parts, moves = page.locator("#picture .legal"), page.locator("#moves > button.move")
+            try:  # the page changes under the clicks (the bots move): try again
+                if parts.count():
+                    parts.nth(rng.randrange(parts.count())).click(timeout=2000)
+                    if page.locator("#confirm:not([disabled])").count():
+                        page.click("#confirm", timeout=2000)
+                elif moves.count():
+                    moves.nth(rng.randrange(moves.count())).click(timeout=2000)
+            except (ValueError, PlaywrightError):
+                continue
+        in_view(page, "#banner")
+        page.screenshot(path=str(folder / name))
+
+
+#: Each picture: its file, the screen it is taken on, and how.
+SHOTS: list[tuple[str, dict[str, int], Callable[[Any, Path, str], None]]] = [
+    ("viewer-tajmahal.png", DESKTOP,
+     lambda p, f, n: viewer(p, f, n, "tajmahal", ["greedy", "random", "first"], 9, 60)),
+    ("viewer-tikal.png", DESKTOP,
+     lambda p, f, n: viewer(p, f, n, "tikal", ["greedy", "random"], 1, 80)),
+    ("viewer-java.png", DESKTOP,
+     lambda p, f, n: viewer(p, f, n, "java", ["greedy", "random", "random"], 2, 150)),
+    ("play-tajmahal.png", DESKTOP, taj_mahal),
+    ("play-tikal-{}.png", DESKTOP, tikal),
+    ("play-java-{}.png", DESKTOP, java),
+    ("play-end.png", DESKTOP, the_end),
+    ("phone-tajmahal.png", PHONE, taj_mahal),
+    ("phone-tikal.png", PHONE, phone_game("tikal")),
+    ("phone-java.png", PHONE, phone_game("java")),
+    ("phone-end.png", PHONE, the_end),
+    ("ladder-{}.png", DESKTOP, ladder),
+]  # fmt: skip
 
 #: The pictures made, each shown in docs/browser.md or docs/ladder.md.
 FILES = (
@@ -176,19 +285,20 @@ FILES = (
     "ladder-leaderboard.png",
     "ladder-bot.png",
     "ladder-game.png",
+    "play-end.png",
+    "phone-tajmahal.png",
+    "phone-tikal.png",
+    "phone-java.png",
+    "phone-end.png",
 )
 
-SHOTS: list[Callable[[Any, Path], None]] = [
-    lambda page, out: viewer(page, out, "tajmahal", ["greedy", "random", "first"], 9, 60),
-    lambda page, out: viewer(page, out, "tikal", ["greedy", "random"], 1, 80),
-    lambda page, out: viewer(page, out, "java", ["greedy", "random", "random"], 2, 150),
-    taj_mahal,
-    tikal,
-    java,
-    ladder,
-]
-#: The pictures each shot makes (in its order in SHOTS).
-MADE = (FILES[:1], FILES[1:2], FILES[2:3], FILES[3:4], FILES[4:6], FILES[6:8], FILES[8:])
+
+def files_of(name: str) -> list[str]:
+    """The pictures of FILES that the shot named ``name`` makes (``{}``: any part)."""
+    if "{}" not in name:
+        return [name]
+    start, end = name.split("{}")
+    return [f for f in FILES if f.startswith(start) and f.endswith(end)]
 
 
 def chosen(files: tuple[str, ...], names: list[str]) -> bool:
@@ -204,16 +314,19 @@ def main(folder: Path, names: list[str]) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         try:
-            for shot, files in zip(SHOTS, MADE, strict=True):
-                if not chosen(files, names):
+            for name, size, shot in SHOTS:
+                if not chosen(files_of(name), names):
                     continue
-                page = browser.new_page(viewport=SIZE)
-                shot(page, folder)
+                page = browser.new_page(viewport=size)
+                errors: list[str] = []
+                page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+                shot(page, folder, name)
+                assert not errors, f"{name}: errors in the page: {errors}"
                 page.close()
         finally:
             browser.close()
     made = {f.name for f in folder.glob("*.png") if before.get(f) != f.stat().st_mtime_ns}
-    wanted = {f for files in MADE if chosen(files, names) for f in files}
+    wanted = {f for name, _, _ in SHOTS if chosen(files_of(name), names) for f in files_of(name)}
     assert made == wanted, f"made {sorted(made)}, FILES says {sorted(wanted)}"
 
 

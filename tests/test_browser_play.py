@@ -3,86 +3,26 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import browser, make_a_move, next_decision, page, whole_game
+from browser_support import (
+    Game,
+    browser,
+    check_replays,
+    games,
+    make_a_move,
+    next_decision,
+    page,
+    whole_game,
+)
 
-__all__ = ["browser", "page"]
+__all__ = ["browser", "games", "page"]
 
 #: The page, not the engine: the pure-Python pass would only repeat them.
 pytestmark = pytest.mark.once
-
-
-class Game:
-    """``tajmahal play`` in a subprocess, serving on a free port (bots at once)."""
-
-    def __init__(self, tmp_path: Path, *args: str) -> None:
-        self.record = tmp_path / "game.jsonl"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tajmahal",
-                "play",
-                *args,
-                "--port",
-                "0",
-                "--no-browser",
-                "--pace",
-                "0",
-                "--record",
-                str(self.record),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None  # the address, on stdout
-        line = self.process.stdout.readline()
-        assert "the game is at http://127.0.0.1:" in line, line
-        self.url = line.split(" at ", 1)[1].split()[0]  # with its token: #token=...
-        self.base, self.token = self.url.split("#token=", 1)
-
-    def post(self, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(
-            f"{self.base}api/act",
-            json.dumps(data).encode(),
-            {"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def lines(self) -> list[dict[str, Any]]:
-        self.process.terminate()
-        self.process.wait(timeout=20)
-        return [json.loads(x) for x in self.record.read_text().splitlines()]
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-        self.process.wait(timeout=20)
-
-
-@pytest.fixture
-def games(tmp_path: Path) -> Iterator[list[Game]]:
-    """The games started; each stopped after the test (a test asks for this fixture
-    before ``page``: the page closes first, never polling a stopped server)."""
-    started: list[Game] = []
-    yield started
-    for game in started:
-        game.stop()
 
 
 def play_to_the_end(page: Any, seed: int, button: Any) -> tuple[int, int, int]:
@@ -117,13 +57,7 @@ def check_the_record(game: Game, page: Any, moves: int, sources: list[str]) -> N
     assert [[int(x) for x in r[2:-2]] for r in rows] == [
         [b[s] for s in sources] for b in result["breakdown"]
     ]
-    replayed = subprocess.run(
-        [sys.executable, "-m", "tajmahal", "replay", "--verify", str(game.record)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert replayed.returncode == 0, replayed.stderr
+    check_replays(game.record)
 
 
 @whole_game

@@ -175,3 +175,27 @@ def test_the_log_says_1_point_not_1_points() -> None:
         "festival won by ann (seat 0): 1 point each",
         "bob (seat 1) final scoring: 2 points",
     ]
+
+
+def test_a_big_festival_hand_lies_within_its_seats_row() -> None:
+    """Twenty festival cards: two lines, closer together, all within the seat's row
+    of the panel (the replay shows every hand)."""
+    from attrs import evolve
+
+    from tajmahal.java.panel import hand_parts
+    from tajmahal.java.sheet import CARD_H, CARD_W, PANEL_W, SEAT_H, SEATS_TOP, sheet_of
+
+    state = fresh()
+    seat = 1
+    player = evolve(state.players[seat], hand=tuple(range(20)))
+    state = evolve(state, players=tuple(player if k == seat else p
+                                        for k, p in enumerate(state.players)))  # fmt: skip
+    hand = "".join(hand_parts(state, seat))
+    spots = [(float(x), float(y)) for x, y in re.findall(
+        r'<rect class="hit" x="([\d.]+)" y="([\d.]+)"', hand)]  # fmt: skip
+    assert len(spots) == 20 and len({y for _, y in spots}) == 2
+    left = sheet_of(state.components).width + 14 - 6  # the row's frame
+    top = SEATS_TOP + SEAT_H * seat
+    for x, y in spots:
+        assert left <= x and x + CARD_W <= left + PANEL_W - 4
+        assert top <= y and y + CARD_H <= top + SEAT_H - 6

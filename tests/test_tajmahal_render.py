@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from attrs import evolve
 
 from tajmahal import BuildMogulPalace, BuildPalace, Setup, apply, legal_actions, new_game, view
 from tajmahal.tajmahal.board import board_from_dict, board_to_dict
@@ -146,3 +147,65 @@ def test_the_pictures_in_docs_are_up_to_date(tmp_path: Path) -> None:
         fresh = (tmp_path / name).read_text("utf-8")
         kept = (DOCS_IMAGES / name).read_text("utf-8")
         assert kept == fresh, f"docs/images/{name} is stale: run python -m tajmahal.tajmahal.render"
+
+
+def card(*symbols: str, color: str | None = None) -> int:
+    """The id of a card with these symbols (and colour)."""
+    from tajmahal.tajmahal.cards import CARDS
+
+    return next(
+        c.id for c in CARDS if c.symbols == symbols and (color is None or c.color == color)
+    )
+
+
+def test_the_court_shows_who_leads_each_prize_w1() -> None:
+    """W1: a prize goes to the one still in with the most of its symbol (at least 1,
+    more than each other); a withdrawn seat's cards count for nobody; a tie wins
+    nothing.  The court shows each prize's leader and the count against the next."""
+    from tajmahal.tajmahal.panel import races
+    from tajmahal.tajmahal.scene import scene_of
+
+    from tajmahal_scenario import with_player
+
+    state = new_game(Setup.random(4, seed=1))
+    state = evolve(state, court=("elephant", "mogul", "vizier", "general", "monk", "princess"))
+    elephants, vizier = card("elephant", "elephant"), card("elephant", "vizier", color="red")
+    state = with_player(state, 0, played=(elephants, card("mogul", color="white")))  # E2 R1
+    state = with_player(state, 1, played=(vizier,))  # E1 V1
+    state = with_player(state, 2, played=(card("general", color="white"), 96))  # G1, V* = R1
+    state = with_player(state, 3, played=(), withdrawn=True)
+    lead = {r.prize: (r.leader, r.best, r.next) for r in races(scene_of(state, None))}
+    assert lead == {
+        "elephant": (0, 2, 1),
+        "mogul": (None, 1, 1),  # seat 0's white mogul, seat 2's vizier's card: a tie
+        "vizier": (1, 1, 0),
+        "general": (2, 1, 0),
+        "monk": (None, 0, 0),
+        "princess": (None, 0, 0),
+    }
+    root = parse(svg(state, ["ann", "bob", "cy", "dee"]))
+    shown = {
+        g.get("data-prize"): [t.text for t in g.iter(f"{NS}text")]
+        for g in root.iter(f"{NS}g")
+        if g.get("class") == "prize"
+    }
+    assert shown["elephant"] == ["E", "ann", "2 to 1"]
+    assert shown["mogul"] == ["R", "tie", "1"]
+    assert shown["vizier"] == ["V", "bob", "1 to 0"]
+    assert shown["monk"][:2] == ["M", "—"]  # nobody has played one
+    # each seat's row counts the symbols of the cards it played
+    counts = [e.text for e in root.iter(f"{NS}text") if e.get("class") == "counts"]
+    assert counts == ["E2 R1", "E1 V1", "R1 G1"]
+
+
+def test_hand_cards_are_big_targets_and_goods_are_drawn_as_goods() -> None:
+    from tajmahal.tajmahal.scene import CARD_H, CARD_W, GOOD_ICONS
+
+    assert (CARD_W, CARD_H) == (52, 70)  # half as big again as 34 x 46
+    state = played(3, 5, 80)
+    root = parse(svg(state))
+    uses = [e for e in root.iter(f"{NS}use") if e.get("href", "").startswith("#card-")]
+    big = [e for e in uses if e.get("width") == str(CARD_W)]
+    assert big and all(e.get("height") == str(CARD_H) for e in big)
+    goods = {e.get("href") for e in root.iter(f"{NS}use") if "good-" in e.get("href", "")}
+    assert goods and goods <= {f"#good-{g}" for g in GOOD_ICONS}

@@ -297,6 +297,8 @@ def test_w8_own_mogul_palace_beside_another_players_palace_keeps_the_chain() -> 
     t = chain_position({3: 1, 2: 0, 7: 1, 5: 0}, moguls={7: 0})
     t.build(0, 11)
     assert t.player(0).score.palaces == 1 + 1  # through 7 to Baramulla: Kashmir
+    # the reason as a person reads it: one province, not "1 other provinces"
+    assert Scored(0, "palaces", 2, "palace joined to 1 other province") in t.events
 
 
 # --------------------------------------------------------------------------- W10-W12

@@ -156,3 +156,23 @@ def test_a_tikal_record_becomes_an_html_viewer_with_pictures(tmp_path: Path) -> 
     last = ET.fromstring(read.picture(0, len(game["steps"]) - 1, []))
     assert "Tikal (basic): game over" in "".join(last.itertext())
     assert "game over" not in "".join(start.itertext())
+
+
+def test_a_preview_label_lies_whole_on_the_board() -> None:
+    """A label beside a space at the board's edge (a camp's cost on A-column spaces)
+    is moved along, never cut by the picture's edge ("uild camp: 5 AP")."""
+    from tajmahal.tikal.render import _geometry
+
+    pictures = TIKAL.pictures()
+    width = _geometry(TIKAL.components)[1]
+    state = new_game(stacked())
+    seen = 0
+    for _ in range(12):  # the first turns: tiles and figures on the left edge
+        for action in legal_actions(state):
+            preview = pictures.preview(state, TIKAL.action_to_data(action))
+            tags = r'<rect x="([-\d.]+)" y="[-\d.]+" width="([\d.]+)" height="17"'
+            for x, w in re.findall(tags, preview):
+                assert float(x) >= 0 and float(x) + float(w) <= width, preview
+                seen += 1
+        state = apply(state, legal_actions(state)[0])
+    assert seen > 50

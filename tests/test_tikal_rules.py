@@ -320,6 +320,20 @@ def test_t40_the_other_figures_of_the_guard_leave_the_game() -> None:
     assert after.players[0].reserve == 15 and after.workers[TEMPLE_A] == (0, 2)
 
 
+def test_t40_the_log_counts_the_figures_that_leave_in_good_english() -> None:
+    from tajmahal.tikal.adapter import TIKAL
+
+    def told(workers: int, leader: bool) -> str:
+        state = put(start(), TEMPLE_A, 0, workers=workers + 1, leader=leader)
+        after, events = TIKAL.step(state, Guard(TEMPLE_A))
+        return " / ".join(TIKAL.describe_events(after, events, ["ann", "bob"]))
+
+    assert "; 1 worker leaves the game" in told(1, False)
+    assert "; 2 workers leave the game" in told(2, False)
+    assert "; 1 worker and the leader leave the game" in told(1, True)
+    assert "; 0 workers leave the game" in told(0, False)
+
+
 def test_t44_majority_by_strength_ties_score_for_nobody() -> None:
     state = lay(lay(start(), TEMPLE_A, "temple", value=5), TEMPLE_B, "temple", value=3)
     state = put(put(state, TEMPLE_A, 0, workers=2), TEMPLE_A, 1, leader=True)
@@ -327,6 +341,24 @@ def test_t44_majority_by_strength_ties_score_for_nobody() -> None:
     state = with_treasures(state, (2,) + (0,) * 7, (0,) * 8)
     assert scoring(state, 0) == (0, 3)  # 2 against the leader's 3; a tie; a pair
     assert scoring(state, 1) == (5, 0)
+
+
+def test_t44_the_outlook_is_what_a_scoring_round_now_would_add() -> None:
+    """Before the first scoring round every score is 0: the pages show beside it
+    what each seat would score now (T44), as the rules count it."""
+    from tajmahal.tikal.adapter import TIKAL
+    from tajmahal.tikal.pictures import pictures
+
+    state = lay(lay(start(), TEMPLE_A, "temple", value=5), TEMPLE_B, "temple", value=3)
+    state = put(put(state, TEMPLE_A, 0, workers=2), TEMPLE_A, 1, leader=True)
+    state = put(put(state, TEMPLE_B, 0, workers=2), TEMPLE_B, 1, workers=1)
+    state = with_treasures(state, (2,) + (1,) + (0,) * 6, (0,) * 8)
+    # seat 0: temple B (2 against 1) 3, a pair and a single 3 + 1; seat 1: temple A
+    # (the leader's 3 against 2) 5, no treasure
+    assert TIKAL.outlook(state) == [3 + 4, 5] and TIKAL.scores(state) == [0, 0]
+    panel = "".join(pictures(state.components).public(state, ["ann", "bob"]))
+    assert "ann: 0 points (+7 if scored now)" in panel
+    assert "bob: 0 points (+5 if scored now)" in panel
 
 
 def draw_to_volcano() -> State:

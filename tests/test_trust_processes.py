@@ -22,6 +22,7 @@ from pathlib import Path
 import orjson
 import pytest
 from referee_support import (
+    BOTS,
     cli,
     faulty,
     hostile,
@@ -163,10 +164,12 @@ def test_attack_5_records_traces_and_logs_are_private(tmp_path: Path) -> None:
     record, trace = tmp_path / "g.jsonl", tmp_path / "t.jsonl"
     trace.write_text("")
     trace.chmod(0o644)  # an existing file is made private too
-    match_json(hostile("escape", "setsid", _marker(tmp_path, "perm")), "random",
+    greedy = str(BOTS / "greedy_bot.py")
+    match_json(hostile("escape", "setsid", _marker(tmp_path, "perm")), greedy,
                "--record", str(record), "--trace", str(trace), *FAST)
-    for path in (record, trace, tmp_path / "g.seat0.log"):
+    for path in (record, trace, tmp_path / "g.seat1.log"):  # greedy_bot.py logs its result
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert not (tmp_path / "g.seat0.log").exists()  # a bot that wrote nothing: no log
 
 
 @linux

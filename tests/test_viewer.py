@@ -172,9 +172,21 @@ def test_the_first_parts_of_a_java_action_are_told_faintly(tmp_path: Path) -> No
     # shape (how): the tile is laid by the third decision
     assert [s["part"] for s in steps[1:4]] == [True, True, False]
     assert steps[1]["text"] == "lay a 3-space tile" and not steps[1]["lines"]
-    assert "lays a 3-space tile on level 1" in steps[3]["lines"][0]
+    # told once: by what it caused, with its level and AP
+    assert steps[3]["told"] and steps[3]["text"].startswith("lays a 3-space tile on level 1")
     for k, s in enumerate(steps[1:], 1):  # a part is followed by its seat's next decision
         if s["part"]:
             assert not s["lines"] and steps[k + 1]["seat"] == s["seat"]
     assert sum(s["part"] for s in steps) > len(steps) / 3
     assert not any(s["part"] for s in taj_mahal["steps"])  # one decision an action
+
+
+def test_alike_seats_are_told_apart_on_the_pictures_as_in_the_log(tmp_path: Path) -> None:
+    """Two random seats: random#1 and random#2 on the panel, as the log says."""
+    from tajmahal.arena.viewer import _header_names
+
+    record = tmp_path / "g.jsonl"
+    args = ["match", "--game", "java", "greedy", "random", "random", "-q", "--seed", "2"]
+    made = CliRunner().invoke(main, [*args, "--record", str(record)])
+    assert made.exit_code == 0, made.output
+    assert _header_names(record) == ["greedy", "random#1", "random#2"]

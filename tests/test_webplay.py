@@ -15,7 +15,7 @@ from tajmahal.arena.player import FirstPlayer
 from tajmahal.arena.referee import play_match
 from tajmahal.arena.registry import GAMES
 from tajmahal.arena.terms import MatchConfig, MatchResult
-from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Table
+from tajmahal.arena.webtable import HUMAN_TIME, HumanSeat, Table
 
 
 def seated(game: Any, seed: int) -> tuple[Table, threading.Thread, list[MatchResult]]:
@@ -85,7 +85,7 @@ def test_a_game_that_draws_nothing_gets_buttons_only() -> None:
 def test_bot_moves_are_paced_and_logged_with_what_they_caused(monkeypatch: Any) -> None:
     """A bot's move waits until ``pace`` seconds after the page last changed; a
     person's move shows at once; the log tells what each move caused."""
-    from tajmahal.arena import webplay
+    from tajmahal.arena import webtable
 
     now = [100.0]
     slept: list[float] = []
@@ -94,8 +94,8 @@ def test_bot_moves_are_paced_and_logged_with_what_they_caused(monkeypatch: Any) 
         slept.append(round(seconds, 6))
         now[0] += seconds
 
-    monkeypatch.setattr(webplay.time, "monotonic", lambda: now[0])
-    monkeypatch.setattr(webplay.time, "sleep", sleep)
+    monkeypatch.setattr(webtable.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(webtable.time, "sleep", sleep)
     game = GAMES.get("tajmahal")
     setup = game.random_setup(3, 4)
     table = Table(game, setup, ["human", "first", "first"], [0], pace=0.5)
@@ -107,8 +107,9 @@ def test_bot_moves_are_paced_and_logged_with_what_they_caused(monkeypatch: Any) 
     table.on_step(1, bot, state, first, game.step(state, first)[1], "bot")
     assert slept == [0.3]
     entry = table.snapshot(0)["log"][-1]
-    assert entry["seat"] == bot and entry["text"].startswith("play ")
-    assert any(line.startswith(f"first (seat {bot}) plays ") for line in entry["lines"])
+    # the move is told once: by what it caused ("plays ..."), not also as "play ..."
+    assert entry["seat"] == bot and entry["told"] and entry["text"].startswith("plays ")
+    assert not any(" plays " in line for line in entry["lines"])
     assert table.snapshot(0)["last"]  # the move is marked on the picture
     # a person's move: no wait
     state = table.state

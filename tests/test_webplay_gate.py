@@ -21,7 +21,8 @@ from tajmahal.arena.player import FirstPlayer
 from tajmahal.arena.referee import play_match
 from tajmahal.arena.registry import GAMES
 from tajmahal.arena.terms import MatchConfig
-from tajmahal.arena.webplay import HUMAN_TIME, HumanSeat, Server, Table
+from tajmahal.arena.webplay import Server
+from tajmahal.arena.webtable import HUMAN_TIME, HumanSeat, Table
 
 pytest.importorskip("uvicorn")
 

@@ -142,6 +142,12 @@ def main() -> None:
     "--game", "game_name", metavar="NAME", help="The game to play [default: the first installed]."
 )
 @click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="RECORD",
+    help="Go on with the interrupted game of RECORD (its seats, deal and decisions).",
+)
+@click.option(
     "--sandbox/--no-sandbox",
     default=None,
     help="With SEATs: run the bots sandboxed (Linux namespaces; tajmahal docs cli: Trust model) "
@@ -169,7 +175,7 @@ def play(
       tajmahal play alice=human bob=human greedy --game tikal
       tajmahal play --players 3 -v
     """
-    if seats:
+    if seats or web["resume"] is not None:
         from .extras import MissingExtra, require
 
         try:

@@ -11,6 +11,7 @@ exception.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import traceback
@@ -161,8 +162,9 @@ class InProcessConnection(Connection):
         self.reads_view = player.reads_view
 
     def start(self) -> str | None:
-        if self.log_path is not None:
-            open_private(self.log_path).close()
+        if self.log_path is not None:  # no log of an earlier game; none unless it fails
+            with contextlib.suppress(FileNotFoundError):
+                self.log_path.unlink()
         return None
 
     def send(self, message: Outgoing, request: bool = False, hold: bool = False) -> None:
@@ -206,5 +208,6 @@ class InProcessConnection(Connection):
 
     def _log(self, text: str) -> None:
         if self.log_path is not None:
-            with self.log_path.open("a", encoding="utf-8") as f:
+            fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as f:
                 f.write(text)

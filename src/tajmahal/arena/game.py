@@ -263,6 +263,12 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         actions of ``state``), its id first; None if it cannot say."""
         return None
 
+    def outlook(self, state: StateT) -> list[int] | None:
+        """What each seat would score if the game scored it now, for a game whose
+        points come at set moments (Tikal's scoring rounds): the pages show it
+        beside the scores; None for a game that scores as it goes."""
+        return None
+
     def pictures(self) -> Pictures | None:
         """How the HTML viewer and the browser game draw the game (SVG layers)."""
         return None

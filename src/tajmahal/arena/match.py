@@ -14,6 +14,7 @@ import time
 import weakref
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, Final
 
 import orjson
@@ -29,6 +30,7 @@ from .record import (
     FORMAT,
     FORMAT_VERSION,
     GIVEN,
+    INTERRUPTED,
     SETUP_SEED,
     RecordWriter,
     dealt_data,
@@ -104,6 +106,10 @@ class _Seat:
 
 
 class Match:
+    """``keep``: where the decisions so far are written if the match is
+    interrupted (Ctrl-C, SIGTERM), as a record that ends with an ``interrupted``
+    line (None: nowhere; :mod:`~tajmahal.arena.resume` goes on with it)."""
+
     def __init__(
         self,
         game: AnyGame,
@@ -112,6 +118,7 @@ class Match:
         config: MatchConfig,
         seed: int,
         setup_seed: int | None = None,
+        keep: Path | None = None,
     ) -> None:
         players = game.players(setup)
         if len(connections) != players:
@@ -139,31 +146,62 @@ class Match:
         self.action_texts = _action_texts(game)
         #: The last step, until :meth:`log_step` records it.
         self.last_step: tuple[Any, ...] | None = None
+        self.logged = 0  # action lines written
+        #: Decisions written before those the match makes (a resumed game's).
+        self.replayed = 0
+        self.keep = keep
 
     def run(self) -> MatchResult:
         with containment.guarded():  # whatever the bots start stays in reach
             return self._run()
 
     def _run(self) -> MatchResult:
-        committed = False
+        committed = interrupted = False
         try:
-            if self.config.record is not None:
-                self.writer = RecordWriter(self.config.record, seal.load_key(create=True))
+            path = self.config.record or self.keep
+            if path is not None:
+                self.writer = RecordWriter(path, seal.load_key(create=True))
             self.handshake()
             self.write_header()
             state = self.play()
             result = self.finish(state)
-            if self.writer is not None:
+            if self.writer is not None and self.config.record is not None:
                 self.writer.commit()
                 committed = True
             return result
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:
             with uninterruptible():  # a second Ctrl-C must not leave bots behind
                 for seat in self.seats:
                     with contextlib.suppress(Exception):
                         seat.conn.kill()
+                if interrupted:
+                    self.keep_interrupted()
                 if self.writer is not None and not committed:
                     self.writer.discard()
+
+    def keep_interrupted(self) -> None:
+        """Write the decisions so far to :attr:`keep`, atomically, as a record that
+        ends with an ``interrupted`` line; nothing if no decision was made beyond
+        those of the record it resumed (that record stays as it is)."""
+        writer = self.writer
+        if writer is None or self.keep is None or not self.header_written:
+            return
+        with contextlib.suppress(Exception):
+            self.log_step()
+        if self.logged <= self.replayed or writer.lines is None:
+            return
+        writer.write_last(
+            {
+                "type": INTERRUPTED,
+                "decisions": self.logged,
+                "duration": round(time.perf_counter() - self.start, 4),
+            }
+        )
+        writer.path = self.keep
+        writer.commit()
 
     # -- messages
 
@@ -322,13 +360,16 @@ class Match:
             legal = game.legal_actions(state)
             index: int | None = None
             elapsed = 0.0
-            if seat.live:
-                index, elapsed = self.ask(seat, state, legal)
             by = "bot"
+            again = self.made_again(seat, legal)
+            if again is not None:  # a resumed game's decision, as its record says
+                index, elapsed, by = again
+            elif seat.live:
+                index, elapsed = self.ask(seat, state, legal)
             if index is None:
                 index = game.fallback(state, legal)
                 by = "fallback"
-                seat.fallbacks += 1
+            seat.fallbacks += by == "fallback"
             seat.decisions += 1
             action = legal[index]
             self.log_step()  # if the bot was not asked (else done while it thought)
@@ -342,6 +383,11 @@ class Match:
         self.log_step()
         return state
 
+    def made_again(self, seat: _Seat, legal: Sequence[Any]) -> tuple[int, float, str] | None:
+        """The choice, seconds and chooser of a decision made before (a resumed
+        game's: :class:`~tajmahal.arena.resume.ResumedMatch`); None: ask."""
+        return None
+
     def log_step(self) -> None:
         """The record line of the last step: written once the next bot has its
         request, while it thinks (and before any fault line, so in game order).
@@ -352,6 +398,7 @@ class Match:
         decision, seat, action, by, index, elapsed, after = self.last_step
         self.last_step = None
         assert self.writer is not None
+        self.logged += 1
         game = self.game
         self.writer.write(
             {

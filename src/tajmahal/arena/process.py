@@ -137,6 +137,9 @@ class StderrLog:
         finally:
             if self.out is not None:
                 self.out.close()
+                if self.kept == 0 and self.path is not None:  # a silent bot leaves no log
+                    with contextlib.suppress(OSError):
+                        self.path.unlink()
 
     def _drain(self, chunks: int | None) -> bool:
         """Read what the pipe holds now (at most ``chunks`` chunks); False at its end."""

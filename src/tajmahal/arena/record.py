@@ -2,7 +2,9 @@
 
 A record has a ``header`` line (format version, the full setup, the players, the
 time limits), one ``action`` line per decision, ``fault`` lines where a seat
-faulted, and a final ``result`` line.  See ``docs/cli.md`` for an example.
+faulted, and a final ``result`` line; or, for a game stopped before its end, an
+``interrupted`` line (the decisions so far: ``tajmahal play --resume`` goes on
+with it).  See ``docs/cli.md`` for an example.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from .written import Clocks, FaultContext, FieldError
 
 FORMAT: Final = "arena-record"
 FORMAT_VERSION: Final = 1
+#: The last line of the record of a game stopped before its end.
+INTERRUPTED: Final = "interrupted"
 
 
 class RecordWriter:
@@ -103,6 +107,8 @@ class ReplayedStep:
     action_text: str
     lines: tuple[str, ...]
     fault: dict[str, Any] | None
+    choice: int = 0
+    time: float = 0.0
 
 
 @frozen
@@ -119,6 +125,10 @@ class Replay:
     names: tuple[str, ...]
     dealt: bool = True
     sealed: str = seal.UNSEALED
+    #: The record ends with an ``interrupted`` line (``result`` is that line).
+    interrupted: bool = False
+    #: Each fault line and the number of actions before it.
+    fault_lines: tuple[tuple[int, dict[str, Any]], ...] = ()
 
 
 #: How a record says where its setup came from (the header's ``deal``).
@@ -249,7 +259,11 @@ class _HookFailed(Exception):
 
 
 def replay(
-    game: AnyGame, path: Path, describe: bool = True, on_step: ReplayHook | None = None
+    game: AnyGame,
+    path: Path,
+    describe: bool = True,
+    on_step: ReplayHook | None = None,
+    interrupted: bool = False,
 ) -> Replay:
     """Re-apply every action of the record at ``path`` and check it all against
     the game: the header (format, game, players, time limits, and the setup
@@ -260,9 +274,11 @@ def replay(
 
     ``on_step(before, action, after, events)`` sees each step as it is replayed
     (the HTML viewer draws the game in the same pass); an exception it raises
-    is its own (not turned into a :class:`RecordError`)."""
+    is its own (not turned into a :class:`RecordError`).  The record of a game
+    stopped before its end is taken with ``interrupted`` (else it is an error that
+    says how to go on with it)."""
     try:
-        return _Replayer(game, describe, on_step).run(read_lines(path))
+        return _Replayer(game, describe, on_step, interrupted).run(read_lines(path))
     except _HookFailed as e:
         raise e.error from None
     except RecordError:
@@ -276,10 +292,17 @@ def replay(
 
 
 class _Replayer:
-    def __init__(self, game: AnyGame, describe: bool, on_step: ReplayHook | None = None) -> None:
+    def __init__(
+        self,
+        game: AnyGame,
+        describe: bool,
+        on_step: ReplayHook | None = None,
+        interrupted: bool = False,
+    ) -> None:
         self.game = game
         self.describe = describe
         self.on_step = on_step
+        self.interrupted = interrupted
 
     def run(self, lines: Iterator[tuple[int, dict[str, Any]]]) -> Replay:
         game = self.game
@@ -294,6 +317,8 @@ class _Replayer:
         seen = [(number, header)]  # every line, for the seal
         steps: list[ReplayedStep] = []
         fault_lines: list[dict[str, Any]] = []
+        placed: list[tuple[int, dict[str, Any]]] = []  # each fault line, actions before it
+        stopped = False  # an interrupted line ends the record
         faulted: dict[int, int] = {}  # seat -> the decision its fault line came before
         pending: dict[str, Any] | None = None  # the fault line for the next step
         counts = [[0, 0] for _ in range(players)]  # decisions, fallback decisions per seat
@@ -303,7 +328,8 @@ class _Replayer:
             seen.append((number, data))
             kind = data["type"]
             if result is not None:
-                raise RecordError(f"a {quote(kind)} line after the result", line=number)
+                end = "the interruption" if stopped else "the result"
+                raise RecordError(f"a {quote(kind)} line after {end}", line=number)
             if kind == "fault":
                 fault = self.fault_line(number, data, players, len(made))
                 if fault["seat"] in faulted:
@@ -312,6 +338,7 @@ class _Replayer:
                 _written(written.check_fault, number, data, where)
                 faulted[fault["seat"]] = len(made) + 1
                 fault_lines.append(fault)
+                placed.append((len(made), data))
                 pending = pending or fault
                 continue
             if kind == "result":
@@ -324,6 +351,16 @@ class _Replayer:
                 _written(written.check_result, number, game, data, header["players"],
                          self.clocks, max(ats, default=0.0))
                 continue
+            if kind == INTERRUPTED:
+                if _field(data, "decisions", number) != len(made):
+                    raise RecordError(
+                        f"interrupted after {quote(data['decisions'])} decisions, the record "
+                        f"has {len(made)}",
+                        line=number,
+                    )
+                _number(data, "duration", number)
+                result, stopped = data, True
+                continue
             if kind != "action":
                 raise RecordError(f"unknown line type {quote(kind)}", line=number)
             state, step = self.action(state, number, data, len(made) + 1, faulted, counts, names)
@@ -334,8 +371,13 @@ class _Replayer:
             steps.append(step)
         if result is None:
             raise RecordError("no result line: the record is incomplete")
+        if stopped and not self.interrupted:
+            raise RecordError(
+                f"the game was interrupted after {len(made)} decisions: `tajmahal play "
+                "--resume RECORD` goes on with it"
+            )
         return Replay(header=header, result=result, steps=tuple(steps), names=names, dealt=dealt,
-                      sealed=_sealed(seen))
+                      sealed=_sealed(seen), interrupted=stopped, fault_lines=tuple(placed))
 
     def header(self, number: int, header: dict[str, Any]) -> tuple[Any, tuple[str, ...], bool]:
         game = self.game
@@ -499,7 +541,8 @@ class _Replayer:
         counts[seat][1] += by == "fallback"
         lines = tuple(game.describe_events(state, events, names)) if self.describe else ()
         return state, ReplayedStep(
-            decision=decision, seat=seat, by=by, action_text=text, lines=lines, fault=None
+            decision=decision, seat=seat, by=by, action_text=text, lines=lines, fault=None,
+            choice=choice, time=float(data.get("time", 0.0)),
         )
 
     def find(self, legal: Sequence[Any], written: Any, number: int, decision: int) -> int:
@@ -602,14 +645,3 @@ def dealt_data(game: AnyGame, players: int, seed: int, variant: str | None) -> A
 def _json(data: Any) -> Any:
     """``data`` as it reads back from JSON (tuples become lists ...)."""
     return orjson.loads(orjson.dumps(data))
-
-
-def write_lines(path: Path, lines: Sequence[dict[str, Any]]) -> None:
-    """Write a whole record atomically (for tools and tests)."""
-    writer = RecordWriter(path)
-    try:
-        for line in lines:
-            writer.write(line)
-        writer.commit()
-    finally:
-        writer.discard()

@@ -32,6 +32,8 @@ from .match import Match
 from .names import parse_named
 from .player import Player
 from .process import ProcessConnection
+from .record import Replay
+from .resume import ResumedMatch
 from .signals import uninterruptible
 from .terms import (
     Fault,
@@ -366,6 +368,15 @@ def play_match(
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
     setup_seed: int | None = None,
+    *,
+    keep: Path | None = None,
+    resume: Replay | None = None,
 ) -> MatchResult:
-    """Play one game over ``connections`` (one per seat); see :func:`run_match`."""
-    return Match(game, setup, connections, config, seed, setup_seed).run()
+    """Play one game over ``connections`` (one per seat); see :func:`run_match`.
+    If it is interrupted, its decisions so far are kept at ``keep``; ``resume``:
+    the record of an interrupted game of ``setup`` to go on with (see
+    :mod:`~tajmahal.arena.resume`)."""
+    if resume is not None:
+        match = ResumedMatch(game, setup, connections, config, seed, setup_seed, keep)
+        return match.resuming(resume).run()
+    return Match(game, setup, connections, config, seed, setup_seed, keep).run()

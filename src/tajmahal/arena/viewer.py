@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 from .game import AnyGame
+from .names import shown_names
 from .offers import first_part
 from .record import RecordError, Replay, read_lines, replay
 
@@ -77,7 +78,8 @@ def changes(before: Sequence[int] | None, after: Sequence[int]) -> list[int]:
 
 
 def _header_names(path: Path) -> list[str]:
-    """The seats' names in the record's header (checked by the replay)."""
+    """The seats' names in the record's header (checked by the replay), as the
+    log shows them: alike ones told apart (``random#1``)."""
     lines = read_lines(path)
     try:
         first = next(lines, None)
@@ -86,6 +88,8 @@ def _header_names(path: Path) -> list[str]:
     players = first[1].get("players") if first is not None else None
     if not isinstance(players, list):
         return []
+    if all(isinstance(p, dict) and "name" in p for p in players):
+        return shown_names(players)
     return [str(p.get("name", "")) if isinstance(p, dict) else "" for p in players]
 
 
@@ -108,6 +112,20 @@ def seat_lines(
         return None
     views: list[int | None] = [*range(len(names)), None]
     return [game.describe_events(state, seen_by(game, events, v), names) for v in views]
+
+
+def told_once(
+    seat: int, names: Sequence[str], text: str, lines: list[str]
+) -> tuple[str, list[str], bool]:
+    """The log entry of a step told once: when the first line of what it caused
+    tells the action again, by the seat that acted (``"alice (seat 0) withdraws
+    and wins elephant"`` after ``withdraw``), that line, without the seat's name,
+    becomes the entry's text (True), and leaves the lines."""
+    if 0 <= seat < len(names) and lines:
+        prefix = f"{names[seat]} (seat {seat}) "
+        if lines[0].startswith(prefix):
+            return lines[0][len(prefix) :], lines[1:], True
+    return text, lines, False
 
 
 class _Drawing:
@@ -180,13 +198,17 @@ def game_data(game: AnyGame, path: Path, fragments: Fragments | None = None) -> 
     for step, scores, views, part in zip(
         done.steps, drawing.scores[1:], drawing.views[1:], drawing.parts, strict=True
     ):
+        text, lines, told = told_once(step.seat, names, step.action_text, list(step.lines))
+        if told and views is not None:  # each view without its telling of the action
+            views = [told_once(step.seat, names, text, v)[1] for v in views]
         steps.append(
             {
                 "decision": step.decision,
                 "seat": step.seat,
                 "by": step.by,
-                "text": step.action_text,
-                "lines": list(step.lines),
+                "text": text,
+                "told": told,
+                "lines": lines,
                 "views": views,  # each seat's lines, then a spectator's (None: = lines)
                 "fault": step.fault,
                 "scores": scores,

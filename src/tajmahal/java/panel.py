@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Final
 
 from ..kit.svg import attrs, plural, text, title
 from .components import PALACE_VALUES, Components
@@ -197,12 +198,30 @@ def hand_parts(state: State, seat: int) -> list[str]:
     (``hand-card-N``: what a person clicks to lay one in a festival)."""
     c = state.components
     x = sheet_of(c).width + 14
-    y = SEATS_TOP + SEAT_H * seat + 60
+    y = SEATS_TOP + SEAT_H * seat + 58
     hand = state.players[seat].hand
-    step = min(CARD_W + 4.0, (PANEL_W - 60) / max(len(hand), 1))
     return [
         f'<g class="hand" id="hand-{seat}">',
         text(x, y + 19, "hand:", 11.5, fill="#444"),
-        *(_card(x + 40 + k * step, y, c, card, f"hand-card-{card}") for k, card in enumerate(hand)),
+        *(
+            _card(x + 40 + dx, y + dy, c, card, f"hand-card-{card}")
+            for (dx, dy), card in zip(_hand_spots(len(hand)), hand, strict=True)
+        ),
         "</g>",
     ]
+
+
+#: The room a hand's cards have in a seat's row: its width, and two lines.
+_HAND_W: Final = PANEL_W - 54
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_spots(n: int) -> tuple[tuple[float, float], ...]:
+    """Where ``n`` festival cards lie in a seat's row (from its hand's corner): a
+    line, two when one is too short, closer together past two lines' worth, and
+    always within the row."""
+    per_line = int((_HAND_W - CARD_W) // (CARD_W + 4)) + 1
+    lines = 1 if n <= per_line else 2
+    along = -(-n // lines)
+    step = min(CARD_W + 4.0, (_HAND_W - CARD_W) / max(along - 1, 1))
+    return tuple((round((k % along) * step, 1), (k // along) * (CARD_H + 3.0)) for k in range(n))

@@ -46,8 +46,8 @@ def _ring(state: State, position: int, dashed: bool = False) -> str:
     return ring(x, y, SIZE - 1.5, 30, HIGHLIGHT, dashed)
 
 
-def _tag(x: float, y: float, words: str) -> str:
-    return tag(x, y, words, HIGHLIGHT)
+def _tag(state: State, x: float, y: float, words: str) -> str:
+    return tag(x, y, words, HIGHLIGHT, within=(2.0, sheet_of(state.components).width - 2.0))
 
 
 def _tile(state: State, cells: Sequence[int], villages: Sequence[int]) -> str:
@@ -76,7 +76,7 @@ def _cost(state: State, action: Action) -> int | None:
 
 def _with_cost(state: State, action: Action, x: float, y: float, words: str) -> str:
     cost = _cost(state, action)
-    return _tag(x, y + SIZE + 4, words + (f": {cost} AP" if cost is not None else ""))
+    return _tag(state, x, y + SIZE + 4, words + (f": {cost} AP" if cost is not None else ""))
 
 
 def _where(state: State, action: Action, p: int) -> str:
@@ -90,7 +90,8 @@ def _where(state: State, action: Action, p: int) -> str:
         if kind.tile in ("rice", "village"):
             tile = _tile(state, [p], [p] if kind.tile == "village" else [])
             return tile + _with_cost(state, action, x, y, f"{kind.tile} tile")
-        return _tile(state, [p], [p]) + _tag(x, y + SIZE + 4, f"{kind.tile}-space: its village")
+        village = f"{kind.tile}-space: its village"
+        return _tile(state, [p], [p]) + _tag(state, x, y + SIZE + 4, village)
     if isinstance(kind, PlaceWater):
         return (
             f'<polygon points="{sheet.outlines[p]}" fill="{WATER_FILL}" stroke="{HIGHLIGHT}" '
@@ -115,10 +116,10 @@ def _where(state: State, action: Action, p: int) -> str:
             _ring(state, p)
             + f'<rect x="{x - 9:.1f}" y="{y - 3:.1f}" width="18" height="16" rx="2" fill="#fff" '
             f'stroke="#222" stroke-dasharray="3 2"/>'
-            + _tag(x, y + SIZE + 4, "palace: then its value")
+            + _tag(state, x, y + SIZE + 4, "palace: then its value")
         )
     words = {"Move": "walk from here", "ExtendPalace": "extend", "HoldFestival": "festival"}
-    return _ring(state, p) + _tag(x, y + SIZE + 4, words.get(name, name))
+    return _ring(state, p) + _tag(state, x, y + SIZE + 4, words.get(name, name))
 
 
 def _walk(state: State, action: Action, target: int) -> str:
@@ -221,9 +222,11 @@ class JavaPictures:
 
     def __init__(self, components: Components = DEFAULT_COMPONENTS) -> None:
         self.components = components
+        self.players = 4
         self._shapes: tuple[State, dict[tuple[int, ...], int]] | None = None
 
     def board(self, state: State) -> str:
+        self.players = len(state.players)  # the picture's height follows (its panel)
         return board_layer(state.components)
 
     def public(self, state: State, names: Sequence[str]) -> list[str]:
@@ -233,7 +236,7 @@ class JavaPictures:
         return hand_parts(state, seat)
 
     def document(self, body: str) -> str:
-        return document(self.components, body)
+        return document(self.components, body, self.players)
 
     def half_made(self, state: State) -> bool:
         """Whether ``state`` waits for the rest of a half-made action: the browser

@@ -34,6 +34,7 @@ from .hidden import determinize
 from .panel import festival, hand_parts, seat_block, supply, turn_words
 from .sheet import (
     BARE,
+    FESTIVAL_H,
     PANEL_W,
     RIM,
     SEAT_COLORS,
@@ -341,13 +342,18 @@ def _positions(state: State, sheet: Sheet, labels: tuple[str, ...]) -> tuple[lis
     return drawn, hits
 
 
-def _size(c: Components) -> tuple[float, float]:
+def _size(c: Components, players: int) -> tuple[float, float]:
     sheet = sheet_of(c)
-    return sheet.width + PANEL_W + 20, max(sheet.height, SEATS_TOP + 4 * SEAT_H + 120)
+    return sheet.width + PANEL_W + 20, max(sheet.height, SEATS_TOP + players * SEAT_H + FESTIVAL_H)
 
 
-def document(c: Components, body: str) -> str:
-    return svg_document(body, *_size(c))
+def document(c: Components, body: str, players: int = 4) -> str:
+    """The layers joined into one picture, as tall as the panel of ``players``
+    seats needs."""
+    width, height = _size(c, players)
+    board = sheet_of(c).width
+    areas = ((0.0, 0.0, board, sheet_of(c).height), (board, 0.0, width - board, height))
+    return svg_document(body, width, height, areas=areas)
 
 
 def svg(obj: State | PlayerView, names: Sequence[str] | None = None) -> str:
@@ -362,4 +368,5 @@ def svg(obj: State | PlayerView, names: Sequence[str] | None = None) -> str:
         seats = range(len(state.players))
     c = state.components
     hands = "".join("".join(hand_parts(state, s)) for s in seats)
-    return document(c, board_layer(c) + "".join(public_parts(state, names)) + hands)
+    body = board_layer(c) + "".join(public_parts(state, names)) + hands
+    return document(c, body, len(state.players))

@@ -25,9 +25,11 @@ CARD_FILL: Final = "#fff6d8"
 CARD_W: Final = 38
 #: A card's and the pile's height: 25 px at 1280 x 900 (a target a finger can hit).
 CARD_H: Final = 30
-#: The seats' rows in the panel: where the first begins, how tall each is.
+#: The seats' rows in the panel: where the first begins, how tall each is (room
+#: for two rows of festival cards), and the room a festival under way takes below.
 SEATS_TOP: Final = 140.0
-SEAT_H: Final = 96.0
+SEAT_H: Final = 128.0
+FESTIVAL_H: Final = 120.0
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:

@@ -25,6 +25,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..kit.svg import plural
 from ..kit.terminal import SEAT_STYLES, seat_name
 from .components import PALACE_VALUES, Components
 from .state import NONE, RICE, VILLAGE, WATER, State
@@ -156,7 +157,7 @@ def seats_table(state: State, labels: Sequence[str], seat: int | None) -> Table:
         if seat is None or seat == k:
             hand = ", ".join(card_text(c, x) for x in p.hand) or "none"
         else:
-            hand = f"{len(p.hand)} cards"
+            hand = plural(len(p.hand), "card")
         table.add_row(
             str(k),
             Text(labels[k], style=SEAT_STYLES[k % 4]),

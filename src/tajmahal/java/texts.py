@@ -119,7 +119,7 @@ EVENT_TEXTS: Final[Mapping[type, Callable[[Any, JavaWords], str | None]]] = {
     ),
     ev.WaterPlaced: lambda e, w: f"{w.who(e.seat)} lays water on {w.at(e.position)}",
     ev.WaterScored: lambda e, w: (
-        f"water enclosed ({len(e.area)} spaces): {w.who(e.seat)} scores {e.points}"
+        f"water enclosed ({plural(len(e.area), 'space')}): {w.who(e.seat)} scores {e.points}"
     ),
     ev.FigureDeployed: lambda e, w: (
         f"{w.who(e.seat)} deploys on {w.at(e.position)} ({e.cost} AP)"

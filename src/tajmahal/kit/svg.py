@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Generic, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
@@ -25,17 +25,33 @@ PAPER: Final = "#fbf8f1"
 HALO: Final = {"stroke": PAPER, "stroke_width": "3", "paint_order": "stroke"}
 
 
-def svg_document(body: str, width: float, height: float, shown: float | None = None) -> str:
+#: An area of a picture: left, top, width, height.
+Area = tuple[float, float, float, float]
+
+
+def svg_document(
+    body: str,
+    width: float,
+    height: float,
+    shown: float | None = None,
+    areas: Sequence[Area] = (),
+) -> str:
     """One SVG picture of ``body``: a ``width`` x ``height`` canvas on :data:`PAPER`,
     ``shown`` pixels wide (default ``width``; the height in proportion).
+
+    ``areas`` (the board, the panel beside it) are what a narrow screen shows one
+    under another, each across the screen: the pages read them from the root's
+    ``data-areas`` (each part stays in the area that holds its centre).
 
     >>> svg_document("", 100, 50, shown=300)[40:85]
     'viewBox="0 0 100 50" width="300" height="150"'
     """
     wide = width if shown is None else shown
+    split = "|".join(" ".join(f"{v:.0f}" for v in area) for area in areas)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{wide:.0f}" height="{height * wide / width:.0f}" font-family="{FONT}">'
+        f'width="{wide:.0f}" height="{height * wide / width:.0f}" font-family="{FONT}"'
+        f'{attrs(data_areas=split or None)}>'
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="{PAPER}"/>{body}</svg>'
     )
 
@@ -214,9 +230,15 @@ def ring(x: float, y: float, radius: float, turn: float, color: str, dashed: boo
     )
 
 
-def tag(x: float, y: float, words: str, color: str) -> str:
-    """A short label on a light ground centred on ``(x, y)`` (an AP cost, a rotation)."""
+def tag(
+    x: float, y: float, words: str, color: str, within: tuple[float, float] | None = None
+) -> str:
+    """A short label on a light ground centred on ``(x, y)`` (an AP cost, a rotation),
+    moved along to lie whole ``within`` (left, right) where given: never cut by the
+    picture's edge."""
     w = text_width(words, 11.5) * 1.1 + 12  # bold: a tenth wider
+    if within is not None:
+        x = max(within[0] + w / 2, min(x, within[1] - w / 2))
     return (
         f'<rect x="{number(x - w / 2)}" y="{number(y - 11.5)}" width="{number(w)}" height="17" '
         f'rx="4" fill="#fff" stroke="{color}" stroke-width="1.5"/>'

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..kit.errors import IllegalAction
+from ..kit.svg import plural
 from .build import _TAKES, _add_score, _holding, _pending, _player, _state, _with
 from .cards import (
     CARD_COLOR,
@@ -343,7 +344,8 @@ class Draft:
         if pending.built:
             board = self.base.setup.board
             others = connected_provinces(board, self.province, seat, self.palaces, self.moguls)
-            self.score(seat, "palaces", 1 + others, f"palace joined to {others} other provinces")
+            joined = f"palace joined to {plural(others, 'other province')}"
+            self.score(seat, "palaces", 1 + others, joined)
         played = player.played
         specials = tuple([c for c in played if c >= FIRST_SPECIAL])
         gone = tuple([c for c in played if c < FIRST_SPECIAL])

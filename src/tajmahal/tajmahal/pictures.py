@@ -21,19 +21,19 @@ from .actions import WITHDRAW
 from .cards import CARDS, SYMBOLS
 from .events import Withdrew
 from .maplayout import layout
-from .panel import hand_parts, hand_spots, rows
+from .panel import display_spot, hand_parts, hand_spots, played_spot, prize_spot, rows
 from .render import board_layer, document, public_parts
 from .rules import step
 from .scene import (
     CARD_COLORS,
     CARD_H,
     CARD_W,
-    GOOD_COLORS,
+    GOOD_ICONS,
+    PANEL_W,
     PANEL_X,
     SEAT_COLORS,
     SMALL_H,
     SMALL_W,
-    STEP,
     SYMBOL_MARKS,
     SYMBOL_NAMES,
     card_at,
@@ -56,23 +56,17 @@ def _ghost(card: int, x: float, y: float, small: bool = True) -> str:
     return f'<g opacity="0.85">{card_at(CARDS[card], round(x, 1), y, None, small)}</g>'
 
 
-def _table_slot(state: State, seat: int, index: int) -> tuple[float, float]:
-    s = scene_of(state, None)
-    top, row = rows(s)
-    return PANEL_X + 50 + index * 26, top + seat * row + 48
-
-
 def _play(state: State, action: dict[str, Any], done: bool) -> str:
     seat = state.to_act
     assert seat is not None
     cards = [action["card"]] + ([action["extra"]] if action.get("extra") is not None else [])
     played = len(state.players[seat].played)
     out = []
+    s = scene_of(state, None)
     for k, one in enumerate(cards):
-        x, y = _table_slot(state, seat, played + k)
+        x, y = played_spot(s, seat, played + k)
         out.append(_outline(x, y, SMALL_W, SMALL_H) if done else _ghost(one, x, y))
     if not done:
-        s = scene_of(state, None)
         spots = dict(zip(state.players[seat].hand, hand_spots(s, seat), strict=True))
         out += [_outline(*spots[c], CARD_W, CARD_H) for c in cards if c in spots]
     return "".join(out)
@@ -82,13 +76,14 @@ def _take(state: State, action: dict[str, Any], done: bool) -> str:
     seat = state.to_act
     assert seat is not None
     index = state.display.index(action["card"]) if action["card"] in state.display else 0
-    out = [_outline(PANEL_X + index * STEP, 84, CARD_W, CARD_H, dashed=done)]
+    out = [_outline(*display_spot(index, len(state.display)), CARD_W, CARD_H, dashed=done)]
     if not done:
         s = scene_of(state, None)
         spots = hand_spots(s, seat)
         if spots:
             x, y = spots[-1]
-            out.append(f'<g opacity="0.8">{card_at(CARDS[action["card"]], x + 12, y - 6)}</g>')
+            x = min(x + 14, PANEL_X + PANEL_W - CARD_W)
+            out.append(f'<g opacity="0.8">{card_at(CARDS[action["card"]], x, y - 6)}</g>')
     return "".join(out)
 
 
@@ -127,9 +122,9 @@ def _withdraw(state: State, done: bool) -> str:
     out = []
     for k, prize in enumerate(state.court):
         if prize in prizes:
-            x = PANEL_X + 72 + k * 34
+            x, y = prize_spot(k)
             out.append(
-                f'<circle class="ring" cx="{x}" cy="21" r="18" fill="none" '
+                f'<circle class="ring" cx="{x}" cy="{y}" r="19" fill="none" '
                 f'stroke="{HIGHLIGHT}" stroke-width="3.5"/>'
             )
     won = ", ".join(prizes) if prizes else "nothing"
@@ -202,9 +197,19 @@ def legend() -> list[tuple[str, str]]:
         ),
     ]
     items += [
-        (f'<rect x="7" y="7" width="14" height="14" rx="2" fill="{c}" stroke="#333"/>', good)
-        for good, c in GOOD_COLORS.items()
+        (f'<g transform="translate(3 3) scale(1.4)">{icon}</g>', f"{good} (goods, W7)")
+        for good, icon in GOOD_ICONS.items()
     ]
+    items.append(
+        (
+            '<circle cx="14" cy="9" r="8" fill="#f5d76e" stroke="#7a5c00"/>'
+            + text(14, 13, "E", 10, text_anchor="middle", font_weight="bold")
+            + text(14, 26, "2 to 1", 7.5, text_anchor="middle", font_weight="bold",
+                   fill=SEAT_COLORS[0]),
+            "a prize at the court, its leader and the count against the next (W1): "
+            "the prize a withdrawal now would win",
+        )
+    )
     return items
 
 

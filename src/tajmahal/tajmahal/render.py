@@ -38,10 +38,16 @@ from ..kit.svg import HALO, attrs, points, svg_document, text, title
 from .board import Board
 from .maplayout import CITY_FONT, MAP_BOX, PROVINCE_FONT, MapLayout, layout, layout_of
 from .panel import court, display, dummy, hand_parts, headline, seat_parts
-from .scene import CARD_DEFS, GOOD_COLORS, HEIGHT, SEAT_COLORS, WIDTH, Scene, scene_of
+from .scene import CARD_DEFS, HEIGHT, PANEL_X, SEAT_COLORS, WIDTH, Scene, good_at, scene_of
 from .state import State
 from .tiles import BonusTile
 from .views import PlayerView, view
+
+#: The map and the panel: one under the other on a narrow screen.
+AREAS: Final = (
+    (0.0, 0.0, PANEL_X - 6.0, MAP_BOX[1] + MAP_BOX[3] + 6.0),
+    (PANEL_X - 8.0, 0.0, WIDTH - PANEL_X + 8.0, HEIGHT),
+)
 
 
 def board_layer(board: Board) -> str:
@@ -219,10 +225,7 @@ def _province_outline(serial: int, province: int) -> str:
 def _bonus_mark(tile: BonusTile, x: float, y: float) -> str:
     """The bonus tile on a fortress, drawn inside its square."""
     if tile.kind == "good" and tile.good is not None:
-        return (
-            f'<rect x="{x - 7}" y="{y - 7}" width="14" height="14" rx="2" '
-            f'fill="{GOOD_COLORS[tile.good]}" stroke="#333" stroke-width="0.8"/>'
-        )
+        return good_at(tile.good, x - 9, y - 9, 18)
     if tile.kind == "card":
         return (
             f'<rect x="{x - 5}" y="{y - 7}" width="10" height="14" rx="1.5" fill="#fff" '
@@ -269,7 +272,7 @@ def svg(obj: State | PlayerView, names: Sequence[str] | None = None, width: int 
 
 def document(body: str, width: int = WIDTH) -> str:
     """Layers (from :func:`layers`) joined into one SVG document."""
-    return svg_document(body, WIDTH, HEIGHT, width)
+    return svg_document(body, WIDTH, HEIGHT, width, AREAS)
 
 
 def example_state(decisions: int = 60) -> State:

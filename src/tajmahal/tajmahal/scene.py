@@ -20,7 +20,7 @@ from .tiles import BonusTile
 from .views import PlayerView, SeatView
 
 WIDTH: Final = 1240
-HEIGHT: Final = 900
+HEIGHT: Final = 1000
 PANEL_X: Final = 878
 PANEL_W: Final = WIDTH - PANEL_X - 8
 
@@ -52,13 +52,33 @@ SYMBOL_NAMES: Final = {
     "princess": "princess",
 }
 GOOD_COLORS: Final = {"rice": "#f7f3d0", "tea": "#5d8a3a", "spice": "#d2691e", "jewels": "#3b6fd8"}
-#: Cards: in the hand and the display (what a person clicks), and on the table.
-CARD_W: Final = 34
-CARD_H: Final = 46
+#: Each good drawn as what it is, in a 16 x 16 box: a bowl of rice, a tea leaf, a
+#: chili pepper, a cut jewel.
+GOOD_ICONS: Final = {
+    "rice": '<path d="M1.5,8.5H14.5A6.5,6 0 0 1 1.5,8.5Z" fill="#9c6b3c" stroke="#4a3018" '
+    'stroke-width="0.8"/><path d="M2.6,8.5Q8,1.2 13.4,8.5Z" fill="#fbf6dc" stroke="#8a7a50" '
+    'stroke-width="0.7"/><path d="M5.5,6.5h1.4M8,4.8h1.4M9.5,7h1.4M7,7.4h1.2" stroke="#b8a76a" '
+    'stroke-width="0.9"/>',
+    "tea": '<path d="M2,14.5C1.5,6.5 6.5,1.5 14.5,1.5C14.5,9.5 9.5,14.5 2,14.5Z" fill="#4f8a2e" '
+    'stroke="#2d5418" stroke-width="0.8"/>'
+    '<path d="M2.6,13.9L12.5,3.6M6,10.5l-0.5,-3.2M8.6,8l2.8,0.6" '
+    'stroke="#cfe3b5" stroke-width="0.8" fill="none"/>',
+    "spice": '<path d="M3.2,4.4C1.8,10.2 7,15.4 14.6,14.2C9.4,12.3 7.3,8.4 6.6,4.2Z" '
+    'fill="#d0401e" stroke="#7a1e0c" stroke-width="0.8"/><path d="M4.6,4.6C4.2,2.6 5.2,1.4 7.4,1" '
+    'stroke="#3f7d2a" stroke-width="1.7" fill="none" stroke-linecap="round"/>',
+    "jewels": '<path d="M4,2.2H12L15,6.2L8,15L1,6.2Z" fill="#3b6fd8" stroke="#1a3a80" '
+    'stroke-width="0.8"/><path d="M1,6.2H15M4,2.2L6,6.2L8,15L10,6.2L12,2.2" fill="none" '
+    'stroke="#c4d6ff" stroke-width="0.6"/>',
+}
+#: Cards are drawn in a box of this size and placed at the sizes below.
+CARD_BOX: Final = (34, 46)
+#: Cards in the hand and the display (what a person clicks), and on the table.
+CARD_W: Final = 52
+CARD_H: Final = 70
 SMALL_W: Final = 24
-#: From one card to the next in the hand and the display.
-STEP: Final = CARD_W + 3
 SMALL_H: Final = 32
+#: From one card to the next in the hand and the display, at most.
+STEP: Final = CARD_W + 3
 
 
 @frozen
@@ -96,6 +116,7 @@ class Scene:
     moguls: tuple[int, ...]
     bonus: tuple[BonusTile | None, ...]
     dummy: tuple[int, ...] | None
+    dummy_bidding: bool  # the dummy still bids this visit (D3: it counts for majorities)
     viewer: int | None  # the seat whose view this is; None: a state or a spectator
 
 
@@ -131,6 +152,7 @@ _scene_from: Callable[[State | PlayerView, tuple[Seat, ...], int, int | None], S
     players="len(seats)",
     variant="v.setup.variant",
     dummy="v.dummy.cards if v.dummy is not None else None",
+    dummy_bidding="v.dummy is not None and v.dummy.bidding",
 )
 
 
@@ -138,8 +160,9 @@ _scene_from: Callable[[State | PlayerView, tuple[Seat, ...], int, int | None], S
 
 
 def _card_symbol(card: Card) -> str:
-    """A card drawn once (``<symbol id="card-N">``): its colour, its symbols as letters."""
-    w, h = CARD_W, CARD_H
+    """A card drawn once (``<symbol id="card-N">``, in a :data:`CARD_BOX`): its
+    colour, its symbols as letters."""
+    w, h = CARD_BOX
     fill = CARD_COLORS[card.color]
     ink = "#222" if card.color in ("yellow", "white") else "#fff"
     parts = [
@@ -176,20 +199,43 @@ def _card_symbol(card: Card) -> str:
     return "".join(parts)
 
 
-#: Every card, drawn once; the pictures place them with ``<use>``.
-CARD_DEFS: Final = "<defs>" + "".join(_card_symbol(card) for card in CARDS) + "</defs>"
+#: Every card and good, drawn once; the pictures place them with ``<use>``.
+CARD_DEFS: Final = (
+    "<defs>"
+    + "".join(_card_symbol(card) for card in CARDS)
+    + "".join(
+        f'<symbol id="good-{g}" viewBox="0 0 16 16">{icon}</symbol>'
+        for g, icon in GOOD_ICONS.items()
+    )
+    + "</defs>"
+)
+
+
+def good_at(good: str, x: float, y: float, size: float = 16) -> str:
+    """A good (its icon) with its top left corner at ``(x, y)``; its tooltip names it."""
+    return (
+        f'<g class="good" data-good="{good}">{title(good)}<use href="#good-{good}" '
+        f'x="{number(x)}" y="{number(y)}" width="{number(size)}" height="{number(size)}"/></g>'
+    )
 
 
 @functools.lru_cache(maxsize=8192)
 def card_at(
     card: Card, x: float, y: float, element_id: str | None = None, small: bool = False
 ) -> str:
-    """A card at ``(x, y)`` (its tooltip names it); ``element_id`` to click it."""
+    """A card at ``(x, y)`` (its tooltip names it); ``element_id`` to click it (its
+    outline then the part the pages ring when it can be played)."""
     w, h = (SMALL_W, SMALL_H) if small else (CARD_W, CARD_H)
+    hit = (
+        f'<rect class="hit" x="{number(x)}" y="{number(y)}" width="{w}" height="{h}" rx="5" '
+        f'fill="#fff" fill-opacity="0"/>'
+        if element_id is not None
+        else ""
+    )
     return (
         f'<g class="card"{attrs(id=element_id)} data-card="{card.id}">{title(str(card))}'
         f'<use href="#card-{card.id}" x="{number(x)}" y="{number(y)}" width="{w}" '
-        f'height="{h}"/></g>'
+        f'height="{h}"/>{hit}</g>'
     )
 
 

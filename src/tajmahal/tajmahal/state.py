@@ -161,7 +161,7 @@ class State(Pictured):
             head,
             f"  court: {', '.join(self.court) or 'empty'}",
             f"  display: {', '.join(str(CARDS[c]) for c in self.display) or 'empty'}",
-            f"  deck: {len(self.deck)} cards; discard pile: {len(self.discard)}",
+            f"  deck: {plural(len(self.deck), 'card')}; discard pile: {len(self.discard)}",
         ]
         if self.dummy is not None:
             state = "bidding" if self.dummy.bidding else "out"

@@ -23,6 +23,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ..kit.svg import plural
 from .cards import CARDS, CHARACTERS
 from .scene import SYMBOL_MARKS
 from .state import State
@@ -150,7 +151,7 @@ def position(
         if hand is not None:
             rows.append(CardRows("hand:  ", hand))
         elif p.hand_size:
-            rows.append(Text(f"hand: {p.hand_size} cards"))
+            rows.append(Text(f"hand: {plural(p.hand_size, 'card')}"))
         cards = Group(*rows)
         seats.add_row(
             str(k),

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..kit.adapter import Words
+from ..kit.svg import plural
 from . import events as ev
 from .cards import CARDS
 from .rules import scores
@@ -55,7 +56,9 @@ EVENT_TEXTS: Final[Mapping[type, Callable[[Any, TajMahalWords], str | None]]] = 
         f"{w.who(e.seat)} draws {'a card' if e.card is None else CARDS[e.card]} ({e.reason})"
     ),
     ev.CardTaken: lambda e, w: f"{w.who(e.seat)} takes {CARDS[e.card]} from the display",
-    ev.Reshuffled: lambda e, w: f"the discard pile ({e.cards} cards) is shuffled into a new deck",
+    ev.Reshuffled: lambda e, w: (
+        f"the discard pile ({plural(e.cards, 'card')}) is shuffled into a new deck"
+    ),
     ev.SpecialCardTaken: lambda e, w: f"{w.who(e.seat)} takes the {CARDS[e.card]}",
     ev.DummyTurned: lambda e, w: f"the dummy turns {CARDS[e.card]}",
     ev.DummyWithdrew: lambda e, w: f"the dummy stops on {CARDS[e.card]} and wins {_won(e.prizes)}",

@@ -106,6 +106,8 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
     # -- optional parts (arena.game.Game and kit.adapter.Adapter say what each is)
 
+    outlook = staticmethod(rules.outlook)
+
     def bots(self) -> TikalBots:
         from .bots import TikalBots
 

@@ -40,7 +40,7 @@ from .render import (
     public_parts,
     tile_drawing,
 )
-from .rules import step
+from .rules import outlook, step
 from .serialize import from_data
 from .state import State
 from .views import view
@@ -62,8 +62,8 @@ def _ring(c: Components, space: int, dashed: bool = False) -> str:
     return ring(x, y, SIZE - 2, 0, HIGHLIGHT, dashed)
 
 
-def _tag(x: float, y: float, words: str) -> str:
-    return tag(x, y, words, HIGHLIGHT)
+def _tag(c: Components, x: float, y: float, words: str) -> str:
+    return tag(x, y, words, HIGHLIGHT, within=(2.0, _geometry(c)[1] - 2.0))
 
 
 def _arrow(c: Components, origin: int, target: int, dashed: bool = False) -> str:
@@ -99,14 +99,14 @@ def _preview(state: State, data: dict[str, Any], action: Action) -> str:
         return (
             f'<g opacity="0.9">{tile_drawing(tile.kind, turned, tile.value, x, y)}</g>'
             + _ring(c, data["space"])
-            + _tag(x, y + SIZE - 8, f"turn {data['rotation']}")
+            + _tag(c, x, y + SIZE - 8, f"turn {data['rotation']}")
         )
     if kind in ("move", "camp_move"):
         (x1, y1), (x2, y2) = _at(c, data["origin"]), _at(c, data["target"])
         ap = _cost(state, action)
         figure = "leader" if data["leader"] else "worker"
         return _arrow(c, data["origin"], data["target"]) + _tag(
-            (x1 + x2) / 2, (y1 + y2) / 2 - 6, f"{figure}: {ap} AP"
+            c, (x1 + x2) / 2, (y1 + y2) / 2 - 6, f"{figure}: {ap} AP"
         )
     if kind not in ON_A_SPACE:
         return ""
@@ -119,7 +119,7 @@ def _preview(state: State, data: dict[str, Any], action: Action) -> str:
         out += camp_drawing(x, y, seat)
     elif kind == "guard":
         out += guard_drawing(x, y, seat, data["leader"])
-    return out + _tag(x, y + SIZE - 8, f"{kind.replace('_', ' ')}: {_COST_OF[kind]} AP")
+    return out + _tag(c, x, y + SIZE - 8, f"{kind.replace('_', ' ')}: {_COST_OF[kind]} AP")
 
 
 def _choice_ring(state: State, tile: int) -> str:
@@ -177,7 +177,9 @@ class TikalPictures:
         return board_layer(state.components)
 
     def public(self, state: State, names: Sequence[str]) -> list[str]:
-        return public_parts(view(state, 0), state.components, names)
+        """What everybody sees, with what each seat would score at a scoring round
+        now (T44) beside its score."""
+        return public_parts(view(state, 0), state.components, names, outlook(state))
 
     def hand(self, state: State, seat: int) -> list[str]:
         """Nothing: no part of Tikal is seen by one seat only."""

@@ -321,7 +321,7 @@ def _seat_lines(c: Components, names: Sequence[str], p: Seat) -> list[str]:
         leader = f"on {names[p.leader]}"
     held = treasures_text(c, p.treasures)
     lines = [
-        f"{p.reserve} workers in reserve, {p.removed} removed; leader {leader}",
+        f"{plural(p.reserve, 'worker')} in reserve, {p.removed} removed; leader {leader}",
         f"camps left {c.camps - len(p.camps)}, guards left {c.guards - len(p.guards)}",
     ]
     words, line = held.split(", "), "treasures:"
@@ -336,13 +336,15 @@ def _seat_lines(c: Components, names: Sequence[str], p: Seat) -> list[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _seat_block(
-    serial: int, seat: int, p: Seat, label: str, acting: bool, y: float
+    serial: int, seat: int, p: Seat, label: str, acting: bool, y: float, outlook: int | None
 ) -> tuple[str, float]:
-    """A seat's lines in the panel from ``y`` down, and the ``y`` after them."""
+    """A seat's lines in the panel from ``y`` down, and the ``y`` after them;
+    ``outlook``: what it would score at a scoring round now (T44)."""
     sheet = _SHEETS.serial(serial)
     panel = _Panel(sheet.width + 4, y)
+    now = "" if outlook is None else f" (+{outlook} if scored now)"
     panel.line(
-        f"{'> ' if acting else ''}{label}: {plural(p.score, 'point')}",
+        f"{'> ' if acting else ''}{label}: {plural(p.score, 'point')}{now}",
         12.5,
         fill=SEAT_COLORS[seat % 4],
         font_weight="bold",
@@ -370,7 +372,9 @@ class _Panel:
         self.y += size + 5
 
 
-def _panel(v: PlayerView, c: Components, labels: Sequence[str]) -> list[str]:
+def _panel(
+    v: PlayerView, c: Components, labels: Sequence[str], outlook: Sequence[int] | None
+) -> list[str]:
     _, width, _ = _geometry(c)
     p = _Panel(width + 4)
     p.line(
@@ -414,8 +418,8 @@ def _panel(v: PlayerView, c: Components, labels: Sequence[str]) -> list[str]:
         p.y = max(p.y, choice_top(len(a.display)) + 16)
     backs = Counter(v.stack)
     stack = " ".join(f"{b}{backs[b]}" for b in sorted(backs)) or "empty"
-    p.line(f"stack: {len(v.stack)} tiles ({stack})", 11.5, id="stack")
-    p.line(f"supply: {v.supply} face-down treasures", 11.5)
+    p.line(f"stack: {plural(len(v.stack), 'tile')} ({stack})", 11.5, id="stack")
+    p.line(f"supply: {plural(v.supply, 'face-down treasure')}", 11.5)
     levels = " ".join(
         f"{value}:{n}" for value, n in zip(range(2, TOP_LEVEL + 1), v.levels, strict=True)
     )
@@ -426,7 +430,8 @@ def _panel(v: PlayerView, c: Components, labels: Sequence[str]) -> list[str]:
     blocks = []
     serial = _sheet(c).serial
     for seat, player in enumerate(v.players):
-        block, p.y = _seat_block(serial, seat, player, labels[seat], v.to_act == seat, p.y)
+        now = outlook[seat] if outlook is not None and v.to_act is not None else None
+        block, p.y = _seat_block(serial, seat, player, labels[seat], v.to_act == seat, p.y, now)
         blocks.append(block)
     return [head, hand, "".join(p.parts), *choices, *blocks]
 
@@ -440,14 +445,20 @@ def _labels(names: Sequence[str] | None, n: int) -> list[str]:
     return [names[k] if names is not None and k < len(names) else f"seat {k}" for k in range(n)]
 
 
-def public_parts(v: PlayerView, c: Components, names: Sequence[str] | None = None) -> list[str]:
+def public_parts(
+    v: PlayerView,
+    c: Components,
+    names: Sequence[str] | None = None,
+    outlook: Sequence[int] | None = None,
+) -> list[str]:
     """What every seat sees, in fragments: the explored spaces and their figures,
-    the panel, and each space's outline to click (with its tooltip)."""
+    the panel (with each seat's ``outlook``, what a scoring round now would add,
+    where given), and each space's outline to click (with its tooltip)."""
     labels = tuple(_labels(names, len(v.players)))
     serial = _sheet(c).serial
     drawn, hits = _spaces(v, serial, labels)
     parts = ['<g class="public">', *(d for d in drawn if d)]
-    parts += _panel(v, c, labels)
+    parts += _panel(v, c, labels, outlook)
     parts.append('</g><g class="spaces">')
     parts += (hits[space] for space in c.board.spaces)
     parts.append("</g>")
@@ -507,7 +518,10 @@ def _overlay(c: Components) -> str:
 
 def document(c: Components, body: str) -> str:
     """Layers joined into one SVG document (with the spaces' names on top)."""
-    return svg_document(body + _overlay(c), *_size(c))
+    width, height = _size(c)
+    board = _geometry(c)[1]
+    areas = ((0.0, 0.0, board, height), (board, 0.0, width - board, height))
+    return svg_document(body + _overlay(c), width, height, areas=areas)
 
 
 def _view_of(

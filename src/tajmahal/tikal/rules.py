@@ -84,6 +84,7 @@ __all__ = [
     "final_order",
     "is_over",
     "new_game",
+    "outlook",
     "ranks",
     "scores",
     "scoring",
@@ -306,6 +307,11 @@ def scoring(state: State, seat: int) -> tuple[int, int]:
     (strictly the most strength, leader 3; a tie scores for nobody), and its
     treasures (1, 3, 6 for one, two, three of a type)."""
     return _scoring(state.spaces, state.workers, state.players, seat, state.setup)
+
+
+def outlook(state: State) -> list[int]:
+    """T44: what each seat would score at a scoring round now."""
+    return [sum(scoring(state, seat)) for seat in range(len(state.players))]
 
 
 def _scoring(

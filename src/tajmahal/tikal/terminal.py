@@ -27,6 +27,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..kit.svg import plural
 from ..kit.terminal import SEAT_STYLES, seat_name
 from .components import DEFAULT_COMPONENTS, TOP_LEVEL, Components
 from .state import GONE, RESERVE, State
@@ -80,7 +81,8 @@ def supplies_text(v: PlayerView) -> Text:
         f"{value}:{n}" for value, n in zip(range(2, TOP_LEVEL + 1), v.levels, strict=True)
     )
     return Text(
-        f"stack {len(v.stack)} tiles ({stack}); supply {v.supply} face-down treasures; "
+        f"stack {plural(len(v.stack), 'tile')} ({stack}); "
+        f"supply {plural(v.supply, 'face-down treasure')}; "
         f"level tokens left {levels}"
     )
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ..kit.adapter import ComponentsWords
-from ..kit.svg import Kept
+from ..kit.svg import Kept, plural
 from . import actions as act
 from . import events as ev
 from .actions import Action, figure
@@ -40,7 +40,7 @@ _LABELS: Final = Kept(_space_labels)
 
 def tile_text(components: Components, tile: int) -> str:
     t = components.tiles[tile]
-    detail = {"temple": f" {t.value}", "treasure": f" ({t.masks} masks)"}.get(t.kind, "")
+    detail = {"temple": f" {t.value}", "treasure": f" ({plural(t.masks, 'mask')})"}.get(t.kind, "")
     return f"tile {tile} ({t.back}: {t.kind}{detail})"
 
 
@@ -87,7 +87,7 @@ def action_text(state: State, action: Action) -> str:
 EVENT_TEXTS: Final[Mapping[type, Callable[[Any, TikalWords], str | None]]] = {
     ev.TileDrawn: lambda e, w: f"{w.who(e.seat)} draws {w.tile(e.tile)}",
     ev.TilePlaced: lambda e, w: f"{w.tile(e.tile)} lies on {w.at(e.space)}"
-    + (f" with {e.tokens} treasures" if e.tokens else ""),
+    + (f" with {plural(e.tokens, 'treasure')}" if e.tokens else ""),
     ev.TurnBegan: lambda e, w: (
         f"{w.who(e.seat)} takes a scoring turn" if e.kind != "normal" else None
     ),
@@ -114,9 +114,11 @@ EVENT_TEXTS: Final[Mapping[type, Callable[[Any, TikalWords], str | None]]] = {
         f"for {w.treasure(e.gave)}"
     ),
     ev.GuardPlaced: lambda e, w: (
-        f"{w.who(e.seat)} guards the temple on {w.at(e.space)}; {e.removed_workers} workers"
+        f"{w.who(e.seat)} guards the temple on {w.at(e.space)}; "
+        f"{plural(e.removed_workers, 'worker')}"
         + (" and the leader" if e.removed_leader else "")
-        + " leave the game"
+        + (" leaves" if e.removed_workers == 1 and not e.removed_leader else " leave")
+        + " the game"
     ),
     ev.ScoringBegan: lambda e, w: (
         f"# {'final scoring round' if e.volcano is None else 'volcano! scoring round'}: "

@@ -19,7 +19,9 @@ function logItems(entry, names) {
   item.value = entry.decision;
   item.className = "action";
   if (entry.part) item.classList.add("part");  // an action's first decision: told in full at its last
-  const who = entry.seat === null || entry.seat === undefined ? "" : `${names[entry.seat]}: `;
+  // an action told by what it caused ("told") reads "alice withdraws and wins ..."
+  const who = entry.seat === null || entry.seat === undefined ? ""
+    : `${names[entry.seat]}${entry.told ? " " : ": "}`;
   item.append(text("span", who + entry.text + (entry.by === "fallback" ? " [fallback]" : ""), "what"));
   if (entry.fault) {
     item.classList.add("fault");
@@ -88,4 +90,70 @@ function overlaid(svg, over) {
     if (fragment) extra += `<g class="${cls}" pointer-events="none">${fragment}</g>`;
   }
   return svg.slice(0, end) + extra + svg.slice(end);
+}
+
+// 1st, 2nd, 3rd, 4th ...
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return n + (teen ? "th" : ({1: "st", 2: "nd", 3: "rd"}[n % 10] || "th"));
+}
+
+// The words of the end of a game: a head (where the person, or each person,
+// finished; else who won), a line naming the winner(s), and the seats by rank.
+function standings(names, result, humans) {
+  const n = names.length;
+  const order = names.map((_, k) => k).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
+  const winners = order.filter((k) => result.ranks[k] === 1);
+  const best = result.scores[winners[0]];
+  const points = (p) => `${p} point${p === 1 ? "" : "s"}`;
+  const line = winners.length === 1
+    ? `${names[winners[0]]} wins with ${points(best)}`
+    : `${winners.map((k) => names[k]).join(" and ")} share the win with ${points(best)}`;
+  const shared = (seat) => order.filter((k) => result.ranks[k] === result.ranks[seat]).length > 1;
+  const place = (seat) => `${ordinal(result.ranks[seat])}${shared(seat) ? " (shared)" : ""} of ${n}`;
+  let head;
+  if (humans.length === 1) {
+    const you = humans[0];
+    head = result.ranks[you] === 1 && !shared(you) ? `You won! 1st of ${n}` : `You finished ${place(you)}`;
+  } else if (humans.length > 1) {
+    head = humans.map((k) => `${names[k]} finished ${place(k)}`).join("; ");
+  } else head = line;
+  return {head, line, order};
+}
+
+// On a narrow screen (a phone), a picture whose root names its areas (the board,
+// the panel: data-areas="x y w h|x y w h") is shown as one copy per area, one under
+// another, each across the screen.  Each part with an id stays in the one copy
+// whose area holds its centre (it would be out of sight in the others), so that
+// every id is found once.
+const NARROW = 600;
+function splitAreas(box) {
+  const svg = box.querySelector(":scope > svg");
+  const areas = svg && svg.dataset.areas;
+  box.classList.remove("split");
+  if (!areas || box.clientWidth >= NARROW) return;
+  const boxes = areas.split("|").map((a) => a.trim().split(/\s+/).map(Number));
+  const copies = boxes.map((b, k) => {
+    const copy = k ? svg.cloneNode(true) : svg;
+    copy.setAttribute("viewBox", b.join(" "));
+    copy.setAttribute("width", b[2]);
+    copy.setAttribute("height", b[3]);
+    copy.removeAttribute("data-areas");
+    if (k) box.append(copy);
+    return copy;
+  });
+  box.classList.add("split");
+  const home = (node, svg) => {  // the area holding the part's centre
+    const b = node.getBBox(), m = svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    const x = m.a * (b.x + b.width / 2) + m.c * (b.y + b.height / 2) + m.e;
+    const y = m.b * (b.x + b.width / 2) + m.d * (b.y + b.height / 2) + m.f;
+    const k = boxes.findIndex(([l, t, w, h]) => x >= l && x < l + w && y >= t && y < t + h);
+    return k < 0 ? 0 : k;
+  };
+  copies.forEach((copy, k) => {
+    for (const node of copy.querySelectorAll("[id]")) {
+      if (!node.isConnected || node.closest("defs") || !node.getBBox) continue;
+      if (home(node, copy) !== k) node.remove();
+    }
+  });
 }

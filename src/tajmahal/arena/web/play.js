@@ -98,6 +98,7 @@ function moveButton(p, i, commit) {
 function picture(s, p) {
   const preview = p && pick.selected !== null ? p.options[pick.selected].preview : "";
   el("picture").innerHTML = s.picture ? overlaid(s.picture, {"last-move": s.last, "preview": preview}) : "";
+  splitAreas(el("picture"));
   if (!p) return new Map();
   const {next} = options(p);
   for (const id of pick.chosen) {
@@ -107,13 +108,46 @@ function picture(s, p) {
   const current = pick.chosen[pick.chosen.length - 1];
   const targets = new Map(next);
   if (current !== undefined) targets.set(current, []);  // clicked again: the next way
+  const legal = [];
   for (const id of targets.keys()) {
     const node = el("picture").querySelector(`[id="${CSS.escape(id)}"]`);
     if (!node) { next.delete(id); continue; }
-    if (next.has(id)) node.classList.add("legal");
+    if (next.has(id)) { node.classList.add("legal"); legal.push(node); }
     node.addEventListener("click", (e) => { e.stopPropagation(); choosePart(p, id); });
   }
+  markMany(legal);
   return next;
+}
+
+// Many parts of a kind to click at once (most of Java's board): rings round them
+// all would hide the board, so each gets a dot at its centre (and its ring when
+// pointed at); the few other parts (a card, the pile) keep their rings.
+const MANY = 40;
+function markMany(legal) {
+  const kinds = new Map();
+  for (const node of legal) {
+    const kind = [...node.classList].filter((c) => c !== "legal").join(" ");
+    if (!kinds.has(kind)) kinds.set(kind, []);
+    kinds.get(kind).push(node);
+  }
+  for (const nodes of kinds.values()) {
+    if (nodes.length <= MANY) continue;
+    for (const node of nodes) {
+      node.classList.add("dotted");
+      const svg = node.ownerSVGElement, b = node.getBBox();
+      let dots = svg.querySelector(":scope > g.dots");
+      if (!dots) {
+        dots = document.createElementNS("http://www.w3.org/2000/svg", "g");
+        dots.setAttribute("class", "dots");
+        svg.append(dots);
+      }
+      const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      dot.setAttribute("cx", b.x + b.width / 2);
+      dot.setAttribute("cy", b.y + b.height / 2);
+      dot.setAttribute("r", Math.max(2.5, Math.min(5, b.width / 9)));
+      dots.append(dot);
+    }
+  }
 }
 
 function moves(s, p) {
@@ -121,7 +155,7 @@ function moves(s, p) {
   box.replaceChildren();
   el("choice").hidden = true;
   el("hint").textContent = "";
-  el("prompt").textContent = s.result ? "Game over"
+  el("prompt").textContent = s.result ? "Game over: see the result above"
     : p ? `${s.names[p.seat]}: your move`
     : s.to_act === null || s.to_act === undefined ? "" : `${s.names[s.to_act]} is thinking…`;
   if (!p) return;
@@ -154,6 +188,11 @@ function moves(s, p) {
   if (all.children.length > 1) box.append(all);
 }
 
+// A seat's name as the page shows it: "(you)" after the one person's.
+function shownName(s, seat) {
+  return s.names[seat] + (s.humans.length === 1 && s.humans[0] === seat ? " (you)" : "");
+}
+
 function scores(s) {
   const table = el("scores");
   table.replaceChildren();
@@ -161,9 +200,38 @@ function scores(s) {
     const row = document.createElement("tr");
     row.id = `score-seat-${seat}`;
     if (seat === s.to_act) row.className = "to-act";
-    row.append(text("td", name, "name"), text("td", s.scores[seat], "score"));
+    row.append(text("td", shownName(s, seat), "name"), text("td", s.scores[seat], "score"));
+    if (s.outlook && !s.result) {  // what a scoring now would add (Tikal's scoring rounds)
+      const cell = text("td", `+${s.outlook[seat]} if scored now`, "outlook");
+      cell.title = "what this seat would score at a scoring round now";
+      row.append(cell);
+    }
     table.append(row);
   });
+}
+
+// The end: who won, where each person finished, the seats by rank.
+function showBanner(s) {
+  const shown = !!s.result;
+  const box = el("banner");
+  if (!shown) { box.hidden = true; return; }
+  const first = box.hidden;
+  box.hidden = false;
+  const r = s.result;
+  const {head, line, order} = standings(s.names, r, s.humans);
+  el("banner-head").textContent = head;
+  el("banner-line").textContent = line;
+  const list = el("standings");
+  list.replaceChildren();
+  for (const seat of order) {
+    const item = document.createElement("li");
+    if (s.humans.includes(seat)) item.className = "you";
+    item.dataset.seat = seat;
+    item.append(text("span", `${ordinal(r.ranks[seat])} `, "rank"), text("span", shownName(s, seat)),
+      text("span", ` ${r.scores[seat]}`, "score"));
+    list.append(item);
+  }
+  if (first) window.scrollTo(0, 0);  // in view, wherever the page was scrolled
 }
 
 function log(s) {
@@ -194,12 +262,38 @@ function draw() {
   else { moves(s, null); picture(s, null); }
 }
 
+// The layout that shows the picture biggest: beside the panels, or (a wide picture
+// such as Java's board) across the page with the panels under it.  A phone's
+// narrow screen always stacks them (play.css).
+function arrange() {
+  if (el("picture").classList.contains("split")) return;
+  const svg = el("picture").querySelector("svg");
+  const box = svg && svg.viewBox.baseVal;
+  if (!box || !box.width) return;
+  const aspect = box.width / box.height, page = document.documentElement.clientWidth - 24;
+  const room = window.innerHeight - 60;
+  const beside = Math.min(page - 300, room * aspect);
+  const across = Math.min(page, (room - 200) * aspect);  // the turn's panel in view below
+  document.body.classList.toggle("wide", across > 1.15 * beside);
+}
+window.addEventListener("resize", () => { if (last) { draw(); arrange(); } });
+
+// On a phone the turn's panel stays at the screen's foot: the page ends below it.
+function makeRoom() {
+  const box = el("turn-box");
+  const fixed = getComputedStyle(box).position === "fixed";
+  document.body.style.paddingBottom = fixed ? `${box.offsetHeight + 16}px` : "";
+}
+
 function render(s) {
   last = s;
   el("status").textContent = s.closed && !s.result ? "the game was stopped" : "";
   draw();
+  arrange();
   scores(s);
   log(s);
+  showBanner(s);
+  makeRoom();
   if (s.result) {
     el("final").hidden = false;
     finalTable(s.names, s.sources, s.result);

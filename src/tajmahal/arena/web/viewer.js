@@ -94,8 +94,9 @@ function show(i) {
   el("slider").value = step;
   el("step-label").textContent = `decision ${s.decision} of ${game.steps.length - 1}`;
   el("picture").innerHTML = picture(step);
+  splitAreas(el("picture"));
   const now = el("now");
-  const who = s.seat === null ? "" : `seat ${s.seat} (${game.names[s.seat]}): `;
+  const who = s.seat === null ? "" : `seat ${s.seat} (${game.names[s.seat]})${s.told ? " " : ": "}`;
   now.textContent = `${who}${s.text} — scores ${s.scores.join(", ")}`;
   now.className = s.fault ? "fault" : "";
   const limited = seatView(), last = step === game.steps.length - 1;
@@ -157,4 +158,5 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "End") show(game.steps.length - 1);
   else if (e.key === " ") { play(); e.preventDefault(); }
 });
+window.addEventListener("resize", () => { if (game) show(step); });
 choose(0);
