@@ -24,6 +24,9 @@ import attrs
 import orjson
 
 _SCALARS: Final = frozenset({int, str, bool, type(None)})
+#: The item types of a tuple orjson encodes as the converter does (not None first:
+#: a tuple of optional attrs values may start with one).
+_PLAIN: Final = frozenset({int, str, bool, float})
 _FIELDS: Final[dict[type, tuple[str, ...]]] = {}
 
 
@@ -46,7 +49,7 @@ def plain(
     if kind in _SCALARS:
         return value
     if kind is tuple:
-        if not value or (type(value[0]) in _SCALARS and value[0] is not None):
+        if not value or type(value[0]) in _PLAIN:
             return value
         return [plain(x, otherwise, converted) for x in value]
     if kind in converted or not attrs.has(kind):
@@ -81,39 +84,29 @@ class Texts:
         #: small attrs values (a score, a pending withdrawal) -> JSON text.
         self.values: dict[Any, bytes] = {}
 
-    def records(self, records: tuple[Any, ...], record_dict: Callable[..., Any]) -> Any:
-        """The JSON array of ``records`` (a tuple of a state's seat records, say;
-        None stays null), each record's dict given by ``record_dict(record, self)``,
-        as a fragment."""
-        shared = self.shared
-        entry = shared.get(id(records))
-        if entry is not None and entry[0] is records:
-            return orjson.Fragment(entry[1])
-        texts = []
-        for record in records:  # most are unchanged since the last decision
-            if record is None:
-                texts.append(b"null")
-                continue
-            entry = shared.get(id(record))
-            if entry is not None and entry[0] is record:
-                texts.append(entry[1])
+    def fields(self, value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+        """The dict orjson encodes as the converter's data of the attrs ``value``,
+        its fields ``names`` in order: scalars and tuples of scalars as they are,
+        every compound field through :meth:`part`."""
+        out: dict[str, Any] = {}
+        for name in names:
+            field = getattr(value, name)
+            kind = type(field)
+            if (
+                kind in _SCALARS
+                or kind is float
+                or (kind is tuple and (not field or type(field[0]) in _PLAIN))
+            ):
+                out[name] = field
             else:
-                text: bytes = orjson.dumps(record_dict(record, self))
-                self.keep(record, text)
-                texts.append(text)
-        whole = b"[" + b",".join(texts) + b"]"
-        self.keep(records, whole)
-        return orjson.Fragment(whole)
+                out[name] = self.part(field)
+        return out
 
-    def derived(self, key: Any, make: Callable[[Any], Any], value: Any) -> Any:
-        """The JSON of ``make(value)``, kept by the identity of ``key`` (the part of
-        the state that the view shows otherwise), as a fragment."""
-        entry = self.shared.get(id(key))
-        if entry is not None and entry[0] is key:
-            return orjson.Fragment(entry[1])
-        text: bytes = orjson.dumps(make(value))
-        self.keep(key, text)
-        return orjson.Fragment(text)
+    def tagged(self, value: Any, tag: str, names: tuple[str, ...]) -> dict[str, Any]:
+        """:meth:`fields` of a member of a tagged union, its ``"type"`` first."""
+        out: dict[str, Any] = {"type": tag}
+        out.update(self.fields(value, names))
+        return out
 
     def keep(self, value: Any, text: bytes) -> None:
         if len(self.shared) >= self.limit:
@@ -138,8 +131,14 @@ class Texts:
         for item in items:
             if item is None:
                 parts.append(b"null")
-            elif attrs.has(type(item)):
-                parts.append(self.value(item))
+            elif attrs.has(type(item)):  # most are unchanged since the last decision
+                entry = self.shared.get(id(item))
+                if entry is not None and entry[0] is item:
+                    parts.append(entry[1])
+                else:
+                    text = self.value(item)
+                    self.keep(item, text)
+                    parts.append(text)
             else:  # scalars, tuples: as they are
                 whole: bytes = orjson.dumps(plain(items, self.otherwise, self.converted))
                 return whole

@@ -12,19 +12,12 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from attrs import evolve
 
-from ..kit.fields import copier
 from .components import DEFAULT_COMPONENTS, Components
-from .state import Seat, Setup, State
+from .state import Setup, State
 from .views import PlayerView
-
-#: The state of a view with its hidden parts given.
-_guessed: Callable[[PlayerView, Setup, tuple[Seat, ...], tuple[int, ...]], State] = copier(
-    State, "v, setup, players, pile", left=("reshuffles",)
-)
 
 
 def determinize(
@@ -49,4 +42,28 @@ def determinize(
         players.append(evolve(p, hand=hand))
     deck = tuple(range(len(components.cards)))
     setup = Setup(len(v.players), v.variant, deck, rng.randrange(2**31), components)
-    return _guessed(v, setup, tuple(players), tuple(unseen[: v.pile]))
+    return State(
+        setup=setup,
+        height=v.height,
+        terrain=v.terrain,
+        top=v.top,
+        sizes=v.sizes,
+        figures=v.figures,
+        palace=v.palace,
+        red=v.red,
+        scored_water=v.scored_water,
+        players=tuple(players),
+        threes=v.threes,
+        water_left=v.water_left,
+        palaces_left=v.palaces_left,
+        pile=tuple(unseen[: v.pile]),
+        display=v.display,
+        discard=v.discard,
+        phase=v.phase,
+        to_act=v.to_act,
+        turn=v.turn,
+        pending=v.pending,
+        festival=v.festival,
+        last_turns=v.last_turns,
+        ended=v.ended,
+    )

@@ -14,11 +14,9 @@ is hidden too.  :func:`view` gives a seat everything else (other hands as counts
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from attrs import evolve, frozen
 
-from ..kit.fields import copier
+from ..kit.memo import by_identity
 from ..kit.picture import Pictured
 from .state import Festival, Pending, Seat, State, Turn
 
@@ -56,19 +54,47 @@ class PlayerView(Pictured):
     ended: bool
 
 
-_Hands = tuple[int, ...]
-_seen: Callable[[State, int, _Hands, _Hands, tuple[Seat, ...]], PlayerView] = copier(
-    PlayerView,
-    "state, seat, hand, hands, players",
-    variant="state.setup.variant",
-    pile="len(state.pile)",
-)
+@by_identity
+def seat_view(seat: Seat) -> Seat:
+    """A seat as the others see it: its hand emptied (J59)."""
+    return evolve(seat, hand=())
+
+
+@by_identity
+def seat_views(players: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """Every seat as the others see it."""
+    return tuple([seat_view(p) for p in players])
 
 
 def view(state: State, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``: its own hand, the other hands and the pile
     only as counts."""
     players = state.players
-    hands = tuple([len(p.hand) for p in players])
-    emptied = tuple([evolve(p, hand=()) for p in players])
-    return _seen(state, seat, players[seat].hand, hands, emptied)
+    return PlayerView(
+        seat=seat,
+        variant=state.setup.variant,
+        hand=players[seat].hand,
+        hands=tuple([len(p.hand) for p in players]),
+        players=seat_views(players),
+        height=state.height,
+        terrain=state.terrain,
+        top=state.top,
+        sizes=state.sizes,
+        figures=state.figures,
+        palace=state.palace,
+        red=state.red,
+        scored_water=state.scored_water,
+        threes=state.threes,
+        water_left=state.water_left,
+        palaces_left=state.palaces_left,
+        pile=len(state.pile),
+        display=state.display,
+        discard=state.discard,
+        phase=state.phase,
+        to_act=state.to_act,
+        turn=state.turn,
+        pending=state.pending,
+        festival=state.festival,
+        last_turns=state.last_turns,
+        ended=state.ended,
+    )

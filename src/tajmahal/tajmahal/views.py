@@ -8,11 +8,9 @@ seat's hand, the setup's seed, or a card another seat drew.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from attrs import frozen
 
-from ..kit.fields import copier
+from ..kit.memo import by_identity
 from ..kit.picture import Pictured
 from .actions import Action
 from .board import Board
@@ -23,9 +21,7 @@ from .state import Dummy, Pending, PlayerState, Score, State
 from .tiles import PROVINCE_GOODS, BonusTile
 
 #: The goods of each province tile (C4), as (tile number, goods) pairs by number.
-PROVINCE_TILE_GOODS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
-    sorted(PROVINCE_GOODS.items())
-)
+PROVINCE_TILE_GOODS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(sorted(PROVINCE_GOODS.items()))
 
 
 @frozen
@@ -90,24 +86,41 @@ class PlayerView(Pictured):
     legal: tuple[Action, ...]
 
 
-#: The public part of a setup (what ``hello`` carries).
-public_setup: Callable[[Setup], PublicSetup] = copier(
-    PublicSetup, "setup", left=("cards", "province_goods")
-)
-#: What everybody sees of one seat.
-seat_view: Callable[[PlayerState], SeatView] = copier(
-    SeatView, "player", hand_size="len(player.hand)"
-)
-_seen: Callable[[State, int | None, bool], PlayerView] = copier(
-    PlayerView,
-    "state, seat, own",
-    {"public_setup": public_setup, "seat_view": seat_view, "legal_actions": legal_actions},
-    setup="public_setup(state.setup)",
-    hand="state.players[seat].hand if own else ()",
-    players="tuple([seat_view(p) for p in state.players])",
-    deck_size="len(state.deck)",
-    legal="legal_actions(state) if own and state.to_act == seat else ()",
-)
+@by_identity
+def public_setup(setup: Setup) -> PublicSetup:
+    """The public part of a setup (what ``hello`` carries)."""
+    return PublicSetup(
+        players=setup.players,
+        variant=setup.variant,
+        start_player=setup.start_player,
+        province_tiles=setup.province_tiles,
+        bonus_tiles=setup.bonus_tiles,
+        board=setup.board,
+    )
+
+
+@by_identity
+def seat_view(player: PlayerState) -> SeatView:
+    """What everybody sees of one seat."""
+    return SeatView(
+        hand_size=len(player.hand),
+        played=player.played,
+        color=player.color,
+        withdrawn=player.withdrawn,
+        palaces=player.palaces,
+        influence=player.influence,
+        province_tiles=player.province_tiles,
+        bonus_tiles=player.bonus_tiles,
+        score=player.score,
+        special_cards=player.special_cards,
+        revealed=player.revealed,
+    )
+
+
+@by_identity
+def seat_views(players: tuple[PlayerState, ...]) -> tuple[SeatView, ...]:
+    """What everybody sees of every seat."""
+    return tuple([seat_view(p) for p in players])
 
 
 def view(state: State, seat: int | None) -> PlayerView:
@@ -119,4 +132,32 @@ def view(state: State, seat: int | None) -> PlayerView:
     n = len(state.players)
     if seat is not None and not (hasattr(seat, "__index__") and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game: seats are 0-{n - 1}")
-    return _seen(state, seat, seat is not None)
+    acts = seat is not None and state.to_act == seat
+    return seen(state, seat, legal_actions(state) if acts else ())
+
+
+def seen(state: State, seat: int | None, legal: tuple[Action, ...]) -> PlayerView:
+    """:func:`view` with the ``legal`` actions given (the referee sends them apart)."""
+    return PlayerView(
+        seat=seat,
+        setup=public_setup(state.setup),
+        visit=state.visit,
+        province=state.province,
+        start_player=state.start_player,
+        to_act=state.to_act,
+        phase=state.phase,
+        hand=state.players[seat].hand if seat is not None else (),
+        players=seat_views(state.players),
+        display=state.display,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        supply=state.supply,
+        court=state.court,
+        reserve=state.reserve,
+        palaces=state.palaces,
+        moguls=state.moguls,
+        bonus=state.bonus,
+        pending=state.pending,
+        dummy=state.dummy,
+        legal=legal,
+    )

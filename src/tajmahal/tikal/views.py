@@ -15,11 +15,9 @@ hidden parts at random, consistently with a view, for searching bots.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from attrs import frozen
 
-from ..kit.fields import copier
+from ..kit.memo import by_identity
 from ..kit.picture import Pictured
 from .state import Auction, Round, Seat, Space, State
 
@@ -63,31 +61,49 @@ class PlayerView(Pictured):
     last_placer: int | None
 
 
-def _space_view(space: Space | None) -> SpaceView | None:
+@by_identity
+def space_view(space: Space | None) -> SpaceView | None:
+    """An explored space as everyone sees it (None: unexplored)."""
     if space is None:
         return None
     return SpaceView(
-        space.kind,
-        space.stones,
-        space.tile,
-        space.value,
-        len(space.tokens),
-        space.camp,
-        space.guard,
-        space.guard_leader,
+        kind=space.kind,
+        stones=space.stones,
+        tile=space.tile,
+        value=space.value,
+        tokens=len(space.tokens),
+        camp=space.camp,
+        guard=space.guard,
+        guard_leader=space.guard_leader,
     )
 
 
-_seen: Callable[[State, int, tuple[SpaceView | None, ...], tuple[str, ...]], PlayerView] = copier(
-    PlayerView,
-    "state, seat, spaces, stack",
-    variant="state.setup.variant",
-    supply="len(state.supply)",
-)
+@by_identity
+def space_views(spaces: tuple[Space | None, ...]) -> tuple[SpaceView | None, ...]:
+    """Every space as everyone sees it."""
+    return tuple([space_view(s) for s in spaces])
 
 
 def view(state: State, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``."""
     tiles = state.components.tiles
-    spaces = tuple([_space_view(s) for s in state.spaces])
-    return _seen(state, seat, spaces, tuple([tiles[t].back for t in state.stack]))
+    return PlayerView(
+        seat=seat,
+        variant=state.setup.variant,
+        players=state.players,
+        spaces=space_views(state.spaces),
+        workers=state.workers,
+        stack=tuple([tiles[t].back for t in state.stack]),
+        supply=len(state.supply),
+        levels=state.levels,
+        phase=state.phase,
+        to_act=state.to_act,
+        tile=state.tile,
+        ap=state.ap,
+        turn=state.turn,
+        uncovered=state.uncovered,
+        dug=state.dug,
+        round=state.round,
+        auction=state.auction,
+        last_placer=state.last_placer,
+    )
