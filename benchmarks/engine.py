@@ -7,7 +7,9 @@ For each game of :data:`~benchmarks.games.ENGINES`, the same rows:
 - ``apply`` alone and ``legal_actions`` alone over the recorded positions of random
   4-player games (µs a call), and the mean number of legal actions;
 - the ``act`` message over the same positions: the view as the referee encodes it
-  (the adapter's ``view_json``, µs a call) and the largest whole ``act`` line
+  (the adapter's ``view_json``, µs a call), against the plain form it must equal
+  byte for byte (``orjson.dumps(view_data(...))``: the converter's data of the
+  view, nothing kept), and the largest whole ``act`` line
   (target: at most 32 KB, so that a bot with a fixed line buffer works);
 - memory: one state alone, and a chain of successive states (shared parts counted
   once).
@@ -82,6 +84,10 @@ def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
     t_apply = median_seconds(lambda: [apply(s, a) for s, a in pairs], repeats, cpu_clock)
     t_legal = median_seconds(lambda: [legal_actions(s) for s in states], repeats, cpu_clock)
     t_view = median_seconds(lambda: [view_json(s, to_act(s)) for s in states], repeats, cpu_clock)
+    view_data = g.game.view_data
+    t_plain = median_seconds(
+        lambda: [orjson.dumps(view_data(s, to_act(s))) for s in states], repeats, cpu_clock
+    )
     sizes = [len(view_json(s, to_act(s))) for s in states]
     counts = [len(legal_actions(s)) for s in states]
     longest = max((act_line(g, s, legal_actions(s)) for s in states), key=len)
@@ -107,7 +113,15 @@ def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
             t_view / n * 1e6,
             "µs/call",
             higher_is_better=False,
-            note=f"the adapter's view_json; {statistics.mean(sizes) / 1000:.1f} kB on average",
+            note=f"the adapter's view_json; {statistics.mean(sizes) / 1000:.1f} kB on average; "
+            f"{t_plain / t_view:.1f}x faster than the plain form",
+        ),
+        Result(
+            f"{title} act view to JSON text, plain form",
+            t_plain / n * 1e6,
+            "µs/call",
+            higher_is_better=False,
+            note="orjson.dumps(view_data(...)): the converter's data of the view, nothing kept",
         ),
         Result(
             f"{title} largest act line",
