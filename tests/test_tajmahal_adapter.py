@@ -22,7 +22,6 @@ from tajmahal.arena import BotSpec, MatchConfig, run_match
 from tajmahal.kit import adapter as kit_adapter
 from tajmahal.tajmahal import adapter
 from tajmahal.tajmahal.adapter import TAJMAHAL, view_from_data
-from tajmahal.tajmahal.bots import greedy_choice
 from tajmahal.tajmahal.events import event_for
 from tajmahal.tajmahal.serialize import to_data
 
@@ -134,7 +133,7 @@ def test_greedys_guess_agrees_with_everything_the_seat_sees(
     seen = view(guess, seat)
     assert seen.legal == v.legal
     assert to_data(seen) == to_data(v) | {"setup": to_data(seen.setup)}
-    assert 0 <= greedy_choice(v, random.Random(1)) < len(v.legal)
+    assert 0 <= TAJMAHAL.bots().greedy(v, v.legal, random.Random(1)) < len(v.legal)
 
 
 def test_greedy_ignores_what_it_cannot_see() -> None:
@@ -149,8 +148,10 @@ def test_greedy_ignores_what_it_cannot_see() -> None:
 
     swapped = evolve(state, deck=tuple(hidden))
     assert state.players[other].hand and view(swapped, seat) == view(state, seat)
-    assert greedy_choice(view(state, seat), random.Random(2)) == greedy_choice(
-        view(swapped, seat), random.Random(2)
+    greedy = TAJMAHAL.bots().greedy
+    seen, other_seen = view(state, seat), view(swapped, seat)
+    assert greedy(seen, seen.legal, random.Random(2)) == greedy(
+        other_seen, other_seen.legal, random.Random(2)
     )
 
 
