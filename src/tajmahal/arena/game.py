@@ -11,7 +11,8 @@ booleans and None.
 Its optional parts are methods that return None for a game without them:
 :meth:`Game.pictures` (SVG layers: the HTML replay viewer and the browser game draw
 the game and make its moves clickable), :meth:`Game.terminal` (a rich renderable
-for ``tajmahal show``) and :meth:`Game.why_illegal` (the rule an action that is not
+for ``tajmahal show``), :meth:`Game.svg` (one picture of a state or a view, for
+Jupyter) and :meth:`Game.why_illegal` (the rule an action that is not
 among the legal ones breaks, as the game's engine cites it, ``"W5: ..."``: the
 referee adds it to an ``illegal`` fault's detail, :func:`illegal_reason`) and
 :meth:`Game.encoding` (numbers for learning programs: the PettingZoo and OpenSpiel
@@ -218,6 +219,12 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         self, state: StateT, names: Sequence[str], seat: int | None
     ) -> RenderableType | None:
         """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
+        return None
+
+    def svg(self, value: Any) -> str | None:
+        """One SVG picture of a state (every hand shown) or of a seat's view (only what
+        it sees): what Jupyter shows of the game's values
+        (:class:`tajmahal.kit.picture.Pictured`)."""
         return None
 
     def encoding(self) -> Any:

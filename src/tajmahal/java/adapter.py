@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from ..kit.schema import SchemaHints
     from .bots import JavaBots
     from .pictures import JavaPictures
 
@@ -108,6 +109,16 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
         from .pictures import pictures
 
         return pictures(self.components)
+
+    def svg(self, value: State | PlayerView) -> str:
+        from .render import svg
+
+        return svg(value)
+
+    def schema_hints(self) -> SchemaHints:
+        from .schema import SCHEMA
+
+        return SCHEMA
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         from .terminal import position

@@ -26,6 +26,8 @@ class PlayerView(Pictured):
     """A seat's view: the public state (see :class:`~tajmahal.java.state.State`),
     its own hand, every hand's size and the draw pile's size."""
 
+    game_name = "java"
+
     seat: int
     variant: str
     hand: tuple[int, ...]

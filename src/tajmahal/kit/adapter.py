@@ -47,6 +47,7 @@ from .tagged import TaggedConverter, type_tag
 if TYPE_CHECKING:
     from .bots import Bots
     from .encoding import Encoding
+    from .schema import SchemaHints
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -263,6 +264,12 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     def bots(self) -> Bots[Any, Any, Any] | None:
         """The game's :class:`~tajmahal.kit.bots.Bots`: what the built-in ``greedy``
         and ``mcts`` players (and OpenSpiel's evaluator) judge positions with."""
+        return None
+
+    def schema_hints(self) -> SchemaHints | None:
+        """What the game adds to the JSON Schema its classes give of its part of the
+        protocol (:func:`tajmahal.kit.schema.game_schema`: a title, a description,
+        its data formats); None: the game publishes no schema."""
         return None
 
     def encoding(self) -> Encoding[StateT, ActionT] | None:

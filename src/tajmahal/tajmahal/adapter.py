@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from ..kit.schema import SchemaHints
     from .bots import TajMahalBots
     from .pictures import TajMahalPictures
 
@@ -129,6 +130,16 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         from .pictures import PICTURES
 
         return PICTURES
+
+    def svg(self, value: State | PlayerView) -> str:
+        from .render import svg
+
+        return svg(value)
+
+    def schema_hints(self) -> SchemaHints:
+        from .schema import SCHEMA
+
+        return SCHEMA
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         from .terminal import position

@@ -63,6 +63,8 @@ class SeatView:
 class PlayerView(Pictured):
     """One seat's view of a state (``seat`` None: a spectator's, with no hand)."""
 
+    game_name = "tajmahal"
+
     seat: int | None
     setup: PublicSetup
     visit: int

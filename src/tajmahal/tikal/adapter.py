@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from ..kit.schema import SchemaHints
     from .bots import TikalBots
     from .pictures import TikalPictures
 
@@ -93,6 +94,16 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
         from .pictures import pictures
 
         return pictures(self.components)
+
+    def svg(self, value: State | PlayerView) -> str:
+        from .render import svg
+
+        return svg(value, components=self.components)
+
+    def schema_hints(self) -> SchemaHints:
+        from .schema import SCHEMA
+
+        return SCHEMA
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         from .terminal import position

@@ -41,6 +41,8 @@ class PlayerView(Pictured):
     """A seat's view: the public state of the game (see :class:`~tajmahal.tikal.state.State`)
     with the stack as the backs of its tiles, top first, and the supply as a count."""
 
+    game_name = "tikal"
+
     seat: int
     variant: str
     players: tuple[Seat, ...]
