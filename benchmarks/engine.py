@@ -28,7 +28,7 @@ import orjson
 
 from tajmahal.arena import protocol
 
-from .games import ENGINES, PLAYERS, Engine, Loaded, load, play_random, positions
+from .games import ENGINES, Engine, Loaded, load, play_random, positions
 from .measure import Result, cpu_clock, median_seconds, spread, timed
 
 #: The longest ``act`` line a bot may have to read (bytes, newline included).
@@ -56,7 +56,7 @@ def playouts(g: Loaded, seconds: float, repeats: int) -> list[Result]:
         )
         rates = [actions / t for t in times]
         name = f"{g.title} random playout, {players} players"
-        target = g.engine.playout if players == PLAYERS else None
+        target = g.engine.playout if players == g.seats() else None
         note = f"one core; {len(seeds)} games; {spread(rates, ',.0f')}"
         results.append(Result(name, statistics.median(rates), "actions/s", target, note=note))
         results.append(Result(name, len(seeds) / statistics.median(times), "games/s"))
@@ -72,7 +72,8 @@ def act_line(g: Loaded, state: Any, legal: list[Any]) -> bytes:
 
 
 def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
-    pairs = [(state, action) for _, state, action in positions(g, PLAYERS, games)]
+    players = g.seats()
+    pairs = [(state, action) for _, state, action in positions(g, players, games)]
     states = [s for s, _ in pairs]
     n = len(pairs)
     apply, legal_actions, view_json, to_act = (
@@ -92,17 +93,17 @@ def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
     counts = [len(legal_actions(s)) for s in states]
     longest = max((act_line(g, s, legal_actions(s)) for s in states), key=len)
     title = g.title
-    where = f"{n:,} positions of {games} random {PLAYERS}-player games"
+    where = f"{n:,} positions of {games} random {players}-player games"
     return [
         Result(
-            f"{title} apply alone ({PLAYERS} players)",
+            f"{title} apply alone ({players} players)",
             t_apply / n * 1e6,
             "µs/call",
             higher_is_better=False,
             note=where,
         ),
         Result(
-            f"{title} legal_actions alone ({PLAYERS} players)",
+            f"{title} legal_actions alone ({players} players)",
             t_legal / n * 1e6,
             "µs/call",
             higher_is_better=False,
@@ -153,7 +154,7 @@ def _deep_size(obj: object, seen: set[int]) -> int:
 
 
 def memory(g: Loaded, chain: int) -> list[Result]:
-    setup = g.game.random_setup(PLAYERS, 0)
+    setup = g.game.random_setup(g.seats(), 0)
     state = g.new_game(setup)
     for _ in range(40):
         if g.is_over(state):
@@ -165,7 +166,7 @@ def memory(g: Loaded, chain: int) -> list[Result]:
     kept: list[Any] = []
     seed = 0
     while len(kept) < chain:
-        state = g.new_game(g.game.random_setup(PLAYERS, seed))
+        state = g.new_game(g.game.random_setup(g.seats(), seed))
         rng = random.Random(seed)
         while not g.is_over(state) and len(kept) < chain:
             state = g.apply(state, rng.choice(g.legal_actions(state)))

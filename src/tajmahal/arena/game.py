@@ -79,7 +79,11 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     Declared as class attributes: ``name``, the id sent in the hello
     (``"tikal"``); ``title``, for people; the seat counts ``min_players`` and
     ``max_players``; ``score_sources``, the parts of a seat's score in
-    :meth:`breakdown`; ``aliases``, other names ``--game`` takes.
+    :meth:`breakdown`; ``aliases``, other names ``--game`` takes;
+    ``speed_targets``, what the benchmarks (``benchmarks/``, docs/performance.md)
+    hold the game's engine to: ``chess`` (its random 4-player playouts over
+    python-chess's, in one run), ``playout`` (those actions a second on one core),
+    ``mcts`` (its built-in search, compiled over pure); none by default.
     """
 
     name: str
@@ -88,6 +92,7 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     max_players: int
     score_sources: tuple[str, ...]
     aliases: tuple[str, ...] = ()
+    speed_targets: Mapping[str, float] = {}
 
     # -- setups
 

@@ -13,7 +13,7 @@ passively and needs no hidden information.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from attrs import evolve
@@ -53,6 +53,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     name = "java"
     title = "Java"
     score_sources: tuple[str, ...] = SCORE_SOURCES
+    speed_targets: Mapping[str, float] = {"chess": 1.0}
 
     converter = CONVERTER
     view_type = PlayerView

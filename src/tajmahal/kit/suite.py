@@ -261,7 +261,8 @@ class GameSuite:
         act = next(m for m in sent if m["type"] == "act")
         for name, make in game.builtin_players().items():
             player = make(1)
-            assert player.handle(hello)["type"] == "hello", name
+            greeting = player.handle(hello)
+            assert greeting is not None and greeting["type"] == "hello", name
             answer = player.handle(act)
             assert answer is not None and answer["type"] == "action", name
             if "choice" in answer:

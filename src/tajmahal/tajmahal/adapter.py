@@ -47,6 +47,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     min_players = 2
     max_players = 5
     score_sources: tuple[str, ...] = SCORE_SOURCES
+    speed_targets: Mapping[str, float] = {"chess": 6.0, "playout": 50_000, "mcts": 2.0}
 
     converter = CONVERTER
     view_type = PlayerView

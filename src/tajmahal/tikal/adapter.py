@@ -12,7 +12,7 @@ needs no hidden information.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..kit.adapter import ComponentsAdapter, who
@@ -42,6 +42,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     name = "tikal"
     title = "Tikal"
     score_sources: tuple[str, ...] = SCORE_SOURCES
+    speed_targets: Mapping[str, float] = {"chess": 2.0}
 
     converter = CONVERTER
     view_type = PlayerView
