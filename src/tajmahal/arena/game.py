@@ -11,8 +11,7 @@ booleans and None.
 Its optional parts are methods that return None for a game without them:
 :meth:`Game.pictures` (SVG layers: the HTML replay viewer and the browser game draw
 the game and make its moves clickable), :meth:`Game.terminal` (a rich renderable
-for ``tajmahal show``), :meth:`Game.svg` (one picture of a state or a view, for
-Jupyter) and :meth:`Game.why_illegal` (the rule an action that is not
+for ``tajmahal show``) and :meth:`Game.why_illegal` (the rule an action that is not
 among the legal ones breaks, as the game's engine cites it, ``"W5: ..."``: the
 referee adds it to an ``illegal`` fault's detail, :func:`illegal_reason`) and
 :meth:`Game.encoding` (numbers for learning programs: the PettingZoo and OpenSpiel
@@ -55,6 +54,11 @@ class Pictures(Protocol):
 
     def document(self, body: str) -> str:
         """Fragments joined into one SVG document."""
+
+    def picture(self, value: Any) -> str:
+        """One SVG document of a state (every hand shown) or of a seat's view (only
+        what it sees): what Jupyter shows of the game's values
+        (:class:`tajmahal.kit.picture.Pictured`)."""
 
     def targets(self, state: Any, action: Any) -> tuple[str, ...]:
         """The ids of the elements of the picture of ``state`` a person clicks, in
@@ -226,11 +230,6 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
         return None
 
-    def svg(self, value: Any) -> str | None:
-        """One SVG picture of a state (every hand shown) or of a seat's view (only what
-        it sees): what Jupyter shows of the game's values
-        (:class:`tajmahal.kit.picture.Pictured`)."""
-        return None
 
     def encoding(self) -> Any:
         """Action indices, observation tensors and the chance model, for learning

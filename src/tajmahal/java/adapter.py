@@ -111,11 +111,6 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
         return pictures(self.components)
 
-    def svg(self, value: State | PlayerView) -> str:
-        from .render import svg
-
-        return svg(value)
-
     def schema_hints(self) -> SchemaHints:
         from .schema import SCHEMA
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from attrs import evolve, frozen
 
-from ..kit.memo import by_identity
+from ..kit.memo import each
 from ..kit.picture import Pictured
 from .state import Festival, Pending, Seat, State, Turn
 
@@ -56,16 +56,10 @@ class PlayerView(Pictured):
     ended: bool
 
 
-@by_identity
-def seat_view(seat: Seat) -> Seat:
-    """A seat as the others see it: its hand emptied (J59)."""
+@each
+def seat_views(seat: Seat) -> Seat:
+    """Each seat as the others see it: its hand emptied (J59)."""
     return evolve(seat, hand=())
-
-
-@by_identity
-def seat_views(players: tuple[Seat, ...]) -> tuple[Seat, ...]:
-    """Every seat as the others see it."""
-    return tuple([seat_view(p) for p in players])
 
 
 def view(state: State, seat: int) -> PlayerView:

@@ -16,6 +16,9 @@ unchanged; the view's JSON text then finds it kept too, by identity
 >>> seat = Seat((3, 5))
 >>> hand_size(seat), hand_size(seat)
 (2, 2)
+>>> hand_sizes = each(lambda seat: len(seat.hand))
+>>> hand_sizes((seat, Seat((1,))))
+(2, 1)
 
 Kept by identity means: an entry holds its key, so the key's ``id`` cannot be
 reused while the entry lives; the entries are dropped all at once at the limit.
@@ -60,3 +63,15 @@ def by_identity(make: Callable[[K], V]) -> ByIdentity[K, V]:
     """``make`` (a pure function of one immutable value), its results kept by the
     identity of its argument; usable as a decorator."""
     return ByIdentity(make)
+
+
+def each(make: Callable[[K], V]) -> ByIdentity[tuple[K, ...], tuple[V, ...]]:
+    """``make`` of every item of a tuple (a state's seats, its spaces), each result
+    kept by its item's identity and the whole tuple by the tuple's: a decorator."""
+    one = by_identity(make)
+
+    def items(values: tuple[K, ...]) -> tuple[V, ...]:
+        return tuple([one(v) for v in values])
+
+    items.__doc__ = make.__doc__
+    return ByIdentity(items)

@@ -2,9 +2,9 @@
 
 A state or view class of a game inherits :class:`Pictured` and names its game
 (:attr:`Pictured.game_name`, as the registry knows it): Jupyter (and anything else
-that looks for ``_repr_svg_``) then shows it as the SVG its game's optional
-:meth:`~tajmahal.arena.game.Game.svg` draws of it, a state with every hand or a
-seat's view with only what the seat sees.
+that looks for ``_repr_svg_``) then shows it as the picture its game's pictures
+draw of it (:meth:`~tajmahal.arena.game.Pictures.picture`), a state with every hand
+or a seat's view with only what the seat sees.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from typing import ClassVar
 
 class Pictured:
     """A mixin for a game's state and view classes (frozen attrs classes with slots):
-    ``_repr_svg_`` is the picture its game's ``svg()`` draws of it."""
+    ``_repr_svg_`` is the picture its game draws of it."""
 
     __slots__ = ()
 
-    #: The game whose ``svg()`` draws these values: its name in the registry.
+    #: The game whose pictures draw these values: its name in the registry.
     game_name: ClassVar[str]
 
     def _repr_svg_(self) -> str | None:
-        """The picture Jupyter shows (the game's ``svg()``; None: it draws none)."""
+        """The picture Jupyter shows (None: the game draws none)."""
         from ..arena.registry import GAMES
 
-        picture: str | None = GAMES.get(self.game_name).svg(self)
-        return picture
+        pictures = GAMES.get(self.game_name).pictures()
+        return None if pictures is None else pictures.picture(self)

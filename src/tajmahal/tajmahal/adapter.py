@@ -132,11 +132,6 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
 
         return PICTURES
 
-    def svg(self, value: State | PlayerView) -> str:
-        from .render import svg
-
-        return svg(value)
-
     def schema_hints(self) -> SchemaHints:
         from .schema import SCHEMA
 

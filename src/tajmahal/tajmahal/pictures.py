@@ -22,7 +22,7 @@ from .cards import CARDS, SYMBOLS
 from .events import Withdrew
 from .maplayout import layout
 from .panel import hand_parts, hand_spots, rows
-from .render import board_layer, document, public_parts
+from .render import board_layer, document, public_parts, svg
 from .rules import step
 from .scene import (
     CARD_COLORS,
@@ -40,6 +40,7 @@ from .scene import (
     scene_of,
 )
 from .state import State
+from .views import PlayerView
 
 HIGHLIGHT: Final = "#e0301e"
 
@@ -233,6 +234,9 @@ class TajMahalPictures:
 
     def document(self, body: str) -> str:
         return document(body)
+
+    def picture(self, value: State | PlayerView) -> str:
+        return svg(value)
 
     def targets(self, state: State, action: Any) -> tuple[str, ...]:
         """What a person clicks for ``action`` (its protocol data): the card in the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..kit.memo import by_identity
+from ..kit.memo import by_identity, each
 from ..kit.picture import Pictured
 from .actions import Action
 from .board import Board
@@ -101,9 +101,9 @@ def public_setup(setup: Setup) -> PublicSetup:
     )
 
 
-@by_identity
-def seat_view(player: PlayerState) -> SeatView:
-    """What everybody sees of one seat."""
+@each
+def seat_views(player: PlayerState) -> SeatView:
+    """What everybody sees of each seat."""
     return SeatView(
         hand_size=len(player.hand),
         played=player.played,
@@ -117,12 +117,6 @@ def seat_view(player: PlayerState) -> SeatView:
         special_cards=player.special_cards,
         revealed=player.revealed,
     )
-
-
-@by_identity
-def seat_views(players: tuple[PlayerState, ...]) -> tuple[SeatView, ...]:
-    """What everybody sees of every seat."""
-    return tuple([seat_view(p) for p in players])
 
 
 def view(state: State, seat: int | None) -> PlayerView:

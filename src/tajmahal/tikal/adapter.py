@@ -96,11 +96,6 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
         return pictures(self.components)
 
-    def svg(self, value: State | PlayerView) -> str:
-        from .render import svg
-
-        return svg(value, components=self.components)
-
     def schema_hints(self) -> SchemaHints:
         from .schema import SCHEMA
 

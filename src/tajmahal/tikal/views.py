@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..kit.memo import by_identity
+from ..kit.memo import each
 from ..kit.picture import Pictured
 from .state import Auction, Round, Seat, Space, State
 
@@ -63,9 +63,9 @@ class PlayerView(Pictured):
     last_placer: int | None
 
 
-@by_identity
-def space_view(space: Space | None) -> SpaceView | None:
-    """An explored space as everyone sees it (None: unexplored)."""
+@each
+def space_views(space: Space | None) -> SpaceView | None:
+    """Each explored space as everyone sees it (None: unexplored)."""
     if space is None:
         return None
     return SpaceView(
@@ -78,12 +78,6 @@ def space_view(space: Space | None) -> SpaceView | None:
         guard=space.guard,
         guard_leader=space.guard_leader,
     )
-
-
-@by_identity
-def space_views(spaces: tuple[Space | None, ...]) -> tuple[SpaceView | None, ...]:
-    """Every space as everyone sees it."""
-    return tuple([space_view(s) for s in spaces])
 
 
 def view(state: State, seat: int) -> PlayerView:
