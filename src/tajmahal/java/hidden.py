@@ -15,6 +15,7 @@ import random
 
 from attrs import evolve
 
+from ..kit.slots import like
 from .components import DEFAULT_COMPONENTS, Components
 from .state import Setup, State
 from .views import PlayerView
@@ -42,28 +43,6 @@ def determinize(
         players.append(evolve(p, hand=hand))
     deck = tuple(range(len(components.cards)))
     setup = Setup(len(v.players), v.variant, deck, rng.randrange(2**31), components)
-    return State(
-        setup=setup,
-        height=v.height,
-        terrain=v.terrain,
-        top=v.top,
-        sizes=v.sizes,
-        figures=v.figures,
-        palace=v.palace,
-        red=v.red,
-        scored_water=v.scored_water,
-        players=tuple(players),
-        threes=v.threes,
-        water_left=v.water_left,
-        palaces_left=v.palaces_left,
-        pile=tuple(unseen[: v.pile]),
-        display=v.display,
-        discard=v.discard,
-        phase=v.phase,
-        to_act=v.to_act,
-        turn=v.turn,
-        pending=v.pending,
-        festival=v.festival,
-        last_turns=v.last_turns,
-        ended=v.ended,
+    return like(
+        State, v, setup=setup, players=tuple(players), pile=tuple(unseen[: v.pile]), reshuffles=0
     )

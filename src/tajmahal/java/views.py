@@ -18,6 +18,7 @@ from attrs import evolve, frozen
 
 from ..kit.memo import each
 from ..kit.picture import Pictured
+from ..kit.slots import like
 from .state import Festival, Pending, Seat, State, Turn
 
 
@@ -64,33 +65,15 @@ def seat_views(seat: Seat) -> Seat:
 
 def view(state: State, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``: its own hand, the other hands and the pile
-    only as counts."""
+    only as counts; every other field is the state's of its name."""
     players = state.players
-    return PlayerView(
+    return like(
+        PlayerView,
+        state,
         seat=seat,
         variant=state.setup.variant,
         hand=players[seat].hand,
         hands=tuple([len(p.hand) for p in players]),
         players=seat_views(players),
-        height=state.height,
-        terrain=state.terrain,
-        top=state.top,
-        sizes=state.sizes,
-        figures=state.figures,
-        palace=state.palace,
-        red=state.red,
-        scored_water=state.scored_water,
-        threes=state.threes,
-        water_left=state.water_left,
-        palaces_left=state.palaces_left,
         pile=len(state.pile),
-        display=state.display,
-        discard=state.discard,
-        phase=state.phase,
-        to_act=state.to_act,
-        turn=state.turn,
-        pending=state.pending,
-        festival=state.festival,
-        last_turns=state.last_turns,
-        ended=state.ended,
     )

@@ -11,6 +11,7 @@ from typing import Final
 
 from attrs import frozen
 
+from ..kit.slots import like
 from ..kit.svg import attrs, number, text, title
 from .board import Board
 from .cards import CARDS, Card
@@ -123,40 +124,20 @@ def scene_of(obj: State | PlayerView, names: Sequence[str] | None) -> Scene:
 def _seat_of(
     p: PlayerState | SeatView, name: str, hand: tuple[int, ...] | None, hand_size: int
 ) -> Seat:
-    return Seat(
-        name=name,
-        hand=hand,
-        hand_size=hand_size,
-        played=p.played,
-        withdrawn=p.withdrawn,
-        palaces=p.palaces,
-        influence=p.influence,
-        province_tiles=p.province_tiles,
-        bonus_tiles=p.bonus_tiles,
-        score=p.score.total,
-        revealed=p.revealed,
-    )
+    return like(Seat, p, name=name, hand=hand, hand_size=hand_size, score=p.score.total)
 
 
 def _scene_from(
     v: State | PlayerView, seats: tuple[Seat, ...], deck_size: int, viewer: int | None
 ) -> Scene:
-    return Scene(
+    return like(
+        Scene,
+        v,
         board=v.setup.board,
         players=len(seats),
         variant=v.setup.variant,
-        visit=v.visit,
-        province=v.province,
-        to_act=v.to_act,
-        phase=v.phase,
         seats=seats,
-        display=v.display,
         deck_size=deck_size,
-        court=v.court,
-        reserve=v.reserve,
-        palaces=v.palaces,
-        moguls=v.moguls,
-        bonus=v.bonus,
         dummy=v.dummy.cards if v.dummy is not None else None,
         viewer=viewer,
     )

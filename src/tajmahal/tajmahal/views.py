@@ -12,6 +12,7 @@ from attrs import frozen
 
 from ..kit.memo import by_identity, each
 from ..kit.picture import Pictured
+from ..kit.slots import like
 from .actions import Action
 from .board import Board
 from .cards import CARDS, Card
@@ -103,20 +104,8 @@ def public_setup(setup: Setup) -> PublicSetup:
 
 @each
 def seat_views(player: PlayerState) -> SeatView:
-    """What everybody sees of each seat."""
-    return SeatView(
-        hand_size=len(player.hand),
-        played=player.played,
-        color=player.color,
-        withdrawn=player.withdrawn,
-        palaces=player.palaces,
-        influence=player.influence,
-        province_tiles=player.province_tiles,
-        bonus_tiles=player.bonus_tiles,
-        score=player.score,
-        special_cards=player.special_cards,
-        revealed=player.revealed,
-    )
+    """What everybody sees of each seat: its hand only as a size."""
+    return like(SeatView, player, hand_size=len(player.hand))
 
 
 def view(state: State, seat: int | None) -> PlayerView:
@@ -133,27 +122,15 @@ def view(state: State, seat: int | None) -> PlayerView:
 
 
 def seen(state: State, seat: int | None, legal: tuple[Action, ...]) -> PlayerView:
-    """:func:`view` with the ``legal`` actions given (the referee sends them apart)."""
-    return PlayerView(
+    """:func:`view` with the ``legal`` actions given (the referee sends them apart):
+    every other field is the state's of its name."""
+    return like(
+        PlayerView,
+        state,
         seat=seat,
         setup=public_setup(state.setup),
-        visit=state.visit,
-        province=state.province,
-        start_player=state.start_player,
-        to_act=state.to_act,
-        phase=state.phase,
         hand=state.players[seat].hand if seat is not None else (),
         players=seat_views(state.players),
-        display=state.display,
         deck_size=len(state.deck),
-        discard=state.discard,
-        supply=state.supply,
-        court=state.court,
-        reserve=state.reserve,
-        palaces=state.palaces,
-        moguls=state.moguls,
-        bonus=state.bonus,
-        pending=state.pending,
-        dummy=state.dummy,
         legal=legal,
     )

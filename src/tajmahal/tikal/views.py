@@ -19,6 +19,7 @@ from attrs import frozen
 
 from ..kit.memo import each
 from ..kit.picture import Pictured
+from ..kit.slots import like
 from .state import Auction, Round, Seat, Space, State
 
 
@@ -65,41 +66,20 @@ class PlayerView(Pictured):
 
 @each
 def space_views(space: Space | None) -> SpaceView | None:
-    """Each explored space as everyone sees it (None: unexplored)."""
-    if space is None:
-        return None
-    return SpaceView(
-        kind=space.kind,
-        stones=space.stones,
-        tile=space.tile,
-        value=space.value,
-        tokens=len(space.tokens),
-        camp=space.camp,
-        guard=space.guard,
-        guard_leader=space.guard_leader,
-    )
+    """Each explored space as everyone sees it, its treasure tokens counted (None:
+    unexplored)."""
+    return None if space is None else like(SpaceView, space, tokens=len(space.tokens))
 
 
 def view(state: State, seat: int) -> PlayerView:
-    """What ``seat`` sees of ``state``."""
+    """What ``seat`` sees of ``state``: every other field is the state's of its name."""
     tiles = state.components.tiles
-    return PlayerView(
+    return like(
+        PlayerView,
+        state,
         seat=seat,
         variant=state.setup.variant,
-        players=state.players,
         spaces=space_views(state.spaces),
-        workers=state.workers,
         stack=tuple([tiles[t].back for t in state.stack]),
         supply=len(state.supply),
-        levels=state.levels,
-        phase=state.phase,
-        to_act=state.to_act,
-        tile=state.tile,
-        ap=state.ap,
-        turn=state.turn,
-        uncovered=state.uncovered,
-        dug=state.dug,
-        round=state.round,
-        auction=state.auction,
-        last_placer=state.last_placer,
     )
