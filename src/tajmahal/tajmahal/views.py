@@ -91,15 +91,9 @@ class PlayerView(Pictured):
 
 @by_identity
 def public_setup(setup: Setup) -> PublicSetup:
-    """The public part of a setup (what ``hello`` carries)."""
-    return PublicSetup(
-        players=setup.players,
-        variant=setup.variant,
-        start_player=setup.start_player,
-        province_tiles=setup.province_tiles,
-        bonus_tiles=setup.bonus_tiles,
-        board=setup.board,
-    )
+    """The public part of a setup (what ``hello`` carries): the setup's fields of
+    the same names, and the game's data a bot needs to read it."""
+    return like(PublicSetup, setup, cards=CARDS, province_goods=PROVINCE_TILE_GOODS)
 
 
 @each
