@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tajmahal.kit.suite import GameSuite
+from tajmahal.suite import GameSuite
 
 #: The markers of this repository on the heaviest tests of the suite every game
 #: passes (which knows no repository's markers): run in make test's first pass.

@@ -28,7 +28,7 @@ from research_support import Rollouts, play
 from viewer_support import Page
 
 import tajmahal.openspiel as tos
-from tajmahal.kit.suite import game_suite
+from tajmahal.suite import game_suite
 
 PIG_DIR = Path(__file__).resolve().parents[1] / "examples" / "pig"
 if str(PIG_DIR) not in sys.path:

@@ -1,7 +1,7 @@
 """The kit's adapter plumbing (tajmahal.kit.adapter), for every kit game installed:
 the fallback policy plays passively, the built-in players are the kit's, every
 event has a text.  (The JSON texts, byte for byte, and the view a bot rebuilds from
-its messages are checked by the suite every game passes: tajmahal.kit.suite.)"""
+its messages are checked by the suite every game passes: tajmahal.suite.)"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What every game must pass in OpenSpiel (tajmahal.openspiel): registration and
 parameters (OpenSpiel's own random simulation test, with serialization, runs in the
-suite every game passes: tajmahal.kit.suite), every
+suite every game passes: tajmahal.suite), every
 chance outcome leading to a whole state, observations that are the encoding of the
 seat's view, information states with perfect recall, resampling for IS-MCTS, and
 OpenSpiel's MCTSBot playing 20 games against random at every player count, and

@@ -1,6 +1,6 @@
 """The PettingZoo environments (tajmahal.pettingzoo): the game each plays, for every
 game at every player count, and Taj Mahal's render modes and errors.  PettingZoo's
-own API and seed tests run in the suite every game passes (tajmahal.kit.suite)."""
+own API and seed tests run in the suite every game passes (tajmahal.suite)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _cases() -> list[Any]:
 
 
 #: (PettingZoo's own API, seed and parallel API tests run in the suite every game
-#: passes: tajmahal.kit.suite.)
+#: passes: tajmahal.suite.)
 CASES = _cases()
 ENCODED = sorted({p.values[0] for p in CASES})
 

@@ -3,7 +3,7 @@
 A game's author runs it on their own game from one line of a test module::
 
     # tests/test_my_game_suite.py
-    from tajmahal.kit.suite import game_suite
+    from tajmahal.suite import game_suite
 
     TestMyGame = game_suite("my-game")  # a name the registry knows, or the game object
 
@@ -40,9 +40,9 @@ from typing import Any
 import orjson
 import pytest
 
-from ..arena.game import AnyGame, missing_parts
-from ..arena.registry import GAMES
-from .adapter import Adapter
+from .arena.game import AnyGame, missing_parts
+from .arena.registry import GAMES
+from .kit.adapter import Adapter
 
 #: How many decisions of each random game the JSON checks look at (every seat's view
 #: at each); whole games are played without them.
@@ -148,7 +148,7 @@ def action_checks(game: AnyGame, state: Any) -> None:
 
 
 class GameSuite:
-    """The checks every game passes (see :mod:`tajmahal.kit.suite`); made for games
+    """The checks every game passes (see :mod:`tajmahal.suite`); made for games
     by :func:`game_suite`."""
 
     @pytest.fixture
@@ -232,9 +232,9 @@ class GameSuite:
     def test_a_match_through_the_referee_replays_and_is_drawn(
         self, game: AnyGame, tmp_path: Path
     ) -> None:
-        from ..arena import BotSpec, MatchConfig, replay, run_match
-        from ..arena.viewer import write_viewer
-        from ..shipped import root
+        from .arena import BotSpec, MatchConfig, replay, run_match
+        from .arena.viewer import write_viewer
+        from .shipped import root
 
         bot = BotSpec.parse(str(root() / "bots" / "random_bot.py"), ())
         cheap = [n for n in game.builtin_players() if n != "mcts"]  # it answers below
@@ -289,7 +289,7 @@ class GameSuite:
     def test_pettingzoo_api_and_seed_tests_pass(self, game: AnyGame) -> None:
         encoding = _encoding(game)
         test = pytest.importorskip("pettingzoo.test", reason="needs tajmahal[rl]")
-        from ..pettingzoo import env, parallel_env
+        from .pettingzoo import env, parallel_env
 
         for players, variant in cases(game, encoding):
             with warnings.catch_warnings(record=True) as caught:
@@ -304,7 +304,7 @@ class GameSuite:
         if encoding.chance is None:
             pytest.skip(f"{game.title} has no chance model: OpenSpiel cannot play it")
         pyspiel = pytest.importorskip("pyspiel", reason="needs tajmahal[rl]")
-        from ..openspiel import register
+        from .openspiel import register
 
         name = register(game)
         for players, variant in cases(game, encoding):
