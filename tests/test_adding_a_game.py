@@ -1,8 +1,9 @@
 """The example game of docs/adding-a-game.md — Pig, in examples/pig — on every part
 of the platform, with nothing changed outside its own package: its rules (P1-P5 of
 the docs), ``tajmahal match``, ``tournament`` and ``replay --html`` (the viewer) as
-a user runs them once the package is installed, and PettingZoo's and OpenSpiel's
-own test suites.
+a user runs them once the package is installed, the suite every game passes
+(tajmahal.suite: a game that is not one of this package's three, as an author runs
+it), and OpenSpiel's MCTSBot.
 
 "Installed" is what pip leaves behind: the package on the path and a dist-info
 declaring its ``tajmahal.games`` entry point, written here from
