@@ -7,9 +7,9 @@ tuple of them, the bonus tiles), and reuses its action objects, so their JSON
 text can be kept by identity and spliced in as an :class:`orjson.Fragment`.
 
 This module is compiled with mypyc along with the engine (``setup.py``), which
-halves its cost; it knows no game.  :class:`Texts` keeps the parts of views and
-events (the functions that build their dicts come from :mod:`tajmahal.kit.adapter`),
-:class:`ArrayTexts` the text of each action.
+halves its cost; it knows no game.  :class:`Texts` reads the fields of views and
+events and keeps the text of their parts, :class:`ArrayTexts` the text of each
+action.
 
 Kept by identity means: an entry holds its object, so the object's ``id`` cannot
 be reused while the entry lives.  Every cache is emptied when it reaches its limit.
@@ -60,12 +60,11 @@ def plain(
 class Texts:
     """The JSON texts of a game's views and events, built straight from its values.
 
-    A game's view (and event) encoders are functions that build the view's dict
-    (:mod:`tajmahal.kit.adapter` compiles them from the view's fields), taking the
-    value of each compound field through :meth:`part` (or a tuple of seat records
-    through :meth:`records`): numbers, strings and tuples of them go to orjson as
-    they are; a compound value (a tuple of attrs values, an attrs value) is kept by
-    identity, attrs values also by value, and comes back as a JSON fragment.
+    :meth:`fields` gives the dict of a view (or an event) for orjson, the value of
+    each compound field through :meth:`part`: numbers, strings and tuples of them go
+    to orjson as they are; a compound value (a tuple of attrs values, an attrs
+    value) is kept by identity, attrs values also by value, and comes back as a JSON
+    fragment.
     ``otherwise`` gives the data of a value that is neither, and of the classes
     ``converted`` (the game's converter, for its tagged actions).
     """

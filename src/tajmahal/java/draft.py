@@ -6,7 +6,7 @@ A step of the rules changes several parts of a :class:`~tajmahal.java.state.Stat
 (``attrs.evolve``) cost more than the rules themselves.  A draft holds the fields
 of one state, the engine changes them, and :meth:`Draft.freeze` builds the next
 state once; :meth:`Draft.change_seat` and :meth:`Draft.change_turn` change a
-seat's and the turn's fields (as every game's draft does).  Every value is built
+seat's and the turn's fields (as Tikal's draft changes a seat and a space).  Every value is built
 through its slots (:func:`tajmahal.kit.slots.builder`).
 """
 
