@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from . import bots, compare, engine, games, referee, sandbox, startup, viewer
+from . import bots, compare, engine, environments, games, referee, sandbox, startup, viewer
 from .report import print_table
 
 
@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.run_all(args.quick, engines)
         + bots.run_all(args.quick, engines)
         + compare.run_all(args.quick, games=args.game)
+        + environments.run_all(args.quick, engines)
     )
     if not args.game:
         results += (

@@ -21,7 +21,7 @@ import random
 import statistics
 import sys
 import tracemalloc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -35,13 +35,19 @@ from .measure import Result, cpu_clock, median_seconds, spread, timed
 ACT_LINE_LIMIT = 32 * 1024
 
 
-def calibrated_seeds(g: Loaded, players: int, seconds: float) -> list[int]:
-    """The first seeds whose random games take at least ``seconds`` of CPU together
-    (also the warm-up): a workload of about that size for any game's speed."""
+def calibrated_seeds(
+    g: Loaded,
+    players: int,
+    seconds: float,
+    play: Callable[[Loaded, int, int], object] = play_random,
+) -> list[int]:
+    """The first seeds whose random games (played by ``play``) take at least
+    ``seconds`` of CPU together (also the warm-up): a workload of about that size
+    for any game's speed."""
     seeds: list[int] = []
     start = cpu_clock()
     while cpu_clock() - start < seconds or not seeds:
-        play_random(g, players, len(seeds))
+        play(g, players, len(seeds))
         seeds.append(len(seeds))
     return seeds
 

@@ -32,6 +32,10 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         for players in counts:
             assert (f"{title} random playout, {players} players", "actions/s") in names
             assert (f"{title} random playout, {players} players", "games/s") in names
+            beside = f"{title} engine playout beside the environments, {players} players"
+            assert (beside, "decisions/s") in names
+            assert (f"{title} AEC env / engine, {players} players", "ratio") in names
+            assert (f"{title} parallel env / engine, {players} players", "ratio") in names
         assert {n for n, _ in names} >= {
             f"{title} apply alone (4 players)",
             f"{title} legal_actions alone (4 players)",
@@ -57,6 +61,9 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
     }
     targets = {r["name"]: r for r in rows if r["target"] is not None}
     assert targets["Taj Mahal random playout, 4 players"]["target"] == 50_000
+    assert targets["Java AEC env / engine, 4 players"]["target"] == 0.25
+    java = targets["Java OpenSpiel rl_environment random game, 4 players"]
+    assert (java["target"], java["unit"], java["higher_is_better"]) == (2.0, "s CPU", False)
     assert all(targets[f"{t} largest act line"]["target"] == 32 * 1024 for t in games)
     assert targets["referee / raw pipe baseline"]["target"] == 0.67
     assert targets["4-player game over pipes, wall time"]["target"] == 0.25

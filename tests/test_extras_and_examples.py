@@ -41,6 +41,8 @@ def run_without(hidden: set[str], code: str, cwd: Path = ROOT) -> subprocess.Com
          "'tajmahal[rl]'"),
         ({"numpy", "pyspiel"}, "tajmahal.openspiel", "tajmahal.openspiel needs numpy and "
          "open_spiel: pip install 'tajmahal[rl]'"),
+        ({"gymnasium"}, "tajmahal.gym", "tajmahal.gym needs gymnasium: pip install "
+         "'tajmahal[rl]'"),
     ],
 )
 def test_a_research_module_without_its_extra_names_the_extra(

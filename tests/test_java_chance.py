@@ -35,7 +35,7 @@ def test_the_deal_is_three_cards_a_seat_then_the_display_card() -> None:
     assert engine.players[0].hand == (27, 28, 29) and engine.players[1].hand == (24, 25, 26)
     assert engine.display == 23 and engine.pile == tuple(range(23))  # unordered: by id
     # Seat 1 sees its own cards, and "a card went to seat 0" three times.
-    tokens = state.information_state_string(1).split()
+    tokens = tos.history_text(state, 1).split()
     assert tokens[1:4] == ["?>0"] * 3 and tokens[4:7] == ["card:26", "card:25", "card:24"]
     check(engine)
 
@@ -58,8 +58,8 @@ def test_a_card_from_the_pile_goes_to_the_taker_unseen_by_the_others() -> None:
     assert engine is not None and not state.is_chance_node()
     assert engine.players[0].hand == (0, 1, 2, 17) and engine.display == 6
     assert 17 not in engine.pile and len(engine.pile) == 22
-    assert state.information_state_string(1).split()[-1] == "?>0"
-    assert state.information_state_string(0).split()[-1] == "card:17"
+    assert tos.history_text(state, 1).split()[-1] == "?>0"
+    assert tos.history_text(state, 0).split()[-1] == "card:17"
     check(engine)
 
 
@@ -71,7 +71,7 @@ def test_taking_the_display_card_shows_a_new_one_to_all() -> None:
     engine = state.engine
     assert engine is not None and engine.players[0].hand == (0, 1, 2, 6)
     assert engine.display == 11
-    assert state.information_state_string(1).split()[-1] == "card:11"
+    assert tos.history_text(state, 1).split()[-1] == "card:11"
     check(engine)
 
 

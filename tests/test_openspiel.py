@@ -21,6 +21,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms.mcts import MCTSBot
+from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 from research_support import Rollouts, play
 
 import tajmahal.openspiel as tos
@@ -149,25 +150,35 @@ def test_observations_are_the_encoding_of_each_seats_view(name: str, players: in
 
 
 @pytest.mark.parametrize(("name", "players"), [("tajmahal", 3), ("tikal", 2), ("java", 2)])
-def test_information_states_have_perfect_recall(name: str, players: int) -> None:
+def test_the_history_observer_has_perfect_recall(name: str, players: int) -> None:
     game = load(name, players)
+    history = make_observation(game, INFO_STATE_OBS_TYPE, {"history": True})
     state = game.new_initial_state()
     rng = random.Random(3)
     length = 1 + game.max_history_length()
-    previous = [state.information_state_tensor(p) for p in range(players)]
+
+    def tokens(p: int) -> np.ndarray:
+        history.set_from(state, p)
+        return history.tensor.copy()
+
+    previous = [tokens(p) for p in range(players)]
     assert all(len(t) == length and np.count_nonzero(t) == 1 for t in previous)  # the seat
     for _ in range(150):
         if state.is_terminal():
             break
         play(state, rng, steps=1)
         for p in range(players):
-            now = state.information_state_tensor(p)
+            now = tokens(p)
             used = int(np.count_nonzero(previous[p]))
-            assert now[:used] == previous[p][:used]  # a longer history, the same start
+            assert list(now[:used]) == list(previous[p][:used])  # longer, the same start
             assert np.count_nonzero(now) == used + 1  # one token a step, for every seat
             previous[p] = now
-        tokens = state.information_state_string(0).split()
-        assert tokens[0] == "seat0:" and len(tokens) == used + 1
+        words = history.string_from(state, 0).split()
+        assert words[0] == "seat0:" and len(words) == used + 1
+        # The information state: the seat's view, then that history.
+        assert state.information_state_string(0) == (
+            f"{state.observation_string(0)} | {history.string_from(state, 0)}"
+        )
 
 
 @pytest.mark.parametrize(("name", "players"), COUNTS[1::2])

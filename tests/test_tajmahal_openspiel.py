@@ -9,14 +9,24 @@ import importlib.util
 import random
 from pathlib import Path
 
-import numpy as np
 import pyspiel
 import pytest
 from attrs import evolve
 
 import tajmahal.tajmahal.chance as tc
-from tajmahal import Play, Setup, State, TakeCard, Withdraw, check_state, legal_actions, new_game
-from tajmahal.openspiel import OpenSpielGame
+from tajmahal import (
+    Play,
+    Setup,
+    State,
+    TakeCard,
+    Withdraw,
+    check_state,
+    determinize,
+    legal_actions,
+    new_game,
+    view,
+)
+from tajmahal.openspiel import OpenSpielGame, history_text
 from tajmahal.tajmahal.encoding import action_index
 from tajmahal.tajmahal.events import CardDrawn, DummyTurned, VisitBegan
 from tajmahal.tajmahal.rules import step
@@ -263,14 +273,68 @@ def test_the_dummys_last_card_is_reshuffled_into_the_next_display(dummy: int) ->
     check_state(engine)
 
 
+def two_seat_empty_deck_last_withdrawal() -> State:
+    """Two players: the deck is empty and the discard pile holds the 79 cards not in
+    hands, on the table, in the display or the dummy's row; the dummy bids with
+    green 42, purple 63 and white 90; seat 0 (red 0 played) has withdrawn and taken
+    two display cards; seat 1 (yellow 21 played) is to act, display card 86 left."""
+    hands = [[0, 1, 2, 3, 4, 5], [21, 22, 23, 24, 25, 26]]
+    state = new_game(Setup.stacked(2, hands, display=[84, 85, 86]))
+    rest = [c for c in state.deck if c not in (42, 63, 90)]
+    state = evolve(state, deck=(42, 63, 90), discard=tuple(rest))
+    for action in (Play(0), Play(21), Withdraw(), TakeCard(84), TakeCard(85)):
+        state, _ = step(state, action)  # the dummy turns 42, 63, 90 (D2)
+    assert state.deck == () and state.to_act == 1 and state.display == (86,)
+    assert state.dummy is not None and state.dummy.cards == (42, 63, 90)
+    assert state.dummy.bidding
+    check_state(state)
+    return state
+
+
+@pytest.mark.parametrize("dummy", [21, 0, 7])
+def test_the_dummy_turns_a_card_the_last_withdrawal_discarded_before_a_new_display(
+    dummy: int,
+) -> None:
+    # The node where OpenSpiel's MCTSBot crashed (issue 39): seat 1's withdrawal ends
+    # the visit on an empty deck. Its yellow 21 goes to the discard pile (W10), it
+    # takes the last display card (W11), the dummy turns a card (D2) from the
+    # reshuffled pile (W12), which holds 21; the dummy's cards are discarded (D5)
+    # and a new display of 3 (D1, E4) comes from the rest of that pile. Reached as a
+    # bot at the table reaches it: seat 1's view, determinized, then expanded.
+    game = load(2)
+    start = two_seat_empty_deck_last_withdrawal()
+    guess = determinize(view(start, 1), random.Random(0))
+    state = game.state_from_engine(guess)
+    state.apply_action(action_index(Withdraw()))
+    pool = sorted({*start.discard, 21})  # the pile reshuffled: 79 + seat 1's card
+    assert len(pool) == 80 and 0 in pool  # seat 0's red 0 went there at its withdrawal
+    assert state.chance_outcomes() == [(c, pytest.approx(1 / 80)) for c in pool]
+    state.apply_action(dummy)
+    display = [c for c in pool if c != dummy][:3]
+    for k, card in enumerate(display):  # the display: the pile less the dummy's card
+        assert [c for c, _ in state.chance_outcomes()] == [
+            c for c in pool if c != dummy and c not in display[:k]
+        ]
+        state.apply_action(card)
+    engine = state.engine
+    assert engine is not None and not state.is_chance_node()
+    assert engine.visit == 2 and engine.display == tuple(display)
+    # The dummy's four cards are discarded at the end of the visit (D5), after the
+    # reshuffle: the new discard pile. The deck is the rest of the pile.
+    assert engine.discard == (42, 63, 90, dummy)
+    assert engine.deck == tuple(sorted(set(pool) - {dummy, *display}))
+    assert engine.dummy is not None and engine.dummy.cards == () and engine.dummy.bidding
+    assert engine.reshuffles == 1
+    check_state(engine)
+
+
 # --------------------------------------------------------------------------- information
 
 
-def test_information_states_grow_and_hide_the_other_hands() -> None:
+def test_histories_hide_the_other_hands() -> None:
     game = load(2)
     state = game.new_initial_state()
     rng = random.Random(3)
-    previous = {p: state.information_state_tensor(p) for p in range(2)}
     for _ in range(300):
         if state.is_terminal():
             break
@@ -280,13 +344,7 @@ def test_information_states_grow_and_hide_the_other_hands() -> None:
             )
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-        for p in range(2):
-            now = state.information_state_tensor(p)
-            used = int(np.count_nonzero(previous[p]))
-            assert now[:used] == previous[p][:used]  # perfect recall: a longer history
-            assert np.count_nonzero(now) == used + 1
-            previous[p] = now
-    text0, text1 = state.information_state_string(0), state.information_state_string(1)
+    text0, text1 = history_text(state, 0), history_text(state, 1)
     engine = state.engine
     assert engine is not None
     # The deal: seat 0 sees its six cards by id, and only "a card went to seat 1".
@@ -298,7 +356,10 @@ def test_information_states_grow_and_hide_the_other_hands() -> None:
     kinds = [t.split(":")[0] for t in text1.split()[1 : 1 + 1 + 11 + 15]]
     assert kinds == ["start"] + ["tile"] * 11 + ["bonus"] * 15
     assert text0.startswith("seat0:") and text1.startswith("seat1:")
-    assert len(state.information_state_tensor(0)) == 1 + game.max_history_length()
+    assert state.information_state_string(1).endswith(f" | {text1}")
+    # The information state's tensor is the observation: a few thousand floats.
+    assert state.information_state_tensor(1) == state.observation_tensor(1)
+    assert len(state.information_state_tensor(1)) == 1614
 
 
 # --------------------------------------------------------------------------- bots

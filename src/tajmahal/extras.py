@@ -17,7 +17,12 @@ from collections.abc import Sequence
 from typing import Final
 
 #: The package that installs a module, where their names differ.
-PACKAGES: Final = {"pyspiel": "open_spiel", "sklearn": "scikit-learn"}
+PACKAGES: Final = {
+    "pyspiel": "open_spiel",
+    "sklearn": "scikit-learn",
+    "sb3_contrib": "sb3-contrib",
+    "stable_baselines3": "stable-baselines3",
+}
 
 
 class MissingExtra(ImportError):

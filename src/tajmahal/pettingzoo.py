@@ -22,11 +22,20 @@ carry each seat's score and rank.  An illegal action raises
 :class:`~tajmahal.kit.encoding.ActionIndexError`.  :meth:`GameEnv.state` stacks
 every seat's observation (``state_space``).
 
-:func:`parallel_env` is the same game through PettingZoo's turn-based converter:
-every step takes a dict of actions and uses the one of the agent to act (named in
-each agent's ``infos[agent]["active_agent"]``, from ``reset`` on).  PettingZoo's
-plain AEC-to-parallel converter does not apply: the seats do not act in a fixed
-cycle.
+:func:`parallel_env` is the same game with PettingZoo's parallel API, as its
+turn-based converter gives it: every step takes a dict of actions and uses the
+one of the agent to act (named in each agent's ``infos[agent]["active_agent"]``,
+from ``reset`` on).  PettingZoo's plain AEC-to-parallel converter does not apply:
+the seats do not act in a fixed cycle.
+
+Both are built for speed (``python -m benchmarks.environments`` measures them
+beside the engine): the environment checks the order of calls itself (PettingZoo's
+order-checking wrapper costs more than a step of the engine), observations come
+from the game's :class:`~tajmahal.kit.observing.Observer` (only what a step
+changed is rewritten), masks from the action indices found by identity, and an
+action is checked against the mask.  Each observation and the mask of the agent
+to act are new arrays: keep them as long as you like; the other agents share one
+all-zero mask that cannot be written.
 
 Needs the ``rl`` extra (``pip install 'tajmahal[rl]'``).
 """
@@ -35,6 +44,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .extras import require
@@ -45,16 +55,22 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import logger, spaces
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.env import AECIterable
 
 from .arena.game import AnyGame
-from .kit.encoding import Encoding, encoding_of
+from .kit.encoding import Encoding, encoding_of, scatter
 
-__all__ = ["GameEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["GameEnv", "GameParallelEnv", "env", "parallel_env", "raw_env"]
+
+#: What a game has only once it is reset (as PettingZoo's order checks name them).
+_AFTER_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
+)
+
 
 class GameEnv(AECEnv[str, dict[str, Any], int]):
-    """The AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
+    """The AEC environment (:func:`env`): it refuses calls before :meth:`reset`
+    itself, as PettingZoo's order-checking wrapper would."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
         "name": "tajmahal_v0",
@@ -85,6 +101,10 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
         self.render_mode = render_mode
         self.variant = variant
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        #: The mask of an agent that is not to act (shared: it cannot be written).
+        self._no_actions = np.zeros(encoding.actions.size, dtype=np.int8)
+        self._no_actions.flags.writeable = False
         actions = encoding.actions.size
         obs_space = spaces.Dict(
             {
@@ -100,6 +120,14 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
         self.state_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
         self._rng = random.Random()
         self.game: Any = None
+        # Observations: the game's own observer (every seat's from one vector).
+        factory = encoding.observer
+        self._observer: Any = factory(num_players) if factory is not None else None
+        self._apply = getattr(self.rules, "apply", None)
+        # The legal actions of the state they were found for, and their indices.
+        self._legal_of: Any = None
+        self._legal: Sequence[Any] = ()
+        self._indices: list[int] = []
 
     # -- spaces
 
@@ -134,44 +162,56 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
         self.agent_selection = self._agent(self.game)
 
     def step(self, action: int | None) -> None:
+        state = self._state()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._state()
         if action is None:
             raise ValueError(f"{agent} is to act: give an action index, not None")
+        chosen = self._legal_action(state, action)
         rules = self.rules
-        chosen = self.encoding.action(int(action), state)
-        state, _ = rules.step(state, chosen)
+        state = self._apply(state, chosen) if self._apply else rules.step(state, chosen)[0]
         self.game = state
+        seat = rules.to_act(state)
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+            return  # rewards stay 0 until the end: nothing to clear or add up
         self._clear_rewards()
-        if rules.to_act(state) is None:
-            result = self.encoding.outcome(state)
-            totals, places = rules.scores(state), rules.ranks(state)
-            for seat, a in enumerate(self.agents):
-                self.rewards[a] = result[seat]
-                self.terminations[a] = True
-                self.infos[a] = {"score": totals[seat], "rank": places[seat]}
-            self._deads_step_first()
-        else:
-            self.agent_selection = self._agent(state)
+        result = self.encoding.outcome(state)
+        totals, places = rules.scores(state), rules.ranks(state)
+        for s, a in enumerate(self.agents):
+            self.rewards[a] = result[s]
+            self.terminations[a] = True
+            self.infos[a] = {"score": totals[s], "rank": places[s]}
+        self._deads_step_first()
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self._state()
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.encoding.actions.size, dtype=np.int8)
+        seat = self._seats[agent]
         if self.rules.to_act(state) == seat:
-            mask[list(self.encoding.legal_indices(state))] = 1
-        return {"observation": self.encoding.observation(state, seat), "action_mask": mask}
+            mask = np.zeros(self.encoding.actions.size, dtype=np.int8)
+            scatter(mask, self._legal_indices(state), 1)
+        else:
+            mask = self._no_actions
+        return {"observation": self._observation(state, seat), "action_mask": mask}
 
     def state(self) -> npt.NDArray[np.float32]:
         """Every seat's observation, stacked (rows by seat): what a centralised critic
         may see (all but what no seat sees, such as a deck's order)."""
         state = self._state()
-        observation = self.encoding.observation
-        return np.stack([observation(state, seat) for seat in range(self.num_players)])
+        return np.stack([self._observation(state, seat) for seat in range(self.num_players)])
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, dict[str, Any], int]:
+        self._state()
+        return super().agent_iter(max_iter)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for what is not there: the game's attributes before the first reset.
+        if name in _AFTER_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- for people
 
@@ -184,10 +224,7 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
                 f"render() called without a render_mode (None, {self.metadata['render_modes']})"
             )
             return None
-        state = self._state()
-        if self.render_mode == "rgb_array" and self.encoding.images is not None:
-            return self.encoding.images(state)
-        return render_text(self.encoding, state)
+        return render(self.encoding, self.render_mode, self._state())
 
     def close(self) -> None:
         return None
@@ -204,12 +241,43 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
         assert seat is not None
         return self.possible_agents[seat]
 
+    def _observation(self, state: Any, seat: int) -> npt.NDArray[np.float32]:
+        if self._observer is not None:
+            observed: npt.NDArray[np.float32] = self._observer.observation(state, seat)
+            return observed
+        return self.encoding.observation(state, seat)
+
+    def _legal_indices(self, state: Any) -> list[int]:
+        """The indices of the legal actions of ``state`` (found once per state)."""
+        if state is not self._legal_of:
+            self._legal = self.rules.legal_actions(state)
+            self._indices = self.encoding.actions.index_list(self._legal)
+            self._legal_of = state
+        return self._indices
+
+    def _legal_action(self, state: Any, index: int) -> Any:
+        """The engine's action with ``index``, which must be legal in ``state``."""
+        indices = self._legal_indices(state)
+        try:
+            return self._legal[indices.index(index)]
+        except ValueError:
+            self.encoding.action(int(index), state)  # names the action and the seat
+            raise  # pragma: no cover - an index not found is not legal
+
 
 def _is_setup_for(rules: AnyGame, setup: Any, players: int) -> bool:
     try:
         return bool(rules.players(setup) == players)
     except Exception:
         return False
+
+
+def render(encoding: Encoding[Any, Any], mode: str, state: Any) -> str | npt.NDArray[np.uint8]:
+    """``state`` in a render mode: ``"rgb_array"``, the game's image (for a game that
+    has one); otherwise the text of :func:`render_text`."""
+    if mode == "rgb_array" and encoding.images is not None:
+        return encoding.images(state)
+    return render_text(encoding, state)
 
 
 def render_text(encoding: Encoding[Any, Any], state: Any) -> str:
@@ -226,16 +294,75 @@ def render_text(encoding: Encoding[Any, Any], state: Any) -> str:
     return console.export_text()
 
 
-class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper[str, dict[str, Any], int]):
-    """PettingZoo's turn-based converter, whose ``reset`` also names the agent to act
-    in each agent's infos (its ``step`` does)."""
+class GameParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
+    """The parallel API over :class:`GameEnv` (:func:`parallel_env`): what
+    PettingZoo's turn-based converter gives (every live agent's observation each
+    step, ``infos[agent]["active_agent"]`` from ``reset`` on), without its layers
+    of wrappers."""
+
+    def __init__(self, aec_env: GameEnv) -> None:
+        self.aec_env = aec_env
+        self.possible_agents = aec_env.possible_agents
+        self.metadata = aec_env.metadata
+        self.state_space = aec_env.state_space
+        self.render_mode = aec_env.render_mode
+        self.agents: list[str] = []
+
+    @property
+    def unwrapped(self) -> GameEnv:
+        return self.aec_env
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec_env.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec_env.action_space(agent)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        observations, infos = super().reset(seed=seed, options=options)
-        active = self.aec_env.agent_selection
-        return observations, {a: {**info, "active_agent": active} for a, info in infos.items()}
+        aec = self.aec_env
+        aec.reset(seed=seed, options=options)
+        self.agents = aec.agents[:]
+        active = aec.agent_selection
+        observations = {a: aec.observe(a) for a in self.agents}
+        return observations, {a: {**aec.infos[a], "active_agent": active} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, int | None]
+    ) -> tuple[
+        dict[str, Any],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        aec = self.aec_env
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        aec.step(actions[aec.agent_selection])
+        rewards = {**aec.rewards}
+        terminations = {**aec.terminations}
+        truncations = {**aec.truncations}
+        infos = {a: {**info} for a, info in aec.infos.items()}
+        observations = {a: aec.observe(a) for a in aec.agents}
+        while aec.agents and (
+            aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]
+        ):
+            aec.step(None)
+        for agent in aec.agents:
+            infos[agent]["active_agent"] = aec.agent_selection
+        self.agents = aec.agents[:]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        return self.aec_env.render()
+
+    def state(self) -> npt.NDArray[np.float32]:
+        return self.aec_env.state()
+
+    def close(self) -> None:
+        self.aec_env.close()
 
 
 def raw_env(
@@ -244,7 +371,7 @@ def raw_env(
     render_mode: str | None = None,
     variant: str | None = None,
 ) -> GameEnv:
-    """The environment without PettingZoo's wrappers."""
+    """The environment: the same as :func:`env` (it needs no wrapper)."""
     return GameEnv(game, num_players, render_mode, variant)
 
 
@@ -253,12 +380,12 @@ def env(
     num_players: int = 4,
     render_mode: str | None = None,
     variant: str | None = None,
-) -> AECEnv[str, dict[str, Any], int]:
-    """The AEC environment of ``game`` for ``num_players``, in PettingZoo's order
-    checks (an error if it is used before ``reset``).  ``render_mode``: None,
-    ``"ansi"`` (text) or, for a game with an image, ``"rgb_array"``; ``variant``:
-    one of the game's variants (None: its default for the player count)."""
-    return OrderEnforcingWrapper(raw_env(game, num_players, render_mode, variant))
+) -> GameEnv:
+    """The AEC environment of ``game`` for ``num_players`` (an error if it is used
+    before ``reset``).  ``render_mode``: None, ``"ansi"`` (text) or, for a game with
+    an image, ``"rgb_array"``; ``variant``: one of the game's variants (None: its
+    default for the player count)."""
+    return raw_env(game, num_players, render_mode, variant)
 
 
 def parallel_env(
@@ -266,7 +393,7 @@ def parallel_env(
     num_players: int = 4,
     render_mode: str | None = None,
     variant: str | None = None,
-) -> ParallelEnv[str, dict[str, Any], int | None]:
-    """The parallel API: PettingZoo's turn-based converter around :func:`env`.
-    Each step uses only the action of the agent to act (``infos[a]["active_agent"]``)."""
-    return TurnBasedParallelEnv(env(game, num_players, render_mode, variant))
+) -> GameParallelEnv:
+    """The parallel API (:class:`GameParallelEnv`): each step uses only the action of
+    the agent to act (``infos[a]["active_agent"]``)."""
+    return GameParallelEnv(raw_env(game, num_players, render_mode, variant))

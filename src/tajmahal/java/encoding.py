@@ -14,8 +14,9 @@ how; each decision is one index.  The action space depends on the components
 >>> [(g.name, g.stop - g.start) for g in enc.actions.groups]
 [('act', 15), ('select', 202), ('shape', 849), ('value', 5), ('lay', 30), ('done', 1), ('pass', 1)]
 
-An observation is one seat's view (:func:`tajmahal.java.views.view`: everything
-but the other hands and the draw pile's order) as a flat ``float32`` vector;
+An observation is what one seat sees (:func:`tajmahal.java.views.view`:
+everything but the other hands and the draw pile's order) as a flat ``float32``
+vector;
 per-seat blocks are relative to the observer.
 
 Needs numpy (``pip install 'tajmahal[rl]'``).
@@ -31,12 +32,12 @@ import numpy as np
 
 from ..kit.adapter import ComponentsAdapter
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
+from ..kit.observing import Emit, Field, Items, Observer, Part
 from . import actions as act
 from .actions import Action
 from .chance import JavaChance, max_turns
 from .components import DEFAULT_COMPONENTS, PALACE_VALUES, Components
-from .state import NONE, PHASES, TERRAINS, VARIANTS, State
-from .views import PlayerView, view
+from .state import NONE, PHASES, TERRAINS, VARIANTS, Seat, State
 
 __all__ = ["encoding", "max_decisions"]
 
@@ -107,79 +108,106 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
     ]
 
 
-def _fill(c: Components, v: PlayerView, w: Writer) -> None:
-    n = len(v.players)
-    me = v.seat
+# The observation in parts (tajmahal.kit.observing), in seat 0's frame: each reads
+# a piece of the state that a step leaves alone more often than not. The hand is
+# the observing seat's own; the pile is read only as a count.
+
+
+def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
     k = len(c.cards)
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    w.one("phase", PHASES.index(v.phase))
-    if v.to_act is not None:
-        w.one("to_act", rel(v.to_act))
-    t = v.turn
-    w.put("ap", 0, t.ap / (c.action_points + c.action_tokens))
-    for i, value in enumerate((t.land, t.cards, t.token, t.acted, t.last)):
-        w.put("turn", i, float(value))
-    if v.pending is not None:
-        w.one("pending", act.ACT_ACTIONS.index(v.pending.action))
-        if v.pending.position is not None:
-            w.one("pending_at", v.pending.position)
-    w.part("height")[:] = np.array(v.height, dtype=np.float32) / HEIGHT_SCALE
-    w.part("terrain")[np.arange(len(v.height)), v.terrain] = 1.0
-    w.part("palace")[:] = np.array(v.palace, dtype=np.float32) / PALACE_VALUES[-1]
-    top = np.array(v.top)
-    laid = np.flatnonzero(top != NONE)
-    w.part("tile")[laid, np.array(v.sizes, dtype=np.intp)[top[laid]] - 1] = 1.0
-    figures = np.array(v.figures)
-    standing = np.flatnonzero(figures != NONE)
-    w.part("figure")[standing, (figures[standing] - me) % n] = 1.0
-    for name, marked in (
-        ("red", v.red),
-        ("scored_water", v.scored_water),
-        ("built", t.palaces),
-        ("walked", t.walked),
-    ):
-        w.part(name)[list(marked)] = 1.0
-    w.put("supply", 0, v.threes / c.three_tiles)
-    w.put("supply", 1, v.water_left / c.water_tiles)
-    w.put("supply", 2, float(v.ended))
-    for i, (left, start) in enumerate(zip(v.palaces_left, c.palaces, strict=True)):
-        w.put("palaces_left", i, left / start if start else 0.0)
-    w.put("pile", 0, v.pile / k)
-    if v.display is not None:
-        w.one("display", v.display)
-    for card in v.discard:
-        w.one("discard", card)
-    for card in v.hand:
-        w.one("hand", card)
     own = (c.own_twos, c.own_rice, c.own_villages)
-    for seat, p in enumerate(v.players):
-        r = rel(seat)
-        w.put("hands", r, v.hands[seat] / k)
-        w.put("figures", r, p.supply / c.figures)
-        w.put("tokens", r, p.tokens / c.action_tokens if c.action_tokens else 0.0)
+    positions = np.arange(len(c.board.coords))
+
+    def turn(state: State, e: Emit) -> None:
+        e.one("phase", PHASES.index(state.phase))
+        if state.to_act is not None:
+            e.one("to_act", state.to_act)
+        t = state.turn
+        e.put("ap", 0, t.ap / (c.action_points + c.action_tokens))
+        for i, value in enumerate((t.land, t.cards, t.token, t.acted, t.last)):
+            e.put("turn", i, float(value))
+        e.ones("built", t.palaces)
+        e.ones("walked", t.walked)
+        if state.pending is not None:
+            e.one("pending", act.ACT_ACTIONS.index(state.pending.action))
+            if state.pending.position is not None:
+                e.one("pending_at", state.pending.position)
+
+    def land(state: State, e: Emit) -> None:
+        e.dense("height", np.array(state.height, dtype=np.float32) / HEIGHT_SCALE)
+        terrain = np.zeros((len(positions), len(TERRAINS)), np.float32)
+        terrain[positions, state.terrain] = 1.0
+        e.dense("terrain", terrain)
+        tile = np.zeros((len(positions), 3), np.float32)
+        top = np.array(state.top)
+        laid = np.flatnonzero(top != NONE)
+        tile[laid, np.array(state.sizes, dtype=np.intp)[top[laid]] - 1] = 1.0
+        e.dense("tile", tile)
+
+    def figures(state: State, e: Emit) -> None:
+        standing = np.array(state.figures)
+        at = np.flatnonzero(standing != NONE)
+        e.ones("figure", (at * n + standing[at]).tolist())
+
+    def palaces(state: State, e: Emit) -> None:
+        e.dense("palace", np.array(state.palace, dtype=np.float32) / PALACE_VALUES[-1])
+        e.ones("red", state.red)
+        e.ones("scored_water", state.scored_water)
+
+    def supply(state: State, e: Emit) -> None:
+        e.put("supply", 0, state.threes / c.three_tiles)
+        e.put("supply", 1, state.water_left / c.water_tiles)
+        e.put("supply", 2, float(state.ended))
+        for i, (left, start) in enumerate(zip(state.palaces_left, c.palaces, strict=True)):
+            e.put("palaces_left", i, left / start if start else 0.0)
+
+    def cards(state: State, e: Emit) -> None:
+        e.put("pile", 0, len(state.pile) / k)
+        if state.display is not None:
+            e.one("display", state.display)
+        e.ones("discard", state.discard)
+
+    def seat(q: int, p: Seat, e: Emit) -> None:
+        e.put("hands", q, len(p.hand) / k)
+        e.put("figures", q, p.supply / c.figures)
+        e.put("tokens", q, p.tokens / c.action_tokens if c.action_tokens else 0.0)
         for i, (left, start) in enumerate(zip((p.twos, p.rice, p.villages), own, strict=True)):
-            w.put("tiles", r * 3 + i, left / start if start else 0.0)
+            e.put("tiles", q * 3 + i, left / start if start else 0.0)
         for i, part in enumerate((p.water, p.palaces, p.festivals, p.final)):
-            w.put("score", r * 4 + i, part / POINT_SCALE)
-    for seat in v.last_turns:
-        w.one("last_turn", rel(seat))
-    f = v.festival
-    if f is not None:
-        w.one("festival_at", f.palace)
-        for symbol in f.required:
-            w.one("required", symbol)
-        for i, seat in enumerate(f.bidders):
-            r = rel(seat)
-            w.one("bidder", r)
-            for card in f.laid[i]:
-                w.one("laid", r * k + card)
-            w.put("passed", r, float(f.passed[i]))
-        w.one("bidding", rel(f.bidders[f.turn]))
-        for card in f.bid:
-            w.one("bid", card)
+            e.put("score", q * 4 + i, part / POINT_SCALE)
+
+    def festival(state: State, e: Emit) -> None:
+        e.ones("last_turn", state.last_turns)
+        f = state.festival
+        if f is None:
+            return
+        e.one("festival_at", f.palace)
+        e.ones("required", f.required)
+        for i, bidder in enumerate(f.bidders):
+            e.one("bidder", bidder)
+            e.ones("laid", f.laid[i], bidder * k)
+            e.put("passed", bidder, float(f.passed[i]))
+        e.one("bidding", f.bidders[f.turn])
+        e.ones("bid", f.bid)
+
+    return (
+        Part(lambda state: (state.phase, state.to_act, state.turn, state.pending), turn),
+        Part(lambda state: (state.height, state.terrain, state.top), land),
+        Part(lambda state: state.figures, figures),
+        Part(lambda state: (state.palace, state.red, state.scored_water), palaces),
+        Part(
+            lambda state: (state.threes, state.water_left, state.ended, state.palaces_left),
+            supply,
+        ),
+        Part(lambda state: (len(state.pile), state.display, state.discard), cards),
+        Items(lambda state: state.players, (Field.whole(seat),)),
+        Part(lambda state: (state.last_turns, state.festival), festival),
+    )
+
+
+def _observe_hand(state: State, seat: int, w: Writer) -> None:
+    base = w.offset["hand"]
+    w.ones.extend(map(base.__add__, state.players[seat].hand))
 
 
 @cache
@@ -187,16 +215,19 @@ def encoding(game: ComponentsAdapter[Any, State, Action, Any]) -> Encoding[State
     """The encoding of ``game`` (its components), built once."""
     c = game.components
 
-    def observe(state: State, seat: int, writer: Writer) -> None:
-        _fill(c, view(state, seat), writer)
+    def observer(players: int) -> Observer[State]:
+        return Observer(declared.layout(players), _parts(c, players), _observe_hand)
 
-    return Encoding[State, Action](
+    declared = Encoding[State, Action](
         game,
         ActionSpace(_actions(c)),
         players=lambda state: state.setup.players,
         blocks=lambda players: _blocks(c, players),
-        observe=observe,
+        observe=_observe_hand,
         max_decisions=lambda players, variant: max_decisions(players, c),
         chance=JavaChance(c),
         variants=VARIANTS,
+        private=("hand",),
+        observer=observer,
     )
+    return declared

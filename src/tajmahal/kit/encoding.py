@@ -27,8 +27,10 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
+from operator import is_, itemgetter
 from typing import Any, Generic, TypeVar
 
 try:
@@ -46,6 +48,8 @@ S = TypeVar("S")
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
+
+_first, _second = itemgetter(0), itemgetter(1)
 
 # --------------------------------------------------------------------------- actions
 
@@ -81,6 +85,10 @@ class ActionSpace(Generic[A]):
         self._index: dict[A, int] = {a: i for i, a in enumerate(table)}
         if len(self._index) != len(table):
             raise ValueError("an action space lists an action twice")
+        #: Action objects met, by identity: ``id -> (action, index)`` (index_list).
+        self._known: dict[int, tuple[A, int]] = {id(a): (a, i) for i, a in enumerate(table)}
+        #: How many it keeps before it starts again (engines that make new objects).
+        self._memory = 4 * len(table) + 1024
 
     @property
     def size(self) -> int:
@@ -110,13 +118,36 @@ class ActionSpace(Generic[A]):
 
     def indices(self, actions: Iterable[A]) -> tuple[int, ...]:
         """The indices of ``actions``, in their order."""
+        return tuple(self.index_list(actions))
+
+    def index_list(self, actions: Iterable[A]) -> list[int]:
+        """The indices of ``actions``, in their order, as a list.
+
+        An engine that hands out the same action objects again (tables of them)
+        has them found by identity, with no Python code run per action: each
+        object met is remembered with its index (and kept, so that its identity
+        cannot pass to another object); the others are looked up by value."""
+        listed = actions if isinstance(actions, list | tuple) else list(actions)
+        known = self._known
+        found: list[Any] = list(map(known.get, map(id, listed)))
+        if None not in found and all(map(is_, map(_first, found), listed)):
+            return list(map(_second, found))
         index = self._index
-        return tuple(index[a] for a in actions)
+        out = []
+        if len(known) > self._memory:
+            known.clear()
+        for a in listed:
+            i = index.get(a)
+            if i is None:
+                raise ActionIndexError(f"{a!r} is not an action of the game")
+            known[id(a)] = (a, i)
+            out.append(i)
+        return out
 
     def mask(self, actions: Iterable[A]) -> Mask:
         """A boolean vector of length :attr:`size`, True exactly at ``actions``."""
         mask = np.zeros(len(self.actions), dtype=np.bool_)
-        mask[list(self.indices(actions))] = True
+        mask[self.index_list(actions)] = True
         return mask
 
 
@@ -133,6 +164,8 @@ class Block:
     offset: int
     high: float
     meaning: str
+    #: The axes of ``shape`` that run over the seats (``"n"`` where it was declared).
+    seat_axes: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -203,7 +236,8 @@ def observation_layout(players: int, spec: Iterable[BlockSpec]) -> ObservationLa
     offset = 0
     for name, shape, high, meaning in spec:
         dims = tuple(players if d == "n" else int(d) for d in shape)
-        block = Block(name, dims, offset, float(high), meaning)
+        seats = tuple(axis for axis, d in enumerate(shape) if d == "n")
+        block = Block(name, dims, offset, float(high), meaning, seats)
         blocks.append(block)
         offset = block.stop
     return ObservationLayout(players, tuple(blocks))
@@ -212,13 +246,16 @@ def observation_layout(players: int, spec: Iterable[BlockSpec]) -> ObservationLa
 class Writer:
     """Fills an observation: collect the elements that hold 1 (:meth:`one`) and those
     that hold other values (:meth:`put`), by block offset plus the element's flat
-    position in the block; :meth:`finish` writes them all at once."""
+    position in the block; :meth:`finish` writes them all at once.  ``out`` is
+    cleared first unless ``clear`` is False (it then keeps what it holds)."""
 
     __slots__ = ("at", "layout", "obs", "offset", "ones", "values")
 
-    def __init__(self, layout: ObservationLayout, out: Vector | None = None) -> None:
+    def __init__(
+        self, layout: ObservationLayout, out: Vector | None = None, clear: bool = True
+    ) -> None:
         self.layout = layout
-        self.obs = layout.zeros(out)
+        self.obs = layout.zeros(out) if clear or out is None else out
         self.offset = layout.offsets
         self.ones: list[int] = []
         self.at: list[int] = []
@@ -240,10 +277,30 @@ class Writer:
 
     def finish(self) -> Vector:
         obs = self.obs
-        obs[self.ones] = 1.0
+        scatter(obs, self.ones, 1.0)
         if self.at:
-            obs[self.at] = self.values
+            scatter(obs, self.at, self.values)
         return obs
+
+
+#: Below this many elements, :func:`scatter` writes them one by one.
+_FEW = 32
+
+
+def scatter(vec: npt.NDArray[Any], at: list[int], values: float | list[float]) -> None:
+    """``vec[at] = values``, for a contiguous one-dimensional ``vec``: a few elements
+    are written one by one through a memoryview (numpy's fancy assignment from a
+    list costs more than a dozen single writes)."""
+    if len(at) >= _FEW:
+        vec[at] = values
+        return
+    view: Any = memoryview(vec.data)  # float elements: typeshed knows int ones only
+    if isinstance(values, list):
+        for i, value in zip(at, values, strict=True):
+            view[i] = value
+    else:
+        for i in at:
+            view[i] = values
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -287,7 +344,16 @@ class Encoding(Generic[S, A]):
     (:class:`tajmahal.kit.chance.ChanceModel`); ``images`` draws a state as an
     RGB array for ``render_mode="rgb_array"`` (None: the game has no such picture);
     ``variants`` the variants a user may ask for by name (empty: the player count
-    decides).
+    decides); ``private`` the names of the blocks that hold what the observing
+    seat alone sees (its hand): every other block is public, the same whoever
+    observes but for the order of the seats (OpenSpiel's public observation, and
+    every seat's private one, are made of them).
+
+    ``observer``, if given, makes a :class:`tajmahal.kit.observing.Observer` for a
+    player count: the game's observation in parts, rewritten where a state
+    changed, every seat's from one vector; ``observe`` then writes only the
+    ``private`` blocks.  :meth:`observation` keeps one observer per player count
+    (and thread), so that any caller gets that speed.
     """
 
     game: AnyGame
@@ -299,12 +365,17 @@ class Encoding(Generic[S, A]):
     chance: Any = None
     images: Callable[[S], npt.NDArray[np.uint8]] | None = None
     variants: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
+    observer: Callable[[int], Any] | None = None
     #: :func:`observation_layout` of a player count, built once per count.
     layout: Callable[[int], ObservationLayout] = field(init=False)
 
     @layout.default
     def _cached_layout(self) -> Callable[[int], ObservationLayout]:
         return cache(self._layout)
+
+    #: This thread's observers, by player count (see ``observer``).
+    _local: threading.local = field(init=False, factory=threading.local, repr=False)
 
     @property
     def name(self) -> str:
@@ -369,9 +440,24 @@ class Encoding(Generic[S, A]):
     def observation(self, state: S, seat: int, out: Vector | None = None) -> Vector:
         """What ``seat`` sees of ``state`` as a flat ``float32`` vector laid out by
         :meth:`layout` (into ``out`` if given)."""
-        writer = Writer(self.layout(self.players(state)), out)
+        players = self.players(state)
+        if self.observer is not None:
+            observed: Vector = self.observer_of(players).observation(state, seat, out)
+            return observed
+        writer = Writer(self.layout(players), out)
         self.observe(state, seat, writer)
         return writer.finish()
+
+    def observer_of(self, players: int) -> Any:
+        """This thread's observer of ``players``-seat states (``observer``)."""
+        observers: dict[int, Any] | None = getattr(self._local, "observers", None)
+        if observers is None:
+            observers = self._local.observers = {}
+        found = observers.get(players)
+        if found is None:
+            assert self.observer is not None
+            found = observers[players] = self.observer(players)
+        return found
 
     # -- results
 

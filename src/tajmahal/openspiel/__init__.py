@@ -38,26 +38,28 @@ from ..extras import require
 require("rl", "tajmahal.openspiel", ("numpy", "pyspiel"))
 
 from .bots import BotsEvaluator, OpenSpielPlayer, ismcts_bot, ismcts_player
-from .game import (
-    Core,
+from .game import Core, OpenSpielGame, OpenSpielState, game_type, short_name
+from .observers import (
+    HistoryObserver,
     InfoStateObserver,
     ObservationObserver,
-    OpenSpielGame,
-    OpenSpielState,
-    game_type,
-    short_name,
+    PartsObserver,
+    history_text,
 )
 from .registry import register, register_all, registered
 
 __all__ = [
     "BotsEvaluator",
     "Core",
+    "HistoryObserver",
     "InfoStateObserver",
     "ObservationObserver",
     "OpenSpielGame",
     "OpenSpielPlayer",
     "OpenSpielState",
+    "PartsObserver",
     "game_type",
+    "history_text",
     "ismcts_bot",
     "ismcts_player",
     "register",

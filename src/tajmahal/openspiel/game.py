@@ -11,17 +11,30 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-import numpy as np
-import numpy.typing as npt
 import pyspiel
 from attrs import evolve, field, frozen
 
 from ..arena.game import AnyGame
 from ..kit.chance import PUBLIC, Chance, ChanceModel, Tokens, is_chance
 from ..kit.encoding import Encoding
+from .observers import (
+    ALL_PLAYERS,
+    NONE,
+    SINGLE_PLAYER,
+    HistoryObserver,
+    InfoStateObserver,
+    ObservationObserver,
+    PartsObserver,
+)
 
 #: The players of a game loaded without parameters, if the game allows it.
 DEFAULT_PLAYERS: Final = 4
+#: OpenSpiel's kinds of private information, as :class:`PartsObserver` names them.
+_PRIVATE: Final = {
+    pyspiel.PrivateInfoType.NONE: NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER: SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS: ALL_PLAYERS,
+}
 
 
 def short_name(game: AnyGame) -> str:
@@ -293,18 +306,36 @@ class OpenSpielGame(pyspiel.Game):
         return decisions + self.model.max_chance_nodes(players)
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: Any = None
-    ) -> ObservationObserver | InfoStateObserver:
-        if params:
-            raise ValueError(f"observer parameters are not supported, got {params}")
-        if iig_obs_type is not None and (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise ValueError("only the single player's observation and information state")
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            return InfoStateObserver(self)
-        return ObservationObserver(self.encoding, self.num_players())
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ObservationObserver | InfoStateObserver | HistoryObserver | PartsObserver:
+        """The observer of an ``IIGObservationType`` (None: the observation).  Perfect
+        recall is the seat's information state (public and its private information);
+        parameter ``history`` (true) makes its tensor the history's token ids.
+        Without perfect recall, every mix of public and private information:
+        public and the seat's own is the observation, anything else a
+        :class:`PartsObserver`."""
+        options = dict(params or {})
+        history = bool(options.pop("history", False))
+        if options:
+            raise ValueError(f"unknown observer parameters {sorted(options)}; known: history")
+        if iig_obs_type is None:
+            if history:
+                raise ValueError("the history is an information state: ask for perfect recall")
+            return ObservationObserver(self.encoding, self.num_players())
+        private = _PRIVATE[iig_obs_type.private_info]
+        public = bool(iig_obs_type.public_info)
+        if iig_obs_type.perfect_recall:
+            if not public or private != SINGLE_PLAYER:
+                raise ValueError(
+                    "perfect recall is the seat's information state: public information "
+                    "and the seat's own private information (private_info=SINGLE_PLAYER)"
+                )
+            return HistoryObserver(self) if history else InfoStateObserver(self)
+        if history:
+            raise ValueError("the history is an information state: ask for perfect recall")
+        if public and private == SINGLE_PLAYER:
+            return ObservationObserver(self.encoding, self.num_players())
+        return PartsObserver(self, public, private)
 
     def state_from_engine(self, engine: Any) -> OpenSpielState:
         """An OpenSpiel state at ``engine`` (a decision or the end), with no history:
@@ -326,65 +357,3 @@ REGISTERED: dict[str, Encoding[Any, Any]] = {}
 def shared(name: str) -> Shared:
     """What every state of the game registered as ``name`` shares (unpickling)."""
     return Shared.of(REGISTERED[name])
-
-
-# --------------------------------------------------------------------------- observers
-# What OpenSpiel's observers read from an OpenSpielState: the seat's current view
-# (ObservationObserver) and its whole action-observation history (InfoStateObserver).
-
-
-class ObservationObserver:
-    """The seat's current view: the game's observation tensor (one named piece per
-    block) and the view's JSON, as a referee sends it to a bot (string)."""
-
-    def __init__(self, encoding: Encoding[Any, Any], players: int) -> None:
-        layout = encoding.layout(players)
-        self.encoding = encoding
-        self.tensor: npt.NDArray[np.float32] = np.zeros(layout.size, np.float32)
-        self.dict = {b.name: self.tensor[b.offset : b.stop].reshape(b.shape) for b in layout.blocks}
-
-    def set_from(self, state: OpenSpielState, player: int) -> None:
-        engine = state.engine
-        if engine is None:
-            self.tensor.fill(0.0)
-            return
-        self.encoding.observation(engine, player, out=self.tensor)
-
-    def string_from(self, state: OpenSpielState, player: int) -> str:
-        core = state.core
-        if core.engine is None:
-            return f"seat {player} setup {len(core.tokens)}"
-        text = self.encoding.game.view_json(core.engine, player).decode()
-        if core.chance is not None:
-            text += f" drawing {core.drawn}"
-        return f"seat {player} {text}"
-
-
-class InfoStateObserver:
-    """The seat's action-observation history: token ids (tensor, padded with 0;
-    the first is the observing seat) and the same history in words (string)."""
-
-    def __init__(self, game: OpenSpielGame) -> None:
-        self.tokens = game.tokens
-        self.tensor: npt.NDArray[np.float32] = np.zeros(
-            1 + game.max_history_length(), np.float32
-        )
-        self.dict = {"tokens": self.tensor}
-
-    def set_from(self, state: OpenSpielState, player: int) -> None:
-        tokens = self.seen(state.core, player)
-        if len(tokens) > len(self.tensor):  # pragma: no cover - the bound holds
-            raise AssertionError("a history longer than max_history_length")
-        self.tensor.fill(0.0)
-        self.tensor[: len(tokens)] = tokens
-
-    def string_from(self, state: OpenSpielState, player: int) -> str:
-        return " ".join(self.tokens.text(t) for t in self.seen(state.core, player))
-
-    def seen(self, core: Core, player: int) -> list[int]:
-        """The history as ``player`` saw it: its seat, then one token per step."""
-        unseen = self.tokens.unseen
-        out = [self.tokens.seat + player]
-        for token, owner in core.tokens:
-            out.append(token if owner in (PUBLIC, player) else unseen(owner))
-        return out

@@ -205,11 +205,13 @@ def realize(state: State, plan: Plan, picks: Sequence[int]) -> State:
     discard pile now (they would be reshuffled into the deck).  Two kinds of slot
     come last in an action and may need a card that is discarded during the
     action itself: the new display (its cards are set afterwards: nothing in the
-    action looks at them) and the dummy's card (the engine reshuffles, with the
-    reshuffle count ``r = 0, 1, ...`` choosing its order, until the dummy turns the
-    chosen card).  Afterwards the deck is the rest of the last epoch's cards
-    (sorted: its order is not yet decided) and the discard pile holds what was
-    discarded after the last reshuffle.
+    action looks at them) and the dummy's card, followed by nothing but the new
+    display's (the engine reshuffles, with the reshuffle count ``r = 0, 1, ...``
+    choosing its order, until the dummy turns the chosen card; a last withdrawal
+    on an empty deck turns the dummy's card from a pile that holds the seat's own
+    discarded cards, then lays out the display).  Afterwards the deck is the rest
+    of the last epoch's cards (sorted: its order is not yet decided) and the
+    discard pile holds what was discarded after the last reshuffle.
     """
     slots = plan.slots
     if len(picks) != len(slots):
@@ -226,7 +228,7 @@ def realize(state: State, plan: Plan, picks: Sequence[int]) -> State:
             preload.append(card)
             if slot.epoch:
                 moved.add(card)
-        elif slot.kind == DUMMY and i == len(slots) - 1:
+        elif slot.kind == DUMMY and all(s.kind == DISPLAY for s in slots[i + 1 :]):
             search = card
         else:  # pragma: no cover - plan_draws never makes such a plan
             raise AssertionError(f"slot {i} draws a card discarded during the action")

@@ -11,8 +11,8 @@ Every action of the game has a stable integer index in ``range(NUM_ACTIONS)``
 
 An observation is one seat's view as a flat ``float32`` vector whose length
 depends only on the number of players (:func:`observation_layout` names its
-blocks).  It is computed from :func:`tajmahal.view`, so it never holds what the
-seat cannot see: other hands, the deck's order, the seed.
+blocks).  It holds what :func:`tajmahal.view` shows the seat and nothing else:
+never other hands, the deck's order, the seed.
 
 >>> from tajmahal import Setup, new_game
 >>> state = new_game(Setup.random(4, seed=1))
@@ -32,8 +32,10 @@ Needs numpy (``pip install 'tajmahal[rl]'``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from functools import cache
+from operator import attrgetter
 from typing import Final
 
 try:
@@ -55,14 +57,16 @@ from ..kit.encoding import (
     Writer,
 )
 from ..kit.encoding import observation_layout as layout_of
+from ..kit.observing import Emit, Field, Items, Observer, Part
 from .actions import BUILDS, MOGUL_BUILDS, PLAYS, TAKES, WITHDRAW, Action
 from .board import CITIES, PROVINCES
 from .cards import CARDS, CHARACTERS, COLORS, REGULAR_CARDS, SPECIAL_CARDS, SYMBOLS
 from .chance import BONUS_KINDS, CHANCE
+from .hidden import determinize
 from .raster import render_image
 from .setups import VISITS, display_size
-from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, State
-from .views import PlayerView, view
+from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, PlayerState, State
+from .views import PlayerView
 
 # --------------------------------------------------------------------------- actions
 
@@ -113,6 +117,8 @@ PHASES: Final = (PLAY, PLACE, TAKE, "over")
 HAND_SCALE: Final = 10.0
 SCORE_SCALE: Final = 10.0
 _SPECIALS: Final = tuple(SPECIAL_CARDS[c] for c in CHARACTERS)
+#: A score's points by source, in the order of SCORE_SOURCES.
+_score_values: Final = attrgetter(*SCORE_SOURCES)
 
 
 def blocks(players: int) -> Iterable[BlockSpec]:
@@ -183,101 +189,148 @@ def _by_character(what: str) -> str:
 
 def observe(v: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """A seat's :class:`~tajmahal.PlayerView` as a flat ``float32`` vector laid out
-    by :func:`observation_layout` (into ``out`` if given)."""
+    by :func:`observation_layout` (into ``out`` if given): the observation of any
+    state the view allows (the observation reads nothing the seat cannot see)."""
     if v.seat is None:
         raise ValueError("an observation needs a seat: a spectator's view has no hand")
-    writer = Writer(observation_layout(v.setup.players), out)
-    _fill(v, writer)
-    return writer.finish()
+    return _observer(v.setup.players).observation(determinize(v, random.Random(0)), v.seat, out)
 
 
-def _observe(state: State, seat: int, writer: Writer) -> None:
-    _fill(view(state, seat), writer)
+# The observation in parts (tajmahal.kit.observing): each reads a piece of the
+# state that a step leaves alone more often than not, and writes what every seat
+# sees of it, in seat 0's frame; the hand is the observing seat's own.
 
 
-def _fill(v: PlayerView, w: Writer) -> None:
-    n = v.setup.players
-    me = v.seat
-    assert me is not None
-    o = w.offset
-    cards = len(CARDS)
-    ones = w.ones  # indices that hold 1
-    at, values = w.at, w.values  # indices that hold other values, and those values
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    def put(index: int, value: float) -> None:
-        if value:
-            at.append(index)
-            values.append(value)
-
-    ones.append(o["visit"] + v.visit - 1)
-    ones.append(o["phase"] + PHASES.index(v.phase))
-    if v.to_act is not None:
-        ones.append(o["to_act"] + rel(v.to_act))
-    ones.append(o["start_player"] + rel(v.start_player))
-    ones.append(o["province"] + v.province)
-    base = o["visit_order"] - 1
-    ones += [base + province * VISITS + k for province, k in enumerate(v.setup.province_tiles)]
-    court = v.court
-    ones += [o["court"] + i for i, symbol in enumerate(SYMBOLS) if symbol in court]
-    for i, count in enumerate(v.reserve):
-        put(o["reserve"] + i, count)
-    ones += [o["supply"] + i for i, card in enumerate(_SPECIALS) if card in v.supply]
-    put(o["deck_size"], v.deck_size / len(REGULAR_CARDS))
-    for name, group in (("hand", v.hand), ("display", v.display), ("discard", v.discard)):
-        base = o[name]
-        ones += [base + c for c in group]
-    if v.dummy is not None:
-        ones += [o["dummy"] + c for c in v.dummy.cards]
-        put(o["dummy_bidding"], float(v.dummy.bidding))
-    if v.pending is not None:
-        pending = v.pending
+def _write_turn(state: State, e: Emit) -> None:
+    e.one("phase", PHASES.index(state.phase))
+    if state.to_act is not None:
+        e.one("to_act", state.to_act)
+    pending = state.pending
+    if pending is not None:
         for i, value in enumerate(
             (pending.palaces, pending.mogul, pending.built, pending.province_tile, pending.takes)
         ):
-            put(o["pending"] + i, float(value))
-    for name, owners in (("palaces", v.palaces), ("moguls", v.moguls)):
-        base = o[name]
-        ones += [base + city * n + rel(owner) for city, owner in enumerate(owners) if owner >= 0]
+            e.put("pending", i, float(value))
+
+
+def _write_visit(state: State, e: Emit) -> None:
+    e.one("visit", state.visit - 1)
+    e.one("start_player", state.start_player)
+    e.one("province", state.province)
+    e.put("deck_size", 0, len(state.deck) / len(REGULAR_CARDS))
+
+
+def _write_visit_order(state: State, e: Emit) -> None:
+    e.ones("visit_order", [p * VISITS + k - 1 for p, k in enumerate(state.setup.province_tiles)])
+
+
+def _write_court(state: State, e: Emit) -> None:
+    court = state.court
+    e.ones("court", [i for i, symbol in enumerate(SYMBOLS) if symbol in court])
+    for i, count in enumerate(state.reserve):
+        e.put("reserve", i, count)
+    e.ones("supply", [i for i, card in enumerate(_SPECIALS) if card in state.supply])
+
+
+def _write_cards(state: State, e: Emit) -> None:
+    e.ones("display", state.display)
+    dummy = state.dummy
+    if dummy is not None:
+        e.ones("dummy", dummy.cards)
+        e.put("dummy_bidding", 0, float(dummy.bidding))
+
+
+def _write_discard(state: State, e: Emit) -> None:
+    e.ones("discard", state.discard)
+
+
+def _write_palaces(state: State, e: Emit) -> None:
+    n = state.setup.players
+    for name, owners in (("palaces", state.palaces), ("moguls", state.moguls)):
+        e.ones(name, [city * n + owner for city, owner in enumerate(owners) if owner >= 0])
+
+
+def _write_bonus(state: State, e: Emit) -> None:
     kinds = len(BONUS_KINDS)
-    base = o["bonus"]
-    ones += [
-        base + city * kinds + _BONUS_POS[tile]
-        for city, tile in enumerate(v.bonus)
-        if tile is not None
-    ]
-    for seat, p in enumerate(v.players):
-        r = rel(seat)
-        put(o["hand_size"] + r, p.hand_size / HAND_SCALE)
-        base = o["played"] + r * cards
-        ones += [base + c for c in p.played]
-        if p.color is not None:
-            ones.append(o["color"] + r * len(COLORS) + COLORS.index(p.color))
-        put(o["withdrawn"] + r, float(p.withdrawn))
-        put(o["palaces_left"] + r, p.palaces / 20)
-        base = o["influence"] + r * len(CHARACTERS)
-        for i, count in enumerate(p.influence):
-            put(base + i, count)
-        base = o["province_tiles"] + r * VISITS - 1
-        ones += [base + k for k in p.province_tiles]
-        if p.bonus_tiles:
-            held = [0] * kinds
-            for tile in p.bonus_tiles:
-                held[_BONUS_POS[tile]] += 1
-            base = o["bonus_tiles"] + r * kinds
-            for i, count in enumerate(held):
-                put(base + i, count)
-        base = o["score"] + r * len(SCORE_SOURCES)
-        score = p.score
-        for i, source in enumerate(SCORE_SOURCES):
-            put(base + i, getattr(score, source) / SCORE_SCALE)
-        specials = p.special_cards
-        base = o["special"] + r * len(CHARACTERS)
-        ones += [base + i for i, card in enumerate(_SPECIALS) if card in specials]
-        base = o["revealed"] + r * cards
-        ones += [base + c for c in p.revealed]
+    bonus = state.bonus
+    e.ones("bonus", [c * kinds + _BONUS_POS[t] for c, t in enumerate(bonus) if t is not None])
+
+
+# Each seat's row, a field at a time (the engine keeps what a step leaves alone).
+_CARDS: Final = len(CARDS)
+_KINDS: Final = len(BONUS_KINDS)
+
+
+def _write_cards_of(q: int, p: PlayerState, e: Emit) -> None:
+    e.put("hand_size", q, len(p.hand) / HAND_SCALE)
+    e.ones("played", p.played, q * _CARDS)
+    specials = p.special_cards
+    if specials:
+        base = q * len(CHARACTERS)
+        e.ones("special", [base + i for i, card in enumerate(_SPECIALS) if card in specials])
+
+
+def _write_bid(q: int, p: PlayerState, e: Emit) -> None:
+    if p.color is not None:
+        e.one("color", q * len(COLORS) + COLORS.index(p.color))
+    e.put("withdrawn", q, float(p.withdrawn))
+    e.put("palaces_left", q, p.palaces / 20)
+
+
+def _write_influence(q: int, p: PlayerState, e: Emit) -> None:
+    e.row("influence", q * len(CHARACTERS), p.influence)
+
+
+def _write_tiles(q: int, p: PlayerState, e: Emit) -> None:
+    e.ones("province_tiles", p.province_tiles, q * VISITS - 1)
+    if p.bonus_tiles:
+        held = [0] * _KINDS
+        for tile in p.bonus_tiles:
+            held[_BONUS_POS[tile]] += 1
+        e.row("bonus_tiles", q * _KINDS, held)
+
+
+def _write_score(q: int, p: PlayerState, e: Emit) -> None:
+    scale = SCORE_SCALE
+    e.row("score", q * len(SCORE_SOURCES), [v / scale for v in _score_values(p.score)])
+
+
+def _write_revealed(q: int, p: PlayerState, e: Emit) -> None:
+    e.ones("revealed", p.revealed, q * _CARDS)
+
+
+#: A seat's row: what each field reads of its PlayerState, and writes.
+SEAT_FIELDS: Final = (
+    Field(attrgetter("hand", "played"), _write_cards_of),
+    Field(attrgetter("color", "withdrawn", "palaces"), _write_bid),
+    Field(attrgetter("influence"), _write_influence),
+    Field(attrgetter("province_tiles", "bonus_tiles"), _write_tiles),
+    Field(attrgetter("score"), _write_score),
+    Field(attrgetter("revealed"), _write_revealed),
+)
+
+
+def _observe_hand(state: State, seat: int, w: Writer) -> None:
+    base = w.offset["hand"]
+    w.ones.extend(map(base.__add__, state.players[seat].hand))
+
+
+#: The parts, in the order of the blocks they write.
+PARTS: Final[tuple[Part[State] | Items[State], ...]] = (
+    Part(attrgetter("to_act", "pending"), _write_turn),
+    Part(lambda s: (s.visit, s.start_player, s.province, len(s.deck)), _write_visit),
+    Part(lambda state: state.setup, _write_visit_order),
+    Part(lambda state: (state.court, state.reserve, state.supply), _write_court),
+    Part(lambda state: (state.display, state.dummy), _write_cards),
+    Part(attrgetter("discard"), _write_discard),
+    Part(lambda state: (state.palaces, state.moguls), _write_palaces),
+    Part(lambda state: state.bonus, _write_bonus),
+    Items(attrgetter("players"), SEAT_FIELDS),
+)
+
+
+def _observer(players: int) -> Observer[State]:
+    return Observer(observation_layout(players), PARTS, _observe_hand)
 
 
 # --------------------------------------------------------------------------- the encoding
@@ -292,8 +345,10 @@ def observation_layout(players: int) -> ObservationLayout:
 
 
 def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
-    """The observation of ``state`` for ``seat``: :func:`observe` of its view."""
-    return observe(view(state, seat))
+    """The observation of ``state`` for ``seat``: what :func:`tajmahal.view` shows it
+    (an encoding's ``observation`` keeps its observer from call to call: faster for
+    a sequence of states)."""
+    return _observer(state.setup.players).observation(state, seat)
 
 
 def action_index(action: Action) -> int:
@@ -321,10 +376,12 @@ def encoding(game: AnyGame) -> Encoding[State, Action]:
         SPACE,
         players=lambda state: state.setup.players,
         blocks=blocks,
-        observe=_observe,
+        observe=_observe_hand,
         max_decisions=lambda players, variant: max_game_length(players),
         chance=CHANCE,
         images=render_image,
+        private=("hand",),
+        observer=_observer,
     )
 
 

@@ -13,9 +13,9 @@ component set.  With the default components there are 10,417 actions:
 >>> [(g.name, g.start) for g in enc.actions.groups][:4]
 [('place', 0), ('enter', 378), ('move', 504), ('camp_move', 1136)]
 
-An observation is one seat's view (:func:`tajmahal.tikal.views.view`: everything
-but the stack's order within a letter and the face-down treasure tokens) as a
-flat ``float32`` vector; per-seat blocks are relative to the observer (row 0 is
+An observation is what one seat sees (:func:`tajmahal.tikal.views.view`:
+everything but the stack's order within a letter and the face-down treasure
+tokens) as a flat ``float32`` vector; per-seat blocks are relative to the observer (row 0 is
 the observing seat, row 1 the next one clockwise).
 
 >>> from tajmahal.tikal import Setup, new_game
@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from ..kit.adapter import ComponentsAdapter
 from ..kit.encoding import ActionSpace, BlockSpec, Encoding, Writer
+from ..kit.observing import Emit, Field, Items, Observer, Part
 from . import actions as act
 from .actions import Action
 from .chance import TikalChance
@@ -53,9 +54,10 @@ from .state import (  # the game's phases and constants
     RESERVE,
     SCORING,
     VARIANTS,
+    Seat,
+    Space,
     State,
 )
-from .views import PlayerView, view
 
 __all__ = ["encoding", "max_decisions", "score_bound"]
 
@@ -180,77 +182,106 @@ def _blocks(c: Components, n: int) -> Iterable[BlockSpec]:
     ]
 
 
-def _fill(c: Components, v: PlayerView, w: Writer) -> None:
-    n = len(v.players)
-    me = v.seat
+# The observation in parts (tajmahal.kit.observing), in seat 0's frame: each reads
+# a piece of the state that a step leaves alone more often than not. Nothing in
+# Tikal is any one seat's: what no seat sees (the stack's order within a letter,
+# the face-down tokens) is read only as counts.
+
+
+def _parts(c: Components, n: int) -> tuple[Part[State] | Items[State], ...]:
     kinds = len(KINDS)
     treasures = len(c.treasure_types)
     stones, masks = _scales(c)
+    backs = [c.tiles[t].back for t in range(len(c.tiles))]
 
-    def rel(seat: int) -> int:
-        return (seat - me) % n
+    def turn(state: State, e: Emit) -> None:
+        e.one("phase", PHASES.index(state.phase))
+        e.put("scoring_turn", 0, float(state.turn == SCORING and state.phase == ACT))
+        if state.to_act is not None:
+            e.one("to_act", state.to_act)
+        e.put("ap", 0, state.ap / AP_SCALE)
+        if state.tile is not None:
+            e.one("tile", state.tile)
 
-    w.one("phase", PHASES.index(v.phase))
-    w.put("scoring_turn", 0, float(v.turn == SCORING and v.phase == ACT))
-    if v.to_act is not None:
-        w.one("to_act", rel(v.to_act))
-    w.put("ap", 0, v.ap / AP_SCALE)
-    if v.tile is not None:
-        w.one("tile", v.tile)
-    for i, back in enumerate(BACKS):
-        w.put("stack", i, v.stack.count(back) / STACK_SCALE)
-    w.put("supply", 0, v.supply / c.treasure_tokens)
-    for i, (left, start) in enumerate(zip(v.levels, c.levels, strict=True)):
-        w.put("levels", i, left / start if start else 0.0)
-    for index, space in enumerate(v.spaces):
-        if space is None:
-            continue
-        w.one("kind", index * kinds + KINDS.index(space.kind))
-        for d, count in enumerate(space.stones):
-            w.put("stones", index * 6 + d, count / stones)
-        w.put("value", index, space.value / TOP_LEVEL)
-        w.put("tokens", index, space.tokens / masks)
-        if space.camp is not None:
-            w.one("camp", index * n + rel(space.camp))
-        if space.guard is not None:
-            w.one("guard", index * n + rel(space.guard))
-            w.put("guard_leader", index, float(space.guard_leader))
-        for seat, count in enumerate(v.workers[index]):
-            w.put("workers", index * n + rel(seat), count / c.workers)
-    for index, count in v.uncovered:
-        w.put("uncovered", index, count)
-    for index, count in v.dug:
-        w.put("dug", index, count)
-    for seat, p in enumerate(v.players):
-        r = rel(seat)
+    def pool(state: State, e: Emit) -> None:
+        letters = [backs[t] for t in state.stack]
+        for i, back in enumerate(BACKS):
+            e.put("stack", i, letters.count(back) / STACK_SCALE)
+        e.put("supply", 0, len(state.supply) / c.treasure_tokens)
+        for i, (left, start) in enumerate(zip(state.levels, c.levels, strict=True)):
+            e.put("levels", i, left / start if start else 0.0)
+
+    def space(index: int, here: Space | None, e: Emit) -> None:
+        if here is None:
+            return
+        e.one("kind", index * kinds + KINDS.index(here.kind))
+        for d, count in enumerate(here.stones):
+            e.put("stones", index * 6 + d, count / stones)
+        e.put("value", index, here.value / TOP_LEVEL)
+        e.put("tokens", index, len(here.tokens) / masks)
+        if here.camp is not None:
+            e.one("camp", index * n + here.camp)
+        if here.guard is not None:
+            e.one("guard", index * n + here.guard)
+            e.put("guard_leader", index, float(here.guard_leader))
+
+    def workers(index: int, counts: tuple[int, ...], e: Emit) -> None:
+        for seat, count in enumerate(counts):
+            e.put("workers", index * n + seat, count / c.workers)
+
+    def this_turn(state: State, e: Emit) -> None:
+        for index, count in state.uncovered:
+            e.put("uncovered", index, count)
+        for index, count in state.dug:
+            e.put("dug", index, count)
+
+    def seat(q: int, p: Seat, e: Emit) -> None:
         if p.leader >= 0:
-            w.one("leader", p.leader * n + r)
-        w.put("reserve", r, p.reserve / c.workers)
-        w.put("removed", r, p.removed / c.workers)
-        w.one("leader_state", r * 3 + (0 if p.leader == RESERVE else 2 if p.leader == GONE else 1))
-        w.put("camps", r, len(p.camps) / c.camps)
-        w.put("guards", r, len(p.guards) / c.guards)
+            e.one("leader", p.leader * n + q)
+        e.put("reserve", q, p.reserve / c.workers)
+        e.put("removed", q, p.removed / c.workers)
+        e.one("leader_state", q * 3 + (0 if p.leader == RESERVE else 2 if p.leader == GONE else 1))
+        e.put("camps", q, len(p.camps) / c.camps)
+        e.put("guards", q, len(p.guards) / c.guards)
         for kind, count in enumerate(p.treasures):
-            w.put("treasures", r * treasures + kind, count)
+            e.put("treasures", q * treasures + kind, count)
         for i, part in enumerate((p.temple_points, p.treasure_points, p.score)):
-            w.put("points", r * 3 + i, part / POINT_SCALE)
-    if v.round is not None:
-        for seat in v.round.order:
-            w.one("scoring_due", rel(seat))
-        w.put("volcano", 0, float(v.round.volcano is not None))
-    if v.last_placer is not None:
-        w.one("last_placer", rel(v.last_placer))
-    auction = v.auction
-    if auction is not None:
-        for tile in auction.display:
-            w.one("revealed", tile)
-        for seat in range(n):
-            w.put("had_turn", rel(seat), float(auction.done[seat]))
-            w.put("passed", rel(seat), float(auction.passed[seat]))
-        w.one("opener", rel(auction.opener))
-        w.put("high_bid", 0, auction.high / POINT_SCALE)
-        if auction.bidder is not None:
-            w.one("bidder", rel(auction.bidder))
+            e.put("points", q * 3 + i, part / POINT_SCALE)
+
+    def scoring(state: State, e: Emit) -> None:
+        if state.round is not None:
+            e.ones("scoring_due", state.round.order)
+            e.put("volcano", 0, float(state.round.volcano is not None))
+        if state.last_placer is not None:
+            e.one("last_placer", state.last_placer)
+
+    def auction(state: State, e: Emit) -> None:
+        a = state.auction
+        if a is None:
+            return
+        e.ones("revealed", a.display)
+        for q in range(n):
+            e.put("had_turn", q, float(a.done[q]))
+            e.put("passed", q, float(a.passed[q]))
+        e.one("opener", a.opener)
+        e.put("high_bid", 0, a.high / POINT_SCALE)
+        if a.bidder is not None:
+            e.one("bidder", a.bidder)
+
+    return (
+        Part(lambda state: (state.phase, state.turn, state.to_act, state.ap, state.tile), turn),
+        Part(lambda state: (state.stack, state.supply, state.levels), pool),
+        Items(lambda state: state.spaces, (Field.whole(space),)),
+        Items(lambda state: state.workers, (Field.whole(workers),)),
+        Part(lambda state: (state.uncovered, state.dug), this_turn),
+        Items(lambda state: state.players, (Field.whole(seat),)),
+        Part(lambda state: (state.round, state.last_placer), scoring),
+        Part(lambda state: state.auction, auction),
+    )
+
+
+def _nothing_private(state: State, seat: int, writer: Writer) -> None:
+    """Nothing in Tikal is one seat's alone."""
 
 
 @cache
@@ -258,16 +289,18 @@ def encoding(game: ComponentsAdapter[Any, State, Action, Any]) -> Encoding[State
     """The encoding of ``game`` (its components), built once."""
     c = game.components
 
-    def observe(state: State, seat: int, writer: Writer) -> None:
-        _fill(c, view(state, seat), writer)
+    def observer(players: int) -> Observer[State]:
+        return Observer(declared.layout(players), _parts(c, players), _nothing_private)
 
-    return Encoding[State, Action](
+    declared = Encoding[State, Action](
         game,
         ActionSpace(_actions(c, game.max_players)),
         players=lambda state: state.setup.players,
         blocks=lambda players: _blocks(c, players),
-        observe=observe,
+        observe=_nothing_private,
         max_decisions=lambda players, variant: max_decisions(c, players, variant),
         chance=TikalChance(c),
         variants=VARIANTS,
+        observer=observer,
     )
+    return declared
