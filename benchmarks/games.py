@@ -25,17 +25,19 @@ class Engine:
     (:attr:`~tajmahal.arena.game.Game.speed_targets`), if any: of its random
     4-player playouts ``chess`` (times python-chess's random playout, in the same
     run) and ``playout`` (actions/s on one core); of its built-in search ``mcts``
-    (compiled over pure iterations/s)."""
+    (compiled over pure iterations/s); ``rl_environment``, the CPU seconds of a
+    random 4-player game through OpenSpiel's ``rl_environment``."""
 
     name: str
     chess: float | None = None
     playout: float | None = None
     mcts: float | None = None
+    rl_environment: float | None = None
 
 
 def engine_of(name: str) -> Engine:
     targets = GAMES.get(name).speed_targets
-    return Engine(name, targets.get("chess"), targets.get("playout"), targets.get("mcts"))
+    return Engine(name, *(targets.get(t) for t in ("chess", "playout", "mcts", "rl_environment")))
 
 
 def _engines() -> tuple[Engine, ...]:

@@ -87,7 +87,9 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     ``speed_targets``, what the benchmarks (``benchmarks/``, docs/performance.md)
     hold the game's engine to: ``chess`` (its random 4-player playouts over
     python-chess's, in one run), ``playout`` (those actions a second on one core),
-    ``mcts`` (its built-in search, compiled over pure); none by default.
+    ``mcts`` (its built-in search, compiled over pure), ``rl_environment`` (the CPU
+    seconds of a random 4-player game through OpenSpiel's ``rl_environment``); none
+    by default.
     """
 
     name: str

@@ -53,7 +53,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     name = "java"
     title = "Java"
     score_sources: tuple[str, ...] = SCORE_SOURCES
-    speed_targets: Mapping[str, float] = {"chess": 1.0}
+    speed_targets: Mapping[str, float] = {"chess": 1.0, "rl_environment": 2.0}
 
     converter = CONVERTER
     view_type = PlayerView
