@@ -27,6 +27,8 @@ for each game named, at every player count the game allows:
   saying so, without it).
 
 The suite knows no game: whatever a game declares is what it checks against.
+It needs pytest (``pip install 'tajmahal[testing]'``; the learning programs' part,
+``tajmahal[rl]``).
 """
 
 from __future__ import annotations
@@ -38,11 +40,16 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 
-from .arena.game import AnyGame, missing_parts
-from .arena.registry import GAMES
-from .kit.adapter import Adapter
+from .extras import require
+
+require("testing", "tajmahal.suite", ("pytest",))
+
+import pytest  # noqa: E402
+
+from .arena.game import AnyGame, missing_parts  # noqa: E402
+from .arena.registry import GAMES  # noqa: E402
+from .kit.adapter import Adapter  # noqa: E402
 
 #: How many decisions of each random game the JSON checks look at (every seat's view
 #: at each); whole games are played without them.
