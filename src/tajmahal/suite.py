@@ -190,11 +190,8 @@ class GameSuite:
                 scores, ranks = game.scores(state), game.ranks(state)
                 assert len(scores) == len(ranks) == players
                 assert min(ranks) == 1 and all(1 <= r <= players for r in ranks)
-                # equal scores share a rank; a better rank has a different score
-                for a in range(players):
-                    for b in range(players):
-                        if scores[a] == scores[b]:
-                            assert ranks[a] == ranks[b]
+                # a place is shared: as many seats are ahead of a seat as its rank says
+                assert all(sum(r < mine for r in ranks) == mine - 1 for mine in ranks)
                 breakdown = game.breakdown(state)
                 assert len(breakdown) == players
                 assert all(set(b) == set(game.score_sources) for b in breakdown)
