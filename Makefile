@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test test-fast docs-check docs-update lint clean bwrap
+.PHONY: play test test-fast docs-check docs-update lint clean bwrap postgresql
 
 # The install compiles the engine's hot modules with mypyc (setup.py): it is
 # redone when they change.
@@ -44,12 +44,21 @@ bwrap:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq bubblewrap; } \
 		|| echo "bubblewrap could not be installed: bots will not be sandboxed"
 
+# The ladder's tests start a throwaway PostgreSQL cluster (tests/ladder_support.py)
+# with Debian's programs: installed with apt-get where they are missing; without
+# them those tests are skipped (outside CI).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v apt-get >/dev/null || { \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; } \
+		|| echo "PostgreSQL could not be installed: the ladder's tests run on SQLite only"
+
 # The suite runs on the compiled engine, then again on the pure-Python one (tests
 # marked `once` run in the first pass only); then the linters.
 # A line per test file (not just dots) and the slowest tests at the end.
 PYTEST := $(BIN)/python -m pytest -o addopts= --durations=10
 
-test: $(BIN)/.installed bwrap
+test: $(BIN)/.installed bwrap postgresql
 	@echo "make test: pass 1 of 2, the compiled engine"
 	$(PYTEST)
 	@echo "make test: pass 2 of 2, the pure-Python engine"
@@ -57,7 +66,7 @@ test: $(BIN)/.installed bwrap
 	$(MAKE) lint
 
 # One pass, on the compiled engine, without the slowest tests (marked `slow`).
-test-fast: $(BIN)/.installed bwrap
+test-fast: $(BIN)/.installed bwrap postgresql
 	$(PYTEST) -m "not slow"
 	$(MAKE) lint
 

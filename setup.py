@@ -113,9 +113,14 @@ def _ext_modules() -> list[Any]:
         return []
     paths = [str(_path(name).relative_to(ROOT)) for name in COMPILED]
     # separate=False: one shared C library for the group, the modules call each
-    # other directly.
+    # other directly.  The modules mypy follows from them may import the package's
+    # dependencies (rich, click ...), which the build's own environment lacks:
+    # pip installs them after building, so they would be found on a second install
+    # only (where the first fell back to pure Python).  What the compiled modules
+    # call of them is typed in attrs and orjson, which the build requires.
     try:
-        return list(mypycify(paths, opt_level="3", debug_level="0"))
+        options = ["--ignore-missing-imports"]
+        return list(mypycify([*options, *paths], opt_level="3", debug_level="0"))
     except (Exception, SystemExit) as error:  # mypy's errors end in SystemExit
         _warn(f"mypyc could not compile the engine ({error!r})")
         return []

@@ -3,8 +3,8 @@ print the benchmark table.
 
 ``--game`` measures only the games named (their engines, their built-in bots, and
 their engines side by side with python-chess), none of the game-independent parts
-(the referee, start-up, the sandbox, the viewer); ``--markdown`` prints the table as Markdown
-(docs/performance.md quotes it)."""
+(the referee, start-up, the sandbox, the viewer, the ladder); ``--markdown`` prints the
+table as Markdown (docs/performance.md quotes it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,18 @@ import argparse
 import json
 import sys
 
-from . import bots, compare, engine, environments, games, referee, sandbox, startup, viewer
+from . import (
+    bots,
+    compare,
+    engine,
+    environments,
+    games,
+    ladder,
+    referee,
+    sandbox,
+    startup,
+    viewer,
+)
 from .report import print_table
 
 
@@ -41,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             + startup.run_all(args.quick)
             + sandbox.run_all(args.quick)
             + viewer.run_all(args.quick)
+            + ladder.run_all(args.quick)
         )
     print_table(results, args.markdown)
     if args.json:

@@ -66,3 +66,23 @@ def no_bot_left_from_an_earlier_test() -> None:
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[object]:
+    """A throwaway PostgreSQL server for the session (see ladder_support)."""
+    from ladder_support import postgres_server
+
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def ladder_db(request: pytest.FixtureRequest) -> str | None:
+    """Each ladder test twice: on SQLite (None: the ladder's own file) and on a
+    fresh database of the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return None
+    server = request.getfixturevalue("postgres")
+    url: str = server.new_database()  # type: ignore[attr-defined]
+    return url

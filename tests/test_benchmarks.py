@@ -58,6 +58,10 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         "Taj Mahal MCTS / pure MCTS",
         "tajmahal --version",
         "tournament random random random random, --jobs 2",
+        "ladder parent CPU a game",
+        "tournament parent CPU a game",
+        "ladder / tournament games/min",
+        "ladder standings, 50 bots, 10,000 games",
     }
     targets = {r["name"]: r for r in rows if r["target"] is not None}
     assert targets["Taj Mahal random playout, 4 players"]["target"] == 50_000

@@ -73,6 +73,14 @@ def test_commands_without_their_extra_say_so_in_one_line(tmp_path: Path) -> None
     assert done.stderr.splitlines()[-1] == (
         "Error: --executor ray needs ray: pip install 'tajmahal[ray]'"
     )
+    done = run_without({"sqlalchemy"}, main.replace("main()", "main(['ladder', 'standings'])"),
+                       cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "Error: tajmahal ladder needs sqlalchemy: "
+                                              "pip install 'tajmahal[ladder]'\n")
+    args = ["ladder", "init", "l", "--db", "postgresql://nobody@127.0.0.1:1/none"]
+    done = run_without({"psycopg"}, main.replace("main()", f"main({args!r})"), cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, "Error: a ladder on PostgreSQL needs psycopg: "
+                                              "pip install 'tajmahal[postgres]'\n")
 
 
 @pytest.mark.once

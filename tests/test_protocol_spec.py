@@ -16,6 +16,8 @@ from jsonschema import Draft202012Validator
 from referee_support import BOTS, ROOT, cli, faulty
 from referencing import Registry, Resource
 
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
+
 README = ROOT / "protocol" / "README.md"
 SCHEMAS = ROOT / "protocol" / "schema"
 TO_BOT = {"hello": "hello", "act": "act", "events": "events", "end": "end", "error": "error"}
@@ -177,8 +179,11 @@ def test_the_table_reader() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_recorded_game_is_what_the_schemas_and_the_readme_say(
-    game: str, tmp_path: Path
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The bot programs' seeds from the match seed, so that their games (and so the
+    # events they show) are the same in every run (they are secret by default).
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
     lines = [line for args in GAMES[game] for line in traced(tmp_path, game, args)]
     check = validators(game)
     tables = game_tables(game)

@@ -206,6 +206,7 @@ _ARENA_COMMANDS = {
     "replay": ".arena.commands:replay_command",
     "tournament": ".arena.tournament.command:tournament_command",
     "show": ".arena.show:show_command",
+    "ladder": ".arena.ladder.command:ladder_command",
 }
 
 

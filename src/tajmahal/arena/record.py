@@ -147,6 +147,25 @@ def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
             yield number, data
 
 
+def record_ends(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header and result lines of the record at ``path``, read as they are
+    (nothing replayed); a :class:`RecordError` when it has not both."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    data = data.strip()
+    try:  # the first line and the last (a record's lines are JSON: no newline inside)
+        header = orjson.loads(data[: data.find(b"\n")])
+        result = orjson.loads(data[data.rfind(b"\n") + 1 :])
+    except orjson.JSONDecodeError as e:
+        raise RecordError(f"not JSON ({e})") from None
+    for line, kind in ((header, "header"), (result, "result")):
+        if not isinstance(line, dict) or line.get("type") != kind:
+            raise RecordError(f"no {kind} line where a record has it")
+    return header, result
+
+
 def _field(data: dict[str, Any], key: str, line: int) -> Any:
     if key not in data:
         raise RecordError(f'missing "{key}" in a {quote(data.get("type"))} line', line=line)

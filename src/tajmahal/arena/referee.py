@@ -39,14 +39,17 @@ from .terms import (
 
 @frozen
 class BotSpec:
-    """A bot to start: a built-in player's ``name``, or a command line ``argv``."""
+    """A bot to start: a built-in player's ``name``, or a command line ``argv``;
+    ``home``: the folder the command runs in (its files' paths are relative to it,
+    and a sandboxed bot may read it), None for the current directory."""
 
     text: str
     argv: tuple[str, ...] = ()
     builtin: str | None = None
+    home: str | None = None
 
     @classmethod
-    def parse(cls, text: str, builtins: Sequence[str]) -> BotSpec:
+    def parse(cls, text: str, builtins: Sequence[str], home: str | None = None) -> BotSpec:
         """A built-in name as is; otherwise a command line (split like a shell does).
         A command whose program ends in ``.py`` runs with this Python, ``.js`` with
         ``node``."""
@@ -59,7 +62,7 @@ class BotSpec:
             argv = [sys.executable, *argv]
         elif argv[0].endswith((".js", ".mjs")):
             argv = ["node", *argv]
-        return cls(text=text, argv=tuple(argv))
+        return cls(text=text, argv=tuple(argv), home=home)
 
     @property
     def script(self) -> str | None:
@@ -167,7 +170,11 @@ def connect(
             group = bot_group(config.memory)
             try:
                 launch = sandbox.command(
-                    spec.argv, sandbox=config.sandbox, group=group, hide=hidden_dirs(config)
+                    spec.argv,
+                    sandbox=config.sandbox,
+                    group=group,
+                    hide=hidden_dirs(config),
+                    home=spec.home,
                 )
             except BaseException:
                 if group is not None:
@@ -186,6 +193,7 @@ def connect(
                     watch=config.watch,
                     signal_exit=config.sandbox,
                     program=spec.argv[0] if argv[0] != spec.argv[0] else None,
+                    cwd=None if spec.home is None else Path(spec.home),
                 )
             )
     return out

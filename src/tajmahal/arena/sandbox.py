@@ -171,11 +171,14 @@ def command(
     sandbox: bool,
     group: cgroups.Group | None = None,
     hide: Iterable[Path] = (),
+    home: str | None = None,
 ) -> Launch:
     """How to start the bot ``argv`` in the sandbox (``sandbox``), or confined as
     far as can be without it, in its cgroup ``group`` (None: none); ``hide``:
     directories of the referee's (records, logs, a tournament) the bot must not
-    see."""
+    see; ``home``: the bot's own folder (a ladder's copy of it), which it starts
+    in and may read (else the folders of its program and script; it starts in
+    this directory)."""
     if not sandbox:
         limits = [*cgroups.join_options(group), *(["--scope"] if scope_available() else [])]
         if not limits:
@@ -186,11 +189,11 @@ def command(
     if found is None:
         raise OSError("bwrap is not installed")
     bwrap, no_userns = found
-    argv = _absolute(argv)
-    readable = readable_paths(argv)
+    argv = _absolute(argv, home)
+    readable = readable_paths(argv, home)
     hide = list(hide)
     for folder in hide:
-        seen = exposed(argv, folder)
+        seen = exposed(argv, folder, home)
         if seen is not None:
             raise ValueError(
                 f"the sandbox of {argv[-1]!r} would let it read {folder} (through {seen})"
@@ -208,7 +211,7 @@ def command(
     for directory in _masked(hide, readable):
         options += ["--tmpfs", directory, "--remount-ro", directory]
     options += [
-        "--chdir", _working_dir(readable, hide),
+        "--chdir", _working_dir(readable, hide) if home is None else os.path.abspath(home),
         "--clearenv", *_environment_options(),
     ]
     limits += ["--processes", str(PROCESSES)]
@@ -264,24 +267,29 @@ def _namespace_options(no_userns: bool) -> list[str]:
     ]
 
 
-def _absolute(argv: Sequence[str]) -> list[str]:
+def _absolute(argv: Sequence[str], home: str | None = None) -> list[str]:
     """``argv`` with its program and script (the first two arguments) made
-    absolute paths when they name files relative to this directory: the bot
-    may start in another working directory (see :func:`_working_dir`)."""
+    absolute paths when they name files relative to this directory (or to
+    ``home``): the bot may start in another working directory (see
+    :func:`_working_dir`)."""
     out = list(argv)
+    base = os.path.abspath(home or os.curdir)
     for index, arg in enumerate(out[:2]):
-        if os.sep in arg and not os.path.isabs(arg) and os.path.exists(arg):
-            out[index] = os.path.abspath(arg)
+        path = os.path.join(base, arg)
+        if os.sep in arg and not os.path.isabs(arg) and os.path.exists(path):
+            out[index] = path
     return out
 
 
-def readable_paths(argv: Sequence[str]) -> list[str]:
+def readable_paths(argv: Sequence[str], home: str | None = None) -> list[str]:
     """The directories, besides the system's, a sandboxed bot may read: Python's
     (its installation, this package's, the import path's) and Node's, and those
     of the bot's program and script (the first arguments that name files; the
     files alone when they lie directly in ``/``, ``/tmp`` or another directory
-    the sandbox makes its own)."""
+    the sandbox makes its own), and the bot's ``home``."""
     dirs = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+    if home is not None:
+        dirs.append(os.path.abspath(home))
     dirs.append(str(Path(os.path.realpath(sys.executable)).parent.parent))
     dirs.append(str(Path(_LAUNCHER).parents[2]))  # the directory holding this package
     here = os.getcwd()  # on the import path of `python -m` (a tournament worker)
@@ -351,7 +359,7 @@ def _private_in(top: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def exposed(argv: Sequence[str], directory: Path) -> str | None:
+def exposed(argv: Sequence[str], directory: Path, home: str | None = None) -> str | None:
     """The directory the sandbox of the bot ``argv`` would let it read that makes
     ``directory`` (of the referee's: records, logs, a tournament) readable too:
     ``directory`` is that directory itself or holds it (then it cannot be hidden),
@@ -361,7 +369,7 @@ def exposed(argv: Sequence[str], directory: Path) -> str | None:
     for system in SYSTEM_DIRS:
         if not os.path.islink(system) and _beneath(path, system):
             return system
-    readable = readable_paths(_absolute(argv))
+    readable = readable_paths(_absolute(argv, home), home)
     if not any(_beneath(path, d) for d in readable):
         return None  # not in the sandbox at all
     for d in readable:

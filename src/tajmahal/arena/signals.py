@@ -44,3 +44,19 @@ def uninterruptible() -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP during the block (blocked, not lost): one that
+    came is handled as the block ends, as if it came then (main thread only;
+    elsewhere the block runs as is).  Two system calls: cheap enough to guard
+    the bookkeeping of every game."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)

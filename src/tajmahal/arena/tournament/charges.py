@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..game import AnyGame
-from ..record import RecordError, replay
+from ..record import RecordError, record_ends, replay
 from ..text import printable, quote
 from .journal import Finished, TournamentDir
 from .plan import Plan
@@ -125,43 +125,61 @@ def audit(game: AnyGame, store: TournamentDir) -> dict[int, str]:
 
 
 def check_result(
-    game: AnyGame, store: TournamentDir, slot: Slot, result: dict[str, Any]
+    game: AnyGame,
+    store: TournamentDir,
+    slot: Slot,
+    result: dict[str, Any],
+    replayed: bool = True,
 ) -> str | None:
     """Why ``result`` (as a worker reported it) cannot be believed for ``slot``;
-    None when the game's record is where this tournament put it and replays to
-    it: the same seed, players, variant, scores, ranks, faults and decision
-    counts.  A record that does not match is renamed aside (``.rejected``)."""
+    None when the game's record is where this tournament put it and says the
+    same (:func:`record_mismatch`; ``replayed``: the record is replayed too).  A
+    record that does not match is renamed aside (``.rejected``)."""
     path = store.record_path(slot.number)
-    problem = _mismatch(game, store.plan, path, slot, result)
+    bots = [store.plan.entrants[e].bot for e in slot.seating]
+    problem = record_mismatch(game, path, slot.seed, bots, store.plan.variant, result, replayed)
     if problem is not None and path.exists():
         with contextlib.suppress(OSError):
             os.replace(path, path.with_name(path.name + REJECTED_SUFFIX))
     return problem
 
 
-def _mismatch(
-    game: AnyGame, plan: Plan, path: Path, slot: Slot, result: dict[str, Any]
+def record_mismatch(
+    game: AnyGame,
+    path: Path,
+    seed: int,
+    bots: Sequence[str],
+    variant: str | None,
+    result: dict[str, Any],
+    replayed: bool = True,
 ) -> str | None:
+    """Why the record at ``path`` is not that of a game of ``seed`` between ``bots``
+    (in seat order; ``variant`` None: any) that ended in ``result`` (as the referee
+    reports it); None when it is.  ``replayed``: every action of the record is
+    replayed too (:func:`~tajmahal.arena.record.replay`); else its header and
+    result lines alone are read (what a worker that no bot can reach wrote)."""
     if not path.is_file():
         return f"a result came, but no record {path.name} is on disk"
     try:
-        done = replay(game, path, describe=False)
+        if replayed:
+            done = replay(game, path, describe=False)
+            header, recorded = done.header, done.result
+        else:
+            header, recorded = record_ends(path)
     except RecordError as e:
         return f"its record {path.name} does not replay: {e}"
-    header, recorded = done.header, done.result
-    bots = [plan.entrants[e].bot for e in slot.seating]
     claimed_faults = result.get("faults")
     expected = {
-        "seed": (header["seed"], slot.seed),
-        "bots": ([p["bot"] for p in header["players"]], bots),
-        "scores": (recorded["scores"], result.get("scores")),
-        "ranks": (recorded["ranks"], result.get("ranks")),
-        "decisions": (recorded["decisions"], result.get("decisions")),
-        "faults": (_fault_keys(recorded["faults"]), _fault_keys(claimed_faults)),
-        "seats": (_seat_counts(recorded["players"]), _seat_counts(result.get("seats"))),
+        "seed": (header.get("seed"), seed),
+        "bots": ([p.get("bot") for p in header.get("players", ())], list(bots)),
+        "scores": (recorded.get("scores"), result.get("scores")),
+        "ranks": (recorded.get("ranks"), result.get("ranks")),
+        "decisions": (recorded.get("decisions"), result.get("decisions")),
+        "faults": (_fault_keys(recorded.get("faults")), _fault_keys(claimed_faults)),
+        "seats": (_seat_counts(recorded.get("players")), _seat_counts(result.get("seats"))),
     }
-    if plan.variant is not None:
-        expected["variant"] = (header["variant"], plan.variant)
+    if variant is not None:
+        expected["variant"] = (header.get("variant"), variant)
     for what, (on_disk, reported) in expected.items():
         if on_disk != reported:
             return (

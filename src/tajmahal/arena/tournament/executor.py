@@ -30,8 +30,9 @@ from .journal import GAMES, sync_directory
 class GameTask(Data):
     """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
     bot of each seat (as for ``tajmahal match``), each seat's time control,
-    where the record and the bots' logs go, and the secret of the seeds the bots
-    are told (``seat_key``)."""
+    where the record and the bots' logs go, the secret of the seeds the bots are
+    told (``seat_key``), and the folder each seat's command runs in (``homes``;
+    none given: this directory; see :class:`BotSpec`)."""
 
     number: int
     seed: int
@@ -49,6 +50,7 @@ class GameTask(Data):
     memory: int | None = None
     #: The secret of the seeds told to the bots, in hex ("": a fresh one).
     seat_key: str = ""
+    homes: tuple[str | None, ...] = ()
 
 
 @frozen
@@ -83,6 +85,9 @@ class ExecutorLost(Exception):
 class Executor(Protocol):
     """Plays games.  :meth:`run` takes tasks lazily from ``tasks`` (as it has room
     for them) and yields each outcome as soon as its game is over, one per task.
+    ``tasks`` may yield None for "no task yet" (a ladder plans its next games from
+    the results of those under way): the executor asks again once a game has
+    ended, and stops when it has no game under way either.
 
     The caller closes the iterator (``contextlib.closing``) when it stops early,
     for example on Ctrl-C: the executor must then stop every game it started, kill
@@ -90,7 +95,7 @@ class Executor(Protocol):
     yields no outcome and leaves no record (it is played again on resume).  An
     executor that can play no more raises :class:`ExecutorLost`."""
 
-    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+    def run(self, tasks: Iterable[GameTask | None]) -> Generator[GameOutcome, None, None]:
         """The outcome of each task in ``tasks``, in the order the games finish."""
 
 
@@ -125,7 +130,8 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
     discards the half-written record)."""
     try:
         builtins = list(game.builtin_players())
-        specs = [BotSpec.parse(bot, builtins) for bot in task.bots]
+        homes = task.homes or (None,) * len(task.bots)
+        specs = [BotSpec.parse(b, builtins, h) for b, h in zip(task.bots, homes, strict=True)]
         setup = game.random_setup(len(specs), task.seed, task.variant)
         record, log_dir = Path(task.record), Path(task.log_dir)
         config = MatchConfig(
@@ -183,6 +189,8 @@ class InlineExecutor:
     def __init__(self, game: AnyGame) -> None:
         self.game = game
 
-    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+    def run(self, tasks: Iterable[GameTask | None]) -> Generator[GameOutcome, None, None]:
         for task in tasks:
+            if task is None:  # nothing under way here: nothing will come
+                return
             yield play_task(self.game, task)

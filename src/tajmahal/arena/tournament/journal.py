@@ -88,7 +88,11 @@ class Finished(Data):
 CONVERTER.register_unstructure_hook(
     Finished,
     make_dict_unstructure_fn(
-        Finished, CONVERTER, seal=override(omit=True), sealed_digest=override(omit=True)
+        Finished,
+        CONVERTER,
+        seal=override(omit=True),
+        sealed_digest=override(omit=True),
+        result=override(unstruct_hook=lambda result: result),  # JSON data as it is
     ),
 )
 CONVERTER.register_structure_hook(
@@ -151,26 +155,12 @@ def record_name(number: int) -> str:
     return f"{number:06d}.jsonl"
 
 
-class TournamentDir:
-    """An open output directory, locked against a second tournament in it.
+class GameFiles:
+    """The files of played games in a directory ``root`` (a tournament's, a
+    ladder's): each game's record in ``games/``, the bots' logs in ``logs/``."""
 
-    Use :meth:`open`; then :attr:`plan` is the plan in force (the stored one, with
-    the deals given if they grew) and :attr:`finished` the games in the journal."""
-
-    def __init__(
-        self, root: Path, plan: Plan, finished: list[Finished], lock: int, key: bytes
-    ) -> None:
-        self.root = root
-        self.plan = plan
-        self.finished = finished
-        self._lock = lock
-        self._key = key
-        #: Journaled games whose line's seal or record does not match (see the module's
-        #: text): counted only once :func:`~.charges.audit` has replayed their records.
-        self.unsealed: list[Finished] = []
-        #: Journal lines left out on opening: they repeated an earlier one exactly.
-        self.repeated: list[Repeated] = []
-        self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    __slots__ = ()
+    root: Path
 
     @property
     def games_dir(self) -> Path:
@@ -182,6 +172,30 @@ class TournamentDir:
 
     def record_path(self, number: int) -> Path:
         return self.games_dir / record_name(number)
+
+
+class TournamentDir(GameFiles):
+    """An open output directory, locked against a second tournament in it.
+
+    Use :meth:`open`; then :attr:`plan` is the plan in force (the stored one, with
+    the deals given if they grew) and :attr:`finished` the games in the journal."""
+
+    def __init__(
+        self, root: Path, plan: Plan, finished: list[Finished], lock: int, key: bytes
+    ) -> None:
+        self.root = root
+        #: The directory's real path (the paths in tasks and in the journal's lines).
+        self.resolved = root.resolve()
+        self.plan = plan
+        self.finished = finished
+        self._lock = lock
+        self._key = key
+        #: Journaled games whose line's seal or record does not match (see the module's
+        #: text): counted only once :func:`~.charges.audit` has replayed their records.
+        self.unsealed: list[Finished] = []
+        #: Journal lines left out on opening: they repeated an earlier one exactly.
+        self.repeated: list[Repeated] = []
+        self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
 
     @classmethod
     def open(cls, root: Path, plan: Plan) -> TournamentDir:
@@ -242,7 +256,7 @@ class TournamentDir:
         while line:
             written = os.write(self._journal, line)
             line = line[written:]
-        os.fsync(self._journal)
+        os.fdatasync(self._journal)  # its data and length: all a reader needs
         self.finished.append(entry)
         return entry
 
@@ -302,8 +316,11 @@ class TournamentDir:
             os.close(self._lock)
 
     def _relative(self, path: str) -> str:
+        inside = f"{self.resolved}{os.sep}"
+        if path.startswith(inside):  # as the tasks give it
+            return Path(path[len(inside) :]).as_posix()
         try:
-            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+            return Path(path).resolve().relative_to(self.resolved).as_posix()
         except ValueError:
             return path
 

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 import orjson
 
@@ -29,6 +29,8 @@ from ..signals import uninterruptible
 from ..text import printable
 from .executor import GameOutcome, GameTask
 
+#: What ``next(tasks, END)`` gives at the end of the tasks (None is "none yet").
+END: Final = GameTask(0, 0, (), (), None, 0.0, 0.0, 0, 0, False, "", "")
 #: Seconds the workers have to stop their games and exit before they are killed.
 STOP_TIMEOUT = 10.0
 #: Seconds between two looks at the busy workers (for one stopped by a signal).
@@ -125,7 +127,7 @@ class _Worker:
                     )
                 elif outcome.transient:
                     problem = "its worker wrote an outcome only an executor writes"
-                elif outcome.result is not None and not Path(self.task.record).exists():
+                elif outcome.result is not None and not os.path.exists(self.task.record):
                     # The worker writes its outcome after the record, and its bots are
                     # dead by then: this line came from a bot of the game under way.
                     problem = "its worker's pipe had a result before the game's record was written"
@@ -182,7 +184,7 @@ class LocalExecutor:
         self.jobs = jobs
         self.stderr = stderr
 
-    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+    def run(self, tasks: Iterable[GameTask | None]) -> Generator[GameOutcome, None, None]:
         log = self.stderr.open("ab") if self.stderr is not None else None
         workers: list[_Worker] = []
         try:
@@ -193,7 +195,7 @@ class LocalExecutor:
                 log.close()
 
     def _run(
-        self, tasks: Iterator[GameTask], workers: list[_Worker], log: IO[bytes] | None
+        self, tasks: Iterator[GameTask | None], workers: list[_Worker], log: IO[bytes] | None
     ) -> Iterator[GameOutcome]:
         selector = selectors.DefaultSelector()
         idle: list[_Worker] = []
@@ -203,9 +205,11 @@ class LocalExecutor:
         def refill() -> None:
             nonlocal more
             while more and (idle or len(workers) < self.jobs):
-                task = next(tasks, None)
-                if task is None:
+                task = next(tasks, END)
+                if task is END:
                     more = False
+                    break
+                if task is None:  # none yet: asked again at the next event
                     break
                 self._assign(task, idle, workers, selector, log)
 

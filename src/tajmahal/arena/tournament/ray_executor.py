@@ -54,7 +54,7 @@ from attrs import Attribute, define, evolve, field
 from ..text import printable
 from .executor import ExecutorLost, GameOutcome, GameTask, load_game, play_task
 from .journal import write_atomically
-from .local import wait_or_kill
+from .local import END, wait_or_kill
 
 #: Seconds the driver has to start (join Ray), and to stop the games under way.
 START_TIMEOUT: Final = 120.0
@@ -228,7 +228,7 @@ class RayExecutor:
             self._driver.stop()
             self._driver = None
 
-    def run(self, tasks: Iterable[GameTask]) -> Generator[GameOutcome, None, None]:
+    def run(self, tasks: Iterable[GameTask | None]) -> Generator[GameOutcome, None, None]:
         try:
             driver = self.driver()
         except ExecutorLost:
@@ -250,14 +250,16 @@ class RayExecutor:
         self._driver = None
 
     def _run(
-        self, driver: _Driver, tasks: Iterator[GameTask], pending: dict[int, GameTask]
+        self, driver: _Driver, tasks: Iterator[GameTask | None], pending: dict[int, GameTask]
     ) -> Iterator[GameOutcome]:
         more = True
         while True:
             while more and len(pending) < driver.jobs:
-                task = next(tasks, None)
-                if task is None:
+                task = next(tasks, END)
+                if task is END:
                     more = False
+                    break
+                if task is None:  # none yet: asked again at the next message
                     break
                 driver.send({"type": "task", "task": task.to_data()})
                 pending[task.number] = task

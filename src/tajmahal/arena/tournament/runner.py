@@ -8,8 +8,6 @@ summary files (also when it is interrupted, for the games finished so far).
 from __future__ import annotations
 
 import contextlib
-import signal
-import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -20,10 +18,10 @@ from attrs import evolve, frozen
 
 from ..game import AnyGame
 from ..referee import record_stem
-from ..signals import STOPPING
+from ..signals import interrupts_deferred
 from .charges import audit, check_result, lost_games, lost_result, suspects
 from .executor import Executor, ExecutorLost, GameOutcome, GameTask
-from .journal import Finished, TournamentDir
+from .journal import GAMES, LOGS, Finished, TournamentDir, record_name
 from .logbudget import LogBudget
 from .plan import Plan
 from .schedule import Slot
@@ -97,8 +95,8 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         batch_events=plan.batch_events,
         sandbox=plan.sandbox,
         memory=plan.memory,
-        record=str(store.record_path(slot.number).resolve()),
-        log_dir=str(store.log_dir.resolve()),
+        record=f"{store.resolved}/{GAMES}/{record_name(slot.number)}",
+        log_dir=f"{store.resolved}/{LOGS}",
         seat_key=store.seat_key(slot.number).hex(),
     )
 
@@ -168,9 +166,9 @@ def run_tournament(
                     logs.settle(outcome.number, record_stem(store.record_path(outcome.number)))
                     slot = plan.slot(outcome.number)
                     tries[slot.number] = tries.get(slot.number, 0) + 1
-                    with _interrupts_deferred():  # journal and standings stay in step
+                    with interrupts_deferred():  # journal and standings stay in step
                         result = outcome.result
-                        error = _disbelief(game, store, slot, outcome)
+                        error = _disbelief(game, builtins, store, slot, outcome)
                         if error is not None:
                             store.log_error(outcome.number, error)
                             charged = () if builtins is None else suspects(plan, slot, builtins)
@@ -209,7 +207,7 @@ def run_tournament(
     store.remove_partial_records()  # left by workers that were killed
     sprt = None if test is None else test.status()
     try:
-        with _interrupts_deferred():  # a Ctrl-C now is held until the files are written
+        with interrupts_deferred():  # a Ctrl-C now is held until the files are written
             files = write_summary(store, standings, interrupted, sprt)
     except KeyboardInterrupt:
         interrupted = True
@@ -229,15 +227,23 @@ def run_tournament(
 
 
 def _disbelief(
-    game: AnyGame | None, store: TournamentDir, slot: Slot, outcome: GameOutcome
+    game: AnyGame | None,
+    builtins: set[str] | None,
+    store: TournamentDir,
+    slot: Slot,
+    outcome: GameOutcome,
 ) -> str | None:
     """Why ``outcome`` does not finish its game: its error, or why its result is
-    not believed (with the ``game``, its record must replay to it)."""
+    not believed (with the ``game``, its record must say the same; it is replayed
+    when a bot of the game could have reached the worker and its pipe: a program
+    outside the sandbox; a built-in or sandboxed bot cannot, and the replay would
+    cost this process more than the game cost its worker)."""
     if outcome.result is None:
         return outcome.error or "no result"
-    if game is None:
+    if game is None or builtins is None:
         return None
-    problem = check_result(game, store, slot, outcome.result)
+    replayed = bool(suspects(store.plan, slot, builtins))
+    problem = check_result(game, store, slot, outcome.result, replayed)
     return None if problem is None else f"its result is not believed: {problem}"
 
 
@@ -281,26 +287,3 @@ def write_summary(
         store.write(STANDINGS_CSV, standings_csv(standings.table()).encode()),
         store.write(GAMES_CSV, games_csv(standings.games, store.plan.entrants).encode()),
     )
-
-
-@contextlib.contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP during the block, then raise
-    KeyboardInterrupt if one came (main thread only; elsewhere the block runs as
-    is)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-
-    def hold(signum: int, frame: Any) -> None:
-        caught.append(signum)
-
-    previous = {s: signal.signal(s, hold) for s in STOPPING}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-    if caught:
-        raise KeyboardInterrupt

@@ -68,17 +68,18 @@ class Executors:
 
     def describe(self) -> str:
         if self.ray is None:
-            return f"{self.jobs or default_jobs()} jobs"
+            return count(self.jobs or default_jobs(), "job")
         where = self.ray.address or "a local Ray"
-        jobs = "as many jobs as it has CPUs" if self.jobs is None else f"{self.jobs} jobs"
+        jobs = "as many jobs as it has CPUs" if self.jobs is None else count(self.jobs, "job")
         return f"on Ray ({where}), {jobs}"
 
-    def get(self, store: TournamentDir) -> Executor:
+    def get(self, root: Path) -> Executor:
+        """The executor, its workers' messages going to ``root/workers.log``."""
         if self.ray is not None:
-            self.ray.log = self.ray.log or store.root / "workers.log"  # the driver's messages
+            self.ray.log = self.ray.log or root / "workers.log"  # the driver's messages
             return self.ray
         jobs = self.jobs or default_jobs()
-        return LocalExecutor(self.reference, jobs, store.root / "workers.log")
+        return LocalExecutor(self.reference, jobs, root / "workers.log")
 
     def close(self) -> None:
         if self.ray is not None:
@@ -211,7 +212,7 @@ def _run(
             )
         if store.finished:
             screen.print(f"resuming: {len(store.finished)} of {plan.games} games already finished")
-    executor = players.get(store)
+    executor = players.get(store.root)
     display: LiveDisplay | PlainDisplay | None = None
     if not (as_json or quiet):
         out = console()

@@ -120,11 +120,16 @@ class _Sums:
         self.high = -math.inf
 
     def add(self, deal: int, value: float) -> None:
-        sums = self.by_deal.setdefault(deal, [0.0, 0])
-        sums[0] += value
-        sums[1] += 1
-        self.low = min(self.low, value)
-        self.high = max(self.high, value)
+        sums = self.by_deal.get(deal)
+        if sums is None:
+            self.by_deal[deal] = [value, 1]
+        else:
+            sums[0] += value
+            sums[1] += 1
+        if value < self.low:
+            self.low = value
+        if value > self.high:
+            self.high = value
 
     def estimate(self, bounds: tuple[float, float] | None = None) -> Estimate:
         return clustered_mean([(s, int(n)) for s, n in self.by_deal.values()], bounds)
@@ -185,6 +190,11 @@ class Ratings:
         for entrant, team in zip(seating, rated, strict=True):
             self.ratings[entrant] = team[0]
 
+    def copy(self) -> Ratings:
+        copied = Ratings(0)
+        copied.ratings = list(self.ratings)  # rating objects are replaced, never changed
+        return copied
+
     def get(self, entrant: int) -> Rating:
         rating = self.ratings[entrant]
         return Rating(rating.mu, rating.sigma)
@@ -194,18 +204,23 @@ class Standings:
     """The standings of the finished games given to :meth:`add`, in any order.
 
     :meth:`table` gives each entrant's :class:`Standing`.  Ratings depend on the
-    order games are rated in: ``live=True`` uses ratings updated as games were
-    added (cheap, for progress displays); otherwise every game is re-rated in
-    schedule order, so the result does not depend on which game ended first.
-    ``duplicate``: the games of a deal share their cards (the deal is the unit of
-    the intervals); otherwise each game is its own unit."""
+    order games are rated in: games are rated in schedule order, so the result
+    does not depend on which game ended first.  Each game is rated once, when
+    every game before it in the schedule is in (``live=True``: the ratings so
+    far, for progress displays); the full table rates the games still waiting
+    behind a gap (a game that could not be played) after those.  ``duplicate``:
+    the games of a deal share their cards (the deal is the unit of the
+    intervals); otherwise each game is its own unit."""
 
     def __init__(self, entrants: Sequence[Entrant], duplicate: bool = True) -> None:
         self.entrants = tuple(entrants)
         self.duplicate = duplicate
         seats = len(entrants)
         self.games: list[Finished] = []
-        self.live = Ratings(seats)
+        #: The games rated in schedule order so far, and the next number to rate.
+        self.rated = Ratings(seats)
+        self.next_rated = 0
+        self.waiting: dict[int, Finished] = {}
         self.wins = [_Sums() for _ in range(seats)]
         self.scores = [_Sums() for _ in range(seats)]
         self.ranks = [_Sums() for _ in range(seats)]
@@ -236,15 +251,20 @@ class Standings:
         for fault in result["faults"]:
             kinds = self.faults[seating[fault["seat"]]]
             kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
-        self.live.update(seating, ranks)
         self.games.append(game)
         self.deals.add(game.deal)
+        self.waiting[game.number] = game
+        while self.next_rated in self.waiting:
+            rated = self.waiting.pop(self.next_rated)
+            self.rated.update(rated.seating, rated.result["ranks"])
+            self.next_rated += 1
 
     def ratings(self, live: bool) -> Ratings:
-        if live:
-            return self.live
-        ratings = Ratings(len(self.entrants))
-        for game in sorted(self.games, key=lambda g: g.number):
+        if live or not self.waiting:
+            return self.rated
+        ratings = self.rated.copy()
+        for number in sorted(self.waiting):
+            game = self.waiting[number]
             ratings.update(game.seating, game.result["ranks"])
         return ratings
 
