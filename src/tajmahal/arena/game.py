@@ -76,6 +76,12 @@ class Pictures(Protocol):
         """Each symbol of the pictures (an SVG fragment in a 28 x 28 box) and what
         it means."""
 
+    def half_made(self, state: Any) -> bool:
+        """Whether ``state`` waits for the rest of a half-made action (always False
+        for a game whose every action is one decision): the browser game then offers
+        an action's first decision joined with the next one
+        (:mod:`tajmahal.arena.offers`)."""
+
 
 class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     """A turn-based game with seats 0..n-1, as the platform needs it.

@@ -265,5 +265,9 @@ class TajMahalPictures:
     def legend(self) -> list[tuple[str, str]]:
         return legend()
 
+    def half_made(self, state: State) -> bool:
+        """Never: every action of the game is one decision."""
+        return False
+
 
 PICTURES: Final = TajMahalPictures()

@@ -229,6 +229,10 @@ class TikalPictures:
     def legend(self) -> list[tuple[str, str]]:
         return legend()
 
+    def half_made(self, state: State) -> bool:
+        """Never: every action of the game is one decision."""
+        return False
+
 
 PICTURES: Final = TikalPictures()
 
