@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from jsonschema import Draft202012Validator
@@ -45,6 +45,31 @@ class Messages:
         name = (TO_BOT if direction == "to" else FROM_BOT)[message["type"]]
         self.validators[name].validate(message)
         return name
+
+    def check_traffic(self, lines: list[dict[str, Any]]) -> Traffic:
+        """Validate a trace's messages (views are large: only an act offering a new
+        kind of action, and every 10th); what they held."""
+        traffic = Traffic(set(), set(), set())
+        for line in lines:
+            message = line["message"]
+            if message["type"] == "act":
+                kinds = {a["type"] for a in message["legal"]}
+                if kinds <= traffic.actions and message["decision"] % 10:
+                    continue
+                traffic.actions.update(kinds)
+            if message["type"] == "events":
+                traffic.events.update(e["type"] for e in message["events"])
+            traffic.schemas.add(self.check(line["dir"], message))
+        return traffic
+
+
+class Traffic(NamedTuple):
+    """What a trace held: the schemas of its messages, the types of the events and
+    of the legal actions."""
+
+    schemas: set[str]
+    events: set[str]
+    actions: set[str]
 
 
 def traced(tmp_path: Path, game: str, *args: str) -> list[dict[str, Any]]:

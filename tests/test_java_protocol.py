@@ -11,24 +11,13 @@ from jsonschema.exceptions import ValidationError
 from referee_support import BOTS
 from schema_support import Messages, traced
 
-check = Messages("java").check
+MESSAGES = Messages("java")
+check = MESSAGES.check
 
 
 def test_real_java_traffic_matches_the_schemas(tmp_path: Path) -> None:
     lines = traced(tmp_path, "java", str(BOTS / "random_bot.py"), "greedy", "--seed", "2")
-    seen: set[str] = set()
-    events: set[str] = set()
-    actions: set[str] = set()
-    for line in lines:
-        message = line["message"]
-        if message["type"] == "act":  # views are large: every act with a new kind of
-            kinds = {a["type"] for a in message["legal"]}  # action, and every 10th
-            if kinds <= actions and message["decision"] % 10:
-                continue
-            actions.update(kinds)
-        if message["type"] == "events":
-            events.update(e["type"] for e in message["events"])
-        seen.add(check(line["dir"], message))
+    seen, events, actions = MESSAGES.check_traffic(lines)
     assert {"hello", "act", "events", "end", "hello_reply", "action"} <= seen
     assert {"land_placed", "turn_began", "turn_ended", "final_scored", "game_over"} <= events
     assert {"place_land", "end_turn", "take_card"} <= actions

@@ -12,7 +12,8 @@ from jsonschema.exceptions import ValidationError
 from referee_support import BOTS, NODE
 from schema_support import SCHEMAS, Messages, traced
 
-check = Messages("tikal").check
+MESSAGES = Messages("tikal")
+check = MESSAGES.check
 
 
 def test_tikal_schema_is_valid() -> None:
@@ -29,19 +30,7 @@ def test_real_tikal_traffic_matches_the_schemas(tmp_path: Path) -> None:
         bots.append(str(BOTS / "tikal_bot.js"))
     lines = traced(tmp_path, "tikal", *bots, "--seed", "2")
     lines += traced(tmp_path, "tikal", "greedy", "random", "--variant", "auction", "--seed", "3")
-    seen: set[str] = set()
-    events: set[str] = set()
-    actions: set[str] = set()
-    for line in lines:
-        message = line["message"]
-        if message["type"] == "act":  # views are large: every act with a new kind of
-            kinds = {a["type"] for a in message["legal"]}  # action, and every 10th
-            if kinds <= actions and message["decision"] % 10:
-                continue
-            actions.update(kinds)
-        if message["type"] == "events":
-            events.update(e["type"] for e in message["events"])
-        seen.add(check(line["dir"], message))
+    seen, events, actions = MESSAGES.check_traffic(lines)
     assert {"hello", "act", "events", "end", "hello_reply", "action"} <= seen
     assert {"tile_drawn", "tile_placed", "scoring_began", "scored", "auction_won",
             "tiles_revealed", "game_over"} <= events  # fmt: skip
