@@ -150,6 +150,11 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     def step(self, state: StateT, action: ActionT) -> tuple[StateT, Sequence[EventT]]:
         """The next state and the events of the step (with secrets; see :meth:`event_data`)."""
 
+    def apply(self, state: StateT, action: ActionT) -> StateT:
+        """The next state alone: :meth:`step` without its events (a game whose engine
+        has a faster way to it says so here: the research adapters play by it)."""
+        return self.step(state, action)[0]
+
     @abstractmethod
     def view_data(self, state: StateT, seat: int) -> Any:
         """What ``seat`` may see of ``state``, without the legal actions and the static
