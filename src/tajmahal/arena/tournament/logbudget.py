@@ -45,10 +45,11 @@ class LogBudget:
             self.short_from = number
         return share
 
-    def settle(self, number: int, stem: str) -> None:
-        """Game ``number`` ended: its logs (``STEM.seat*.log``) take what they take."""
+    def settle(self, number: int, stem: str, seats: int) -> None:
+        """Game ``number`` ended: its logs (``STEM.seatS.log`` for each of its
+        ``seats``) take what they take."""
         self.allotted.pop(number, None)
-        self.used += sum(_size(p) for p in self.log_dir.glob(f"{stem}.seat*.log"))
+        self.used += sum(_size(self.log_dir / f"{stem}.seat{s}.log") for s in range(seats))
 
     def note(self) -> str | None:
         """What to tell about the budget, once it cut a game's logs short."""

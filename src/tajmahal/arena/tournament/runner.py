@@ -163,7 +163,9 @@ def run_tournament(
                         store.log_error(outcome.number, "an outcome for a game not under way")
                         continue
                     under_way.discard(outcome.number)
-                    logs.settle(outcome.number, record_stem(store.record_path(outcome.number)))
+                    logs.settle(
+                        outcome.number, record_stem(store.record_path(outcome.number)), plan.seats
+                    )
                     slot = plan.slot(outcome.number)
                     tries[slot.number] = tries.get(slot.number, 0) + 1
                     with interrupts_deferred():  # journal and standings stay in step
