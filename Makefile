@@ -1,27 +1,47 @@
 # The two commands of the README: `make play` and `make test`.
 # Each creates the virtual environment it needs (Python >= 3.11): `make play` with
-# what playing needs (the package and its few dependencies), `make test` adds the
-# test tools and every extra's libraries.
+# what playing needs (the package, its few dependencies and the browser game's
+# server) on the pure-Python engine, in a minute or two; `make test` compiles the
+# engine (minutes) and adds the test tools and every extra's libraries.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test test-fast docs-check docs-update lint clean bwrap postgresql
+.PHONY: play compiled test test-fast docs-check docs-update lint clean bwrap postgresql
 
-# The install compiles the engine's hot modules with mypyc (setup.py): it is
+# The engine's hot modules, which `make compiled` compiles with mypyc (setup.py):
 # redone when they change.
 COMPILED_SOURCES := setup.py src/tajmahal/_engine.py \
 	$(shell sed -n '/^COMPILED: Final = (/,/^)/s/^ *"\(.*\)",*$$/src\/tajmahal\/\1.py/p' src/tajmahal/_engine.py | tr . / | sed 's,/py$$,.py,')
 
-# The package (editable) and its dependencies: what `make play` needs.
-$(BIN)/.core: pyproject.toml $(COMPILED_SOURCES)
+# The package (editable, the pure-Python engine), its dependencies and the `web`
+# extra (the browser game): what `make play` needs.
+$(BIN)/.core: pyproject.toml setup.py
+	@echo "make: creating $(VENV) with $$($(PYTHON) --version 2>&1)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	@echo "make: installing tajmahal, its dependencies and the browser game's server" \
+		"(the pure-Python engine; make compiled builds the faster one)"
+	TAJMAHAL_PURE=1 $(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $@
 
+# The engine compiled with mypyc (setup.py): about twice as fast as the pure-Python
+# one, for the search bots and tournaments (docs/performance.md).  It takes minutes, silent ones: a
+# line every 30 s says it is still at work.
+$(BIN)/.compiled: $(BIN)/.core $(COMPILED_SOURCES)
+	@echo "make: compiling the engine with mypyc (several minutes on two cores)"
+	@$(BIN)/python -m pip install --quiet -e '.[web]' & build=$$!; start=$$(date +%s); \
+		while kill -0 $$build 2>/dev/null; do sleep 5; \
+			elapsed=$$(( $$(date +%s) - start )); \
+			[ $$(( elapsed % 30 )) -lt 5 ] && echo "make: still compiling ($${elapsed} s)"; \
+		done; wait $$build
+	@$(BIN)/tajmahal --version | tail -1
+	touch $@
+
+compiled: $(BIN)/.compiled
+
 # Then the `test` extra's requirements alone (the package is not built again).
-$(BIN)/.installed: $(BIN)/.core pyproject.toml
+$(BIN)/.installed: $(BIN)/.compiled pyproject.toml
+	@echo "make: installing the test tools and every extra's libraries (about 1 GB)"
 	$(BIN)/python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"]))' \
 		| $(BIN)/python -m pip install --quiet -r /dev/stdin
 	touch $@
@@ -32,8 +52,16 @@ NODE_BOT := $(if $(shell command -v node 2>/dev/null),bots/random_bot.js,random)
 
 play: $(BIN)/.core
 	@test "$(NODE_BOT)" != random || echo "node not found: the built-in random bot plays seat 2"
+	@echo "make: a game of Taj Mahal between bots in Python and Node.js and the built-in greedy"
 	$(BIN)/tajmahal match bots/random_bot.py bots/greedy_bot.py $(NODE_BOT) greedy \
 		--seed 1 --record runs/play.jsonl
+	@echo ""
+	@echo "Next:"
+	@echo "  $(BIN)/tajmahal replay runs/play.jsonl                        the game, visit by visit"
+	@echo "  $(BIN)/tajmahal replay runs/play.jsonl --html runs/play.html  to watch it in your browser"
+	@echo "  $(BIN)/tajmahal play human greedy mcts      play against two bots in your browser"
+	@echo "  $(BIN)/tajmahal --help                      the other commands; tajmahal docs: the docs"
+	@echo "  make compiled    the compiled engine (minutes): about twice as fast, for search and tournaments"
 
 # The sandbox runs each bot under bubblewrap (docs/cli.md, Trust model): installed
 # with apt-get where it is missing (sudo when not root); without it the sandbox's

@@ -79,21 +79,28 @@ class OptionalBuildExt(build_ext):
             targets.append(PACKAGE)
         for target in targets:  # no record, no trust in extensions left from earlier
             (target / DIGESTS).unlink(missing_ok=True)
-        if not self.extensions:
+        if not self.extensions:  # pure Python asked for: what an earlier build left goes
+            if len(targets) > 1:
+                _remove_extensions()
             return
         try:
             super().run()
         except Exception as error:  # a missing compiler raises several kinds
             _warn(f"the C extensions could not be built ({error})")
             if len(targets) > 1:  # in place: what an earlier build left would be stale
-                for name in COMPILED:
-                    for suffix in EXTENSION_SUFFIXES:
-                        _path(name).with_suffix(suffix).unlink(missing_ok=True)
+                _remove_extensions()
             return
         digests = json.dumps(_source_digests(), indent=1) + "\n"
         for target in targets:
             target.mkdir(parents=True, exist_ok=True)
             (target / DIGESTS).write_text(digests)
+
+
+def _remove_extensions() -> None:
+    """Remove the extensions an earlier build left beside the sources (in place)."""
+    for name in COMPILED:
+        for suffix in EXTENSION_SUFFIXES:
+            _path(name).with_suffix(suffix).unlink(missing_ok=True)
 
 
 def _source_digests() -> dict[str, str]:
@@ -126,13 +133,16 @@ def _ext_modules() -> list[Any]:
         return []
 
 
-#: What a wheel carries besides the package, for ``tajmahal bots --copy DIR``: the
-#: example bots and the protocol's spec and schemas (their one home is the
-#: repository's ``bots/`` and ``protocol/``; a checkout reads them there).
+#: What a wheel carries besides the package: for ``tajmahal bots --copy DIR``, the
+#: example bots and the protocol's spec and schemas; for ``tajmahal docs``, the
+#: README and the docs (their one home is the repository's ``bots/``,
+#: ``protocol/``, ``docs/``; a checkout reads them there: ``tajmahal.shipped``).
 SHIPPED = {
     "bots": ["*.py", "*.js"],
-    "protocol": ["README.md", "example.jsonl"],
+    "protocol": ["README.md", "example.jsonl", "make_*.py"],
     "protocol/schema": ["*.json"],
+    ".": ["README.md"],
+    "docs": ["*.md"],
 }
 SHIPPED_INTO = "_shipped"
 

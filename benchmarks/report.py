@@ -56,11 +56,13 @@ def _figure(value: float) -> str:
 
 def module_main(prog: str, description: str | None, run_all: Callable[[bool], list[Result]],
                 argv: list[str] | None = None) -> int:
-    """``python -m PROG [--quick]``: run one benchmark module and print its table."""
+    """``python -m PROG [--quick] [--markdown]``: run one benchmark module and print
+    its table (in Markdown, as the docs show it, with ``--markdown``)."""
     import argparse
 
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--quick", action="store_true", help="a few seconds")
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table")
     args = parser.parse_args(argv)
-    print_table(run_all(args.quick))
+    print_table(run_all(args.quick), markdown=args.markdown)
     return 0

@@ -17,7 +17,19 @@ suite runs the fast ones (``tests/test_doc_figures.py``).
   compared; ``status=N``: the exit status of the block's last command (the others
   exit 0); ``file=PATH``: the command writes PATH
   (an image: it must be written, and ``--update`` copies it into the repository);
-  ``skip=REASON``: not run.
+  ``skip=REASON``: not run; ``save=PATH`` (before a block of code, with no
+  command): the block is saved as PATH, for the figures after it to run.
+
+Where each example runs: the docs are read by people with a clone of the
+repository and by people with a ``pip install tajmahal`` (a wheel) only, who
+get the example bots and the protocol with ``tajmahal bots --copy .``.  So a
+figure runs where only ``bots/`` and ``protocol/`` are (as that command writes
+them), unless the line ``<!-- clone -->`` comes before it (before its figure
+comment, or its fence): then ``tests/``, ``examples/`` and ``benchmarks/`` of
+the repository are there too.  Every block of commands (``sh``, ``console``)
+that uses what only a clone has (those folders, ``src/``, ``make``, ``python -m
+benchmarks``) must be so marked, and the text just before it must say so (the
+word "clone"): :func:`place_problems` lists the blocks that do not.
 
 Lines are compared with runs of whitespace as one space and timings (``0.55 s``,
 ``12 ms``, ``281.7 games/min``, JSON's ``"duration"``, ``"time_used"`` ...)
@@ -47,19 +59,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LINKED = ("bots", "tests", "examples", "protocol", "benchmarks")
+#: What a wheel's user has after ``tajmahal bots --copy .``, and what only a clone has.
+WHEEL = ("bots", "protocol")
+CLONE = ("tests", "examples", "benchmarks")
+LINKED = (*WHEEL, *CLONE)
 ELLIPSIS = "..."
 TIMEOUT = 1800.0
 
 _FENCE = re.compile(r"^(?P<fence>`{3,})(?P<language>[\w-]*)\s*$")
 _FIGURE = re.compile(r"^<!-- figure(?: \[(?P<options>[^\]]*)\])?(?:: (?P<command>.*?))? -->\s*$")
 _END = "<!-- figure end -->"
+_CLONE_MARK = "<!-- clone -->"
+#: What only a clone has, in a command: its folders, make, the benchmarks.
+_CLONE_ONLY = re.compile(
+    r"(?<![\w/.-])(?:tests|examples|benchmarks|src)/|(?:^|[\s;&|(])make\b|-m benchmarks\b"
+    r"|docs/check\.py"
+)
+_SAYS_CLONE = re.compile(r"\bclone\b", re.IGNORECASE)
+_COMMAND_BLOCKS = ("sh", "console", "bash", "shell")
 _TIMING = re.compile(
     r"\d+\.\d+ ?s\b|\d+(?:\.\d+)? ?(?:ms|µs|us)\b|\d+(?:\.\d+)? games/min"
     r'|"(?:duration|at|time_used|time_max|time_per_decision|seconds)": ?[-\d.e]+'
 )
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?")
-_OPTIONS = ("slow", "measured", "status", "file", "skip")
+_OPTIONS = ("slow", "measured", "status", "file", "skip", "save")
 
 
 def doc_files() -> list[Path]:
@@ -88,6 +111,8 @@ class Figure:
     console: bool
     commands: list[Command]
     options: dict[str, str]
+    clone: bool = False  # needs the clone's folders (the line <!-- clone --> before it)
+    code: list[str] = field(default_factory=list)  # a block to save (option save=PATH)
 
     @property
     def where(self) -> str:
@@ -131,10 +156,15 @@ def figures(path: Path) -> list[Figure]:
     lines = path.read_text("utf-8").splitlines()
     found: list[Figure] = []
     pending: re.Match[str] | None = None
+    clone = False
     i = 0
     while i < len(lines):
         line = lines[i]
         where = f"{path.relative_to(ROOT)}:{i + 1}"
+        if line.strip() == _CLONE_MARK:
+            clone = True
+            i += 1
+            continue
         comment = _FIGURE.match(line)
         if comment:
             pending = comment
@@ -145,13 +175,15 @@ def figures(path: Path) -> list[Figure]:
                     raise ValueError(f"{where}: a figure that is not fenced needs {_END!r}")
                 options = parse_options(comment.group("options"), where)
                 command = Command(comment.group("command"), lines[i:end])
-                found.append(Figure(path, i, end, False, [command], options))
+                found.append(Figure(path, i, end, False, [command], options, clone))
                 pending = None
+                clone = False
                 i = end + 1
             continue
         fence = _FENCE.match(line)
         if fence is None:
             pending = None
+            clone = clone and not line.strip()
             i += 1
             continue
         close = next(
@@ -162,12 +194,54 @@ def figures(path: Path) -> list[Figure]:
         options = parse_options(pending.group("options") if pending else None, where)
         command = pending.group("command") if pending else None
         if command:
-            found.append(Figure(path, i + 1, close, False, [Command(command, content)], options))
+            found.append(
+                Figure(path, i + 1, close, False, [Command(command, content)], options, clone)
+            )
+        elif "save" in options:
+            found.append(Figure(path, i + 1, close, False, [], options, clone, content))
         elif fence.group("language") == "console":
-            found.append(Figure(path, i + 1, close, True, console_commands(content), options))
+            found.append(
+                Figure(path, i + 1, close, True, console_commands(content), options, clone)
+            )
         pending = None
+        clone = False
         i = close + 1
     return found
+
+
+def place_problems(path: Path) -> list[str]:
+    """The blocks of commands in the doc at ``path`` that use what only a clone
+    has but are not marked ``<!-- clone -->``, or are marked but the text just
+    before them (three lines) does not say "clone"; each as ``FILE:LINE: why``."""
+    lines = path.read_text("utf-8").splitlines()
+    problems = []
+    i = 0
+    while i < len(lines):
+        fence = _FENCE.match(lines[i])
+        if fence is None:
+            i += 1
+            continue
+        close = next(
+            (k for k in range(i + 1, len(lines)) if lines[k].strip() == fence.group("fence")),
+            len(lines),
+        )
+        before = [line for line in lines[max(0, i - 12) : i] if line.strip()]
+        marked = any(line.strip() == _CLONE_MARK for line in before[-3:])
+        said = [line for line in before if not line.startswith("<!--")][-3:]
+        where = f"{path.relative_to(ROOT)}:{i + 1}"
+        if fence.group("language") in _COMMAND_BLOCKS:
+            text = "\n".join(lines[i + 1 : close])
+            needs = _CLONE_ONLY.search(text)
+            if needs and not marked:
+                problems.append(
+                    f"{where}: uses {needs.group().strip()!r}, which only a clone has: mark "
+                    f"the block {_CLONE_MARK} and say so before it"
+                )
+        if marked and not any(_SAYS_CLONE.search(line) for line in said):
+            problems.append(f'{where}: marked {_CLONE_MARK}, but the text before it does '
+                            'not say "clone"')
+        i = close + 1
+    return problems
 
 
 # --- Comparing -------------------------------------------------------------------
@@ -278,18 +352,41 @@ def environment() -> dict[str, str]:
     return env
 
 
-def scratch(directory: Path) -> None:
-    """Link the repository's folders the commands use into ``directory``."""
-    for name in LINKED:
+def scratch(directory: Path, names: Sequence[str] = WHEEL) -> None:
+    """Link the repository's folders ``names`` into ``directory`` (by default
+    what a wheel's user gets from ``tajmahal bots --copy .``)."""
+    for name in names:
         if not (directory / name).exists():
             (directory / name).symlink_to(ROOT / name)
     (directory / "runs").mkdir(exist_ok=True)
+
+
+def unlink_clone(directory: Path) -> None:
+    """Remove the clone's folders from ``directory`` again (after a clone figure)."""
+    for name in CLONE:
+        if (directory / name).is_symlink():
+            (directory / name).unlink()
 
 
 def run(figure: Figure, directory: Path) -> Outcome:
     options = figure.options
     if "skip" in options:
         return Outcome(figure, True, 0.0, f"skipped: {options['skip']}")
+    if "save" in options:
+        target = directory / options["save"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("\n".join(figure.code) + "\n", "utf-8")
+        return Outcome(figure, True, 0.0)
+    if figure.clone:
+        scratch(directory, LINKED)
+    try:
+        return _run(figure, directory)
+    finally:
+        unlink_clone(directory)
+
+
+def _run(figure: Figure, directory: Path) -> Outcome:
+    options = figure.options
     texts = " ".join(c.text for c in figure.commands)
     if re.search(r"\.js\b", texts) and shutil.which("node") is None:
         return Outcome(figure, True, 0.0, "skipped: node not found")
@@ -378,6 +475,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in paths:
         with tempfile.TemporaryDirectory(prefix="docs-check-") as tmp:
             outcomes = check_file(path, Path(tmp), slow=not args.fast, select=args.select)
+            for problem in place_problems(path):
+                failed += 1
+                print(f"{problem}: FAILED", flush=True)
             for o in outcomes:
                 state = "ok" if o.ok else "FAILED"
                 if o.note.startswith("skipped"):

@@ -157,3 +157,17 @@ def test_pig_in_openspiel_mcts_bot_plays_20_games(players: int) -> None:
             else:
                 play(state, rng, steps=1)
         assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_pig_s_action_texts_read_back_and_it_has_no_position_lines() -> None:
+    rng = random.Random(5)
+    for players in COUNTS:
+        state = PIG.new_game(PIG.random_setup(players, players))
+        while PIG.to_act(state) is not None:
+            legal = PIG.legal_actions(state)
+            for action in legal:  # Game.action_text and parse_action, from describe_action
+                assert PIG.parse_action(state, PIG.action_text(state, action)) == action
+            state, _ = PIG.step(state, rng.choice(legal))
+    assert PIG.position_text(state) is None  # its adapter names no state class
+    with pytest.raises(ValueError, match="Pig has no position texts"):
+        PIG.parse_position("pig/1 2 standard seed=1 x")

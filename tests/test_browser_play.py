@@ -46,8 +46,8 @@ class Game:
             stderr=subprocess.PIPE,
             text=True,
         )
-        assert self.process.stderr is not None
-        line = self.process.stderr.readline()
+        assert self.process.stdout is not None  # the address, on stdout
+        line = self.process.stdout.readline()
         assert "the game is at http://127.0.0.1:" in line, line
         self.url = line.split(" at ", 1)[1].split()[0]  # with its token: #token=...
         self.base, self.token = self.url.split("#token=", 1)

@@ -155,9 +155,9 @@ def test_a_folder_makes_one_page_with_a_java_and_a_tikal_game(page: Any, tmp_pat
     decisions = sum(1 for x in java if x["type"] == "action")
     page.goto(html.as_uri())
     page.wait_for_selector("body[data-ready='1']")
-    assert page.locator("#game option").all_inner_texts() == [
-        "1: a-java.jsonl — first, first",
-        "2: b-tikal.jsonl — first, first",
+    assert page.locator("#game option").all_inner_texts() == [  # seats told apart
+        "1: a-java.jsonl — first#1, first#2",
+        "2: b-tikal.jsonl — first#1, first#2",
     ]
     # J3: Java's grid and its rim, each position a part to point at
     assert page.locator("#picture .pos").count() == 150 + 52
@@ -167,7 +167,7 @@ def test_a_folder_makes_one_page_with_a_java_and_a_tikal_game(page: Any, tmp_pat
     assert page.locator("#picture .last-move > *").count() > 0
     assert "tile on level 1" in page.inner_text("#log")
     # what and where, told in full with the tile's shape: faint lines in the log
-    assert page.locator("#log li.part").nth(0).inner_text() == "first: lay a 3-space tile"
+    assert page.locator("#log li.part").nth(0).inner_text() == "first#1: lay a 3-space tile"
     assert page.locator("#log li.part").count() > decisions / 3
     page.locator("body").press("End")
     totals = page.eval_on_selector_all(

@@ -74,3 +74,39 @@ def test_the_docs_show_what_their_commands_print(path: Path, tmp_path: Path) -> 
     outcomes = check.check_file(path, tmp_path, slow=False)
     failed = [f"{o.figure.where}:\n{o.note}" for o in outcomes if not o.ok]
     assert not failed, "\n\n".join(failed) + "\n(make docs-update rewrites them)"
+
+
+def test_a_figure_says_where_it_runs_and_a_block_can_be_saved(tmp_path: Path) -> None:
+    monkey = check.ROOT
+    check.ROOT = tmp_path
+    try:
+        doc = tmp_path / "x.md"
+        doc.write_text(
+            "From a clone:\n\n<!-- clone -->\n```console\n$ ls tests\n```\n"
+            "<!-- figure [save=runs/p.py] -->\n```python\nprint(6 * 7)\n```\n"
+            "```console\n$ python runs/p.py\n42\n```\n"
+            "```sh\nmake test\n```\n"
+            "<!-- clone -->\n```sh\npython -m benchmarks\n```\n"
+        )
+        found = check.figures(doc)
+        assert [(f.clone, f.options, f.code) for f in found] == [
+            (True, {}, []), (False, {"save": "runs/p.py"}, ["print(6 * 7)"]), (False, {}, []),
+        ]
+        assert check.place_problems(doc) == [
+            "x.md:15: uses 'make', which only a clone has: mark the block <!-- clone --> "
+            "and say so before it",
+            'x.md:19: marked <!-- clone -->, but the text before it does not say "clone"',
+        ]
+        run = tmp_path / "run"
+        run.mkdir()
+        check.scratch(run)
+        assert sorted(p.name for p in run.iterdir()) == ["bots", "protocol", "runs"]
+        assert check.run(found[1], run).ok and (run / "runs/p.py").read_text() == "print(6 * 7)\n"
+        assert check.run(found[2], run).ok
+    finally:
+        check.ROOT = monkey
+
+
+def test_every_command_block_runs_where_its_doc_says() -> None:
+    problems = [p for path in check.doc_files() for p in check.place_problems(path)]
+    assert not problems, "\n".join(problems)

@@ -54,7 +54,16 @@ def blocks(language: str) -> list[tuple[str, str]]:
     return found
 
 
-PYTHON = [b for b in blocks("python") if ">>>" not in b[1]]  # doctests run above
+def saved(where: str) -> bool:
+    """Whether the block at ``where`` is a program docs/check.py saves and runs
+    where its doc says (``<!-- figure [save=PATH] -->`` before it)."""
+    path, line = where.rsplit(":", 1)
+    before = (ROOT / path).read_text("utf-8").splitlines()[: int(line) - 1]
+    return bool(before) and before[-1].startswith("<!-- figure [save=")
+
+
+# doctests run above; saved programs run in docs/check.py's figures
+PYTHON = [b for b in blocks("python") if ">>>" not in b[1] and not saved(b[0])]
 
 
 @pytest.mark.parametrize(("where", "code"), PYTHON, ids=[w for w, _ in PYTHON])

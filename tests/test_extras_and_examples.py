@@ -99,7 +99,7 @@ def test_the_wheel_carries_the_example_bots_and_the_protocol(tmp_path: Path) -> 
     assert {"bots/random_bot.py", "bots/greedy_bot.py", "bots/random_bot.js",
             "protocol/README.md", "protocol/schema/act.json",
             "protocol/schema/tajmahal.json"} <= names
-    assert names == {p.as_posix() for p in shipped.files(ROOT)}  # one list: shipped.FOLDERS
+    assert names == {p.as_posix() for p in shipped.shipped_files(ROOT)}  # one list: shipped
     manifest = (ROOT / "MANIFEST.in").read_text()  # and an sdist carries them too
     assert "recursive-include bots *.py *.js" in manifest
 

@@ -44,6 +44,7 @@ def test_the_live_display_draws_a_bar_and_the_standings() -> None:
     assert "6/6" in text and "games/min" in text
     assert "win share" in text and "0.750±0.621" in text  # the hand example's A
     assert "game 7 could not be played: OSError: disk full" in text
+    assert "game 0: 1. a 50, 2. b 40" in text  # each finished game, above the bar
 
 
 def test_plain_lines_about_ten_times_then_at_the_end() -> None:
@@ -56,9 +57,15 @@ def test_plain_lines_about_ten_times_then_at_the_end() -> None:
     for n in range(20):
         standings.add(games[n % 6])
         plain.finished(games[n % 6], standings)
-    lines = out.getvalue().splitlines()
+    printed = out.getvalue().splitlines()
+    lines = [line for line in printed if line.startswith("[")]
     assert [line[:7] for line in lines] == [
         "[ 6/24]", "[ 9/24]", "[12/24]", "[15/24]", "[18/24]", "[21/24]", "[24/24]"]
+    # and a line per game, before the progress line it completes (the hand
+    # example's game 3: B, at seat 0, wins 55 to 35 but times out)
+    finished = [line for line in printed if line.startswith("game ")]
+    assert len(finished) == 20 and printed[printed.index(lines[0]) - 1] == finished[1]
+    assert finished[3] == "game 3: 1. a 55, 2. b 35; b timeout"
     assert "win share: a 0.750, b 0.250" in lines[-1]
     plain.failed(3, "boom")
     assert err.getvalue() == "game 3 could not be played: boom\n"

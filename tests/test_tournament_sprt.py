@@ -23,6 +23,7 @@ from referee_support import cli
 from tournament_support import make_plan, result
 
 from tajmahal.arena.tournament import TournamentDir, run_tournament
+from tajmahal.arena.tournament.display import elo_text
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask
 from tajmahal.arena.tournament.journal import Finished
 from tajmahal.arena.tournament.schedule import slot
@@ -124,9 +125,16 @@ def test_elo_estimates_match_fastchess(
     assert e.nelo - e.nelo_low == pytest.approx(nelo_pm, abs=0.005)
 
 
-def test_all_alike_pairs_have_no_normalized_elo() -> None:
+def test_all_alike_pairs_have_no_normalized_elo_and_a_perfect_score_a_bound() -> None:
+    # 10 pairs all won: 20 games; the exact 95% interval of the score is [p, 1] with
+    # p = 0.025 ** (1 / 20) = 0.831567, and -400 log10(1 / p - 1) = 277.39 Elo
     e = estimate([0, 0, 0, 0, 10])
-    assert e is not None and e.nelo is None and e.elo == pytest.approx(1199.83, abs=0.01)
+    assert e is not None and e.nelo is None
+    assert (e.elo, e.elo_high) == (None, None) and e.elo_low == pytest.approx(277.39, abs=0.01)
+    assert elo_text(e, 1) == "> 277.4"
+    lost = estimate([10, 0, 0])  # 10 games lost (a trinomial): p = 0.025 ** 0.1 = 0.691503
+    assert lost is not None and (lost.elo, lost.elo_low) == (None, None)
+    assert lost.elo_high == pytest.approx(-140.22, abs=0.01) and elo_text(lost, 0) == "< -140"
     assert estimate([0, 0, 0, 0, 0]) is None
 
 

@@ -26,7 +26,8 @@ import orjson
 import pytest
 from referee_support import cli, hostile, match_json, needs_sandbox, plain_user_cli
 
-from tajmahal.arena import cgroups, commands
+from tajmahal.arena import cgroups
+from tajmahal.arena import options as arena_options
 
 FAST = ["--time", "2", "--bank", "0", "--grace", "0.5", "--seed", "1"]
 SECRET = "271828182845"
@@ -186,7 +187,7 @@ def shlex_join(argv: list[str]) -> str:
 def test_the_sandbox_is_refused_up_front_by_match_where_it_cannot_be_had(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(commands, "sandbox_unavailable", lambda: "the sandbox needs X")
+    monkeypatch.setattr(arena_options, "sandbox_unavailable", lambda: "the sandbox needs X")
     code, stdout, stderr = cli("match", "random", "random", "--sandbox")
     assert code == 2 and "the sandbox needs X" in stderr and stdout == ""
 
@@ -223,7 +224,7 @@ def test_memory_bounds_a_sandboxed_bot_and_its_children() -> None:
 
 
 def test_memory_is_refused_where_no_cgroup_can_bound_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(commands, "cgroups_unavailable", lambda: "no cgroup here")
+    monkeypatch.setattr(arena_options, "cgroups_unavailable", lambda: "no cgroup here")
     code, stdout, stderr = cli("match", "random", "random", "--memory", "200")
     assert code == 2 and "no cgroup here" in stderr and "--memory" in stderr and stdout == ""
 

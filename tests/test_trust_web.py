@@ -70,12 +70,12 @@ class Play:
              "--port", "0", "--pace", "0", *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
-        assert self.process.stderr is not None
-        first = self.process.stderr.readline()
+        assert self.process.stdout is not None  # the address, on stdout
+        first = self.process.stdout.readline()
         assert "the game is at http://127.0.0.1:" in first, first
         self.address = first.split(" at ", 1)[1].split()[0]
         self.base, self.token = self.address.split("#token=", 1)
-        second = self.process.stderr.readline()
+        second = self.process.stdout.readline()
         assert "opening it in your browser through file://" in second, second
         self.launch = Path(second.split("file://", 1)[1].split()[0])
 

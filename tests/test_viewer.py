@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 from viewer_support import Page
 
@@ -137,11 +136,12 @@ def test_a_record_that_does_not_replay_writes_no_page(tmp_path: Path) -> None:
     assert not Path("x.html").exists()
 
 
-@pytest.mark.parametrize("args", [[], ["--verify"]])
-def test_a_folder_needs_html(tmp_path: Path, args: list[str]) -> None:
-    out = CliRunner().invoke(main, ["replay", str(tmp_path), *args])
+def test_a_folder_needs_html_or_verify(tmp_path: Path) -> None:
+    out = CliRunner().invoke(main, ["replay", str(tmp_path)])
     assert out.exit_code == 2
-    assert "is a folder" in out.output
+    assert "is a folder" in out.output and "--verify, --html for a folder" in out.output
+    out = CliRunner().invoke(main, ["replay", str(tmp_path), "--verify"])  # every record
+    assert out.exit_code == 2 and "no game records (*.jsonl) in" in out.output
 
 
 def test_the_docs_show_every_screenshot_of_the_pages() -> None:

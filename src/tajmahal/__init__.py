@@ -20,6 +20,7 @@ re-export is for users: nothing inside the package imports from here.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from . import _engine
@@ -52,4 +53,13 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_names()})
+    """The package's own names (``COMPILED``, ``ENGINE``, ``__version__``...), Taj
+    Mahal's engine and the subpackages imported so far; not what this module
+    imports for itself (``importlib``, ``Any``...)."""
+    own = {"COMPILED", "ENGINE"}
+    for name, value in globals().items():
+        dunder = name.startswith("__") and name.endswith("__")
+        inner = isinstance(value, ModuleType) and value.__name__.startswith(f"{__name__}.")
+        if dunder or (inner and not name.startswith("_")):
+            own.add(name)
+    return sorted({*own, *_names()})

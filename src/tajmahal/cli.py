@@ -8,6 +8,7 @@ and command bodies import what they need.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,7 +68,18 @@ def score_table(game: AnyGame, state: Any, names: list[str]) -> str:
     message=f"%(prog)s, version %(version)s\nengine: {select()[1]}",
 )
 def main() -> None:
-    """Taj Mahal: rules engine, referee and tournaments for bots."""
+    """Three board games, Taj Mahal, Tikal and Java (--game): play them in the web
+    browser against bots, and pit bots in any language against each other
+    through the referee, in matches and tournaments.
+
+    \b
+    Start here:
+      tajmahal play human greedy mcts        play in your browser against two bots
+      tajmahal match greedy random random    a game between bots: the result table
+      tajmahal match --game tikal greedy random
+      tajmahal bots                          the bots, built in and to copy
+      tajmahal docs                          the documentation (docs TOPIC: one)
+    """
 
 
 @main.command()
@@ -75,7 +87,7 @@ def main() -> None:
 @click.option("--players", "-n", type=int, help="Without SEATs: the number of players.")
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**64 - 1),  # as for match (arena.commands.SEED): records hold it
+    type=click.IntRange(0, 2**64 - 1),  # as for match (arena.options.SEED): records hold it
     help="Seed of the deal, 0 to 2^64-1 [default: 1; with SEATs a fresh one].",
 )
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
@@ -131,7 +143,7 @@ def main() -> None:
 @click.option(
     "--sandbox/--no-sandbox",
     default=None,
-    help="With SEATs: run the bots sandboxed (Linux namespaces; docs/cli.md, Trust model) "
+    help="With SEATs: run the bots sandboxed (Linux namespaces; tajmahal docs cli: Trust model) "
     "[default: where the system allows it].",
 )
 def play(
@@ -142,13 +154,19 @@ def play(
     game_name: str | None,
     **web: Any,
 ) -> None:
-    """Play one game between in-process random players and print the scores; or,
-    with SEATs, play in the web browser: each SEAT is `human` (a person at the
-    page; several people share it, hot seat) or a bot as `match` takes it.
+    """Play a game in the web browser against bots: one SEAT per player, in seat
+    order, each `human` (you; several people share the page, hot seat) or a bot
+    as `match` takes it, and NAME=SEAT names one (alice=human).  The page opens
+    in your browser; the result is printed here when the game ends.
+
+    Without SEATs: a quick game between random players, printed here (no
+    browser, no referee).
 
     \b
-    Example:
+    Examples:
       tajmahal play human greedy mcts
+      tajmahal play alice=human bob=human greedy --game tikal
+      tajmahal play --players 3 -v
     """
     if seats:
         from .extras import MissingExtra, require
@@ -185,7 +203,9 @@ def random_game(game: AnyGame, players: int, seed: int, verbose: bool) -> str:
 
     state = game.new_game(game.random_setup(players, seed))
     rng = random.Random(seed)
-    names = ["random"] * players
+    from .arena.names import unique_names
+
+    names = unique_names(["random"] * players)
     lines = []
     actions = 0
     while (seat := game.to_act(state)) is not None:
@@ -203,7 +223,7 @@ def random_game(game: AnyGame, players: int, seed: int, verbose: bool) -> str:
 #: factory named ``module:name``, relative to this package).
 _ARENA_COMMANDS = {
     "match": ".arena.commands:match_command",
-    "replay": ".arena.commands:replay_command",
+    "replay": ".arena.replaying:replay_command",
     "tournament": ".arena.tournament.command:tournament_command",
     "show": ".arena.show:show_command",
     "ladder": ".arena.ladder.command:ladder_command",
@@ -253,6 +273,9 @@ def bots(destination: Path | None, force: bool) -> None:
     except shipped.NotShipped as e:
         raise click.ClickException(str(e)) from None
     if destination is not None:
+        from .arena.options import check_folder
+
+        check_folder(destination, "--copy", destination)
         try:
             written = shipped.copy(destination, overwrite=force)
         except FileExistsError as e:
@@ -277,10 +300,63 @@ def bots(destination: Path | None, force: bool) -> None:
     for entry in GAMES.entries():
         names = ", ".join(sorted(GAMES.get(entry.name).builtin_players()))
         out.print(f"  --game {entry.name:9} {names}")
-    out.print("\nExample bots (programs that speak protocol/README.md; --copy DIR writes them):")
+    out.print("\nExample bots (programs that speak the protocol: tajmahal docs protocol; "
+              "--copy DIR writes them):")
     table = Table(box=None, show_header=False, pad_edge=False)
     table.add_column(no_wrap=True)
     table.add_column()
     for path in shipped.example_bots():
         table.add_row(f"  {path.as_posix()}", shipped.summary(base / path))
     out.print(table)
+
+
+@main.command(short_help="The documentation: the topics, or one (tajmahal docs cli).")
+@click.argument("topic", required=False)
+@click.option(
+    "--path",
+    "show_path",
+    is_flag=True,
+    help="Print where the doc is (to open it in an editor or a Markdown viewer).",
+)
+def docs(topic: str | None, show_path: bool) -> None:
+    """The documentation, which comes with tajmahal: without TOPIC, the topics;
+    with one, its text (Markdown), through a pager on a terminal.  The docs speak
+    of the repository's files (`bots/`, `protocol/`; `tajmahal bots --copy .`
+    writes those); examples that need a clone of the repository say so.
+
+    \b
+    Examples:
+      tajmahal docs
+      tajmahal docs cli
+      tajmahal docs protocol --path
+    """
+    import difflib
+
+    from . import shipped
+
+    try:
+        found = shipped.docs()
+    except shipped.NotShipped as e:
+        raise click.ClickException(str(e)) from None
+    if topic is None:
+        width = max(len(t) for t in found)
+        for name, doc in found.items():
+            click.echo(f"  {name:{width}}  {shipped.title(doc)}")
+        folder = found["readme"].parent
+        click.echo(f"\n`tajmahal docs TOPIC` shows one; they are in {folder} (docs/, protocol/)")
+        return
+    path = found.get(topic.lower().removesuffix(".md"))
+    if path is None:
+        close = difflib.get_close_matches(topic.lower(), list(found), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise click.BadParameter(
+            f"no topic {topic!r}{hint} (topics: {', '.join(found)})", param_hint="TOPIC"
+        )
+    if show_path:
+        click.echo(str(path))
+        return
+    text = path.read_text(encoding="utf-8")
+    if sys.stdout.isatty():
+        click.echo_via_pager(text)
+    else:
+        click.echo(text, nl=False)

@@ -1,27 +1,38 @@
-"""The example bots and the protocol's spec and schemas, wherever they are.
+"""The example bots, the protocol's spec and schemas, and the docs, wherever
+they are.
 
-Their one home is the repository's ``bots/`` and ``protocol/``; a wheel carries a
-copy in ``tajmahal/_shipped/`` (``setup.py`` puts it there), since a ``pip install``
-has no checkout.  ``tajmahal bots --copy DIR`` writes them out, so that the
-README's ``tajmahal match bots/greedy_bot.py ...`` works after a ``pip install``
-too.
+Their one home is the repository's ``bots/``, ``protocol/``, ``docs/`` and
+``README.md``; a wheel carries a copy in ``tajmahal/_shipped/`` (``setup.py`` puts
+it there), since a ``pip install`` has no checkout.  ``tajmahal bots --copy DIR``
+writes the bots and the protocol out, so that the README's ``tajmahal match
+bots/greedy_bot.py ...`` works after a ``pip install`` too; ``tajmahal docs``
+shows the docs (:func:`docs`).
 """
 
 from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
 PACKAGE: Final = Path(__file__).resolve().parent
-#: The folders copied, and the files of each.
+#: The folders ``bots --copy`` writes, and the files of each.
 FOLDERS: Final = {
     "bots": ("*.py", "*.js"),
-    "protocol": ("README.md", "example.jsonl"),
+    "protocol": ("README.md", "example.jsonl", "make_*.py"),
     "protocol/schema": ("*.json",),
 }
+#: The docs, shipped too (the pictures they show are the repository's only).
+DOCS: Final = {
+    ".": ("README.md",),
+    "docs": ("*.md",),
+}
+#: A link of a copied file to the docs (``](../docs/rules.md#w8)``), which a copy
+#: points at the installed ones.
+_DOCS_LINK: Final = re.compile(r"\]\(\.\./docs/([\w.-]+\.md)")
 
 
 class NotShipped(LookupError):
@@ -38,13 +49,40 @@ def root() -> Path:
     raise NotShipped(f"no example bots beside {PACKAGE}: reinstall tajmahal")
 
 
-def files(base: Path | None = None) -> Iterator[Path]:
-    """The shipped files, relative to :func:`root` (or ``base``), in a stable order."""
+def files(
+    base: Path | None = None, folders: Mapping[str, Sequence[str]] = FOLDERS
+) -> Iterator[Path]:
+    """The files of ``folders`` (by default those ``bots --copy`` writes), relative
+    to :func:`root` (or ``base``), in a stable order."""
     base = root() if base is None else base
-    for folder, patterns in FOLDERS.items():
+    for folder, patterns in folders.items():
         found = {p for pattern in patterns for p in (base / folder).glob(pattern) if p.is_file()}
         for path in sorted(found):
             yield path.relative_to(base)
+
+
+def shipped_files(base: Path | None = None) -> list[Path]:
+    """Every shipped file: what ``bots --copy`` writes and the docs."""
+    return [*files(base), *files(base, DOCS)]
+
+
+def docs() -> dict[str, Path]:
+    """The docs by topic, as ``tajmahal docs TOPIC`` names them: each of ``docs/``
+    by its name (``cli``, ``rules``, ``tikal-rules`` ...), ``protocol`` (the bot
+    protocol's spec) and ``readme``; their paths, readable wherever tajmahal is
+    installed."""
+    base = root()
+    found = {"readme": base / "README.md", "protocol": base / "protocol" / "README.md"}
+    found |= {p.stem: base / p for p in files(base, {"docs": ("*.md",)})}
+    return {topic: path for topic, path in found.items() if path.is_file()}
+
+
+def title(path: Path) -> str:
+    """A doc's title: its first heading, without the ``#``."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return path.stem
 
 
 def example_bots() -> list[Path]:
@@ -78,14 +116,25 @@ def copy(destination: Path, overwrite: bool = False) -> list[Path]:
     clashes = [
         p
         for p in wanted
-        if (destination / p).exists() and (destination / p).read_bytes() != (base / p).read_bytes()
+        if (destination / p).exists() and (destination / p).read_bytes() != _copied(base, p)
     ]
     if clashes and not overwrite:
         raise FileExistsError(", ".join(str(destination / p) for p in clashes))
     for p in wanted:
         target = destination / p
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes((base / p).read_bytes())
+        target.write_bytes(_copied(base, p))
         if p.parts[0] == "bots":  # they start with #!: runnable as ./bots/x.py too
             os.chmod(target, 0o755)
     return [destination / p for p in wanted]
+
+
+def _copied(base: Path, path: Path) -> bytes:
+    """What a copy of ``path`` holds: the file, with a Markdown file's links to the
+    docs (``../docs/rules.md``, which a copy has no folder for) pointing at the
+    installed docs instead."""
+    data = (base / path).read_bytes()
+    if path.suffix != ".md":
+        return data
+    installed = (base / "docs").resolve().as_posix()
+    return _DOCS_LINK.sub(lambda m: f"]({installed}/{m.group(1)}", data.decode()).encode()

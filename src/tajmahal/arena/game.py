@@ -8,7 +8,11 @@ of the work) and declares an entry point of the group ``tajmahal.games``
 (:func:`missing_parts`).  JSON data is plain dicts, lists, strings, numbers,
 booleans and None.
 
-Its optional parts are methods that return None for a game without them:
+Every game gets :meth:`Game.action_text` and :meth:`Game.parse_action` (an
+action's text that reads back: SAN's role), written once here over
+:meth:`Game.describe_action`.  Its optional parts are methods that return None
+for a game without them: :meth:`Game.position_text` (a whole state as one line,
+FEN's role; :meth:`Game.parse_position` reads it back),
 :meth:`Game.pictures` (SVG layers: the HTML replay viewer and the browser game draw
 the game and make its moves clickable), :meth:`Game.terminal` (a rich renderable
 for ``tajmahal show``) and :meth:`Game.why_illegal` (the rule an action that is not
@@ -21,6 +25,7 @@ without them gets the log, buttons and score tables, and the plain fault detail.
 
 from __future__ import annotations
 
+import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
@@ -226,7 +231,55 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     def builtin_players(self) -> Mapping[str, Callable[[int], Player]]:
         """In-process players by name; each factory takes a seed."""
 
+    # -- texts that read back (SAN's role): written once here for every game
+
+    def action_text(self, state: StateT, action: ActionT) -> str:
+        """:meth:`describe_action`'s text of ``action``, a legal action of ``state``,
+        made unique among the legal ones: when ``k`` of them share a text (two
+        cards alike), the ``i``-th in the legal order is ``TEXT #i``.
+        :meth:`parse_action` reads it back."""
+        text = self.describe_action(state, action)
+        alike = [a for a in self.legal_actions(state) if self.describe_action(state, a) == text]
+        if len(alike) < 2:
+            return text
+        return f"{text} #{alike.index(action) + 1}"
+
+    def parse_action(self, state: StateT, text: str) -> ActionT:
+        """The legal action of ``state`` that :meth:`action_text` (or
+        :meth:`describe_action`, where no other legal action shares it) calls
+        ``text``; case and runs of spaces do not matter.  Raises ValueError
+        naming the nearest texts when none is, or the choices when several are."""
+        wanted, _, number = _canonical(text).rpartition(" #")
+        if not (number.isdigit() and wanted):
+            wanted, number = _canonical(text), ""
+        legal = self.legal_actions(state)
+        alike = [a for a in legal if _canonical(self.describe_action(state, a)) == wanted]
+        if number and 1 <= int(number) <= len(alike):
+            return alike[int(number) - 1]
+        if len(alike) == 1 and not number:
+            return alike[0]
+        texts = sorted({self.action_text(state, a) for a in legal})
+        if len(alike) > 1:
+            raise ValueError(
+                f"{len(alike)} legal actions are {text!r}: "
+                + ", ".join(self.action_text(state, a) for a in alike)
+            )
+        near = difflib.get_close_matches(_canonical(text), [_canonical(t) for t in texts], n=3)
+        hint = f"; did you mean {' or '.join(repr(t) for t in near)}?" if near else ""
+        raise ValueError(f"no legal action is {text!r}{hint} ({len(legal)} are legal)")
+
     # -- optional parts: None for a game without them
+
+    def position_text(self, state: StateT) -> str | None:
+        """All of ``state`` as one line of text (FEN's role: to store, send and
+        paste a position; secrets included), which :meth:`parse_position` reads
+        back to an equal state; None for a game without it."""
+        return None
+
+    def parse_position(self, text: str) -> StateT:
+        """The state :meth:`position_text` wrote as ``text``; raises ValueError for
+        a line that is not one (or a game without position texts)."""
+        raise ValueError(f"{self.title} has no position texts")
 
     def why_illegal(self, state: StateT, action: ActionT) -> str | None:
         """The rule the engine cites when it refuses ``action`` (not among the legal
@@ -252,6 +305,12 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
 
 
 AnyGame = Game[Any, Any, Any, Any]
+
+
+def _canonical(text: str) -> str:
+    """``text`` as :meth:`Game.parse_action` compares it: case folded, runs of
+    whitespace as one space."""
+    return " ".join(text.split()).casefold()
 
 
 def declared(cls: type) -> list[str]:

@@ -22,6 +22,7 @@ from . import containment, protocol, seal
 from .connection import Connection
 from .game import AnyGame, illegal_reason
 from .jsontext import ArrayTexts
+from .names import shown_names
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
 from .record import DEALT, FORMAT, FORMAT_VERSION, GIVEN, RecordWriter, dealt_data
 from .signals import uninterruptible
@@ -79,6 +80,10 @@ class _Seat:
         self.time = time
         self.bank = time.bank
         self.name = conn.label
+        #: The name given to the seat (``NAME=BOT``), shown instead of its bot's.
+        self.named: str | None = None
+        #: The name tables, records and pages show (see :meth:`Match.shown_names`).
+        self.shown = conn.label
         self.version = ""
         self.live = True
         self.fault: Fault | None = None
@@ -107,6 +112,8 @@ class Match:
         self.config = config
         self.seed = seed
         self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
+        for seat, named in zip(self.seats, config.names, strict=False):
+            seat.named = named
         #: The seed told to each seat's bot in its hello.
         self.told = told_seeds(config.seat_key, seed, len(self.seats))
         #: The seats sent events: the bots that read them (every pipe; not an
@@ -240,7 +247,19 @@ class Match:
                 self.fault(seat, protocol.PROTOCOL_FAULT, HELLO, _unreadable(e))
                 continue
             seat.name, seat.version = info.name, info.version
+        players_data = [self.player_data(s) for s in self.seats]
+        for seat, shown in zip(self.seats, shown_names(players_data), strict=True):
+            seat.shown = shown
 
+    def player_data(self, seat: _Seat) -> dict[str, Any]:
+        """The record header's entry of ``seat``: its bot's name and version from the
+        hello, how it was started, the seed told, and the name given to it (only
+        when one was)."""
+        data = {"seat": seat.seat, "name": seat.name, "version": seat.version,
+                "bot": seat.conn.label, "seed": self.told[seat.seat]}
+        if seat.named is not None:
+            data["named"] = seat.named
+        return data
     def write_header(self) -> None:
         if self.writer is None:
             return
@@ -257,11 +276,7 @@ class Match:
                 "seed": self.seed,
                 "deal": DEALT if self.dealt_from_seed() else GIVEN,
                 "variant": self.game.variant(self.setup),
-                "players": [
-                    {"seat": s.seat, "name": s.name, "version": s.version, "bot": s.conn.label,
-                     "seed": self.told[s.seat]}
-                    for s in self.seats
-                ],
+                "players": [self.player_data(s) for s in self.seats],
                 "time": [s.time.to_data() for s in self.seats],
                 "handshake": self.config.handshake,
                 "setup": self.game.setup_to_data(self.setup),
@@ -493,7 +508,7 @@ class Match:
         seats = tuple(
             SeatResult(
                 seat=s.seat,
-                name=s.name,
+                name=s.shown,
                 version=s.version,
                 bot=s.conn.label,
                 score=scores[s.seat],

@@ -177,7 +177,7 @@ def check_hello_reply(message: Message) -> BotInfo:
         raise BadReply(
             PROTOCOL_FAULT,
             f"the bot speaks {PROTOCOL} protocol version {version}, but this referee speaks "
-            f"version {VERSION}; update the bot (see protocol/README.md)",
+            f"version {VERSION}; update the bot (tajmahal docs protocol)",
         )
     name, bot_version = message.get("name", _MISSING), message.get("version", _MISSING)
     if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():

@@ -19,6 +19,7 @@ from attrs import evolve, frozen
 
 from . import seal, written
 from .game import AnyGame
+from .names import shown_names
 from .protocol import FAULT_KINDS, HELLO
 from .text import printable, quote
 from .written import Clocks, FaultContext, FieldError
@@ -348,13 +349,12 @@ class _Replayer:
             raise RecordError(f"bad setup: {printable(str(e), limit=200)}", line=number) from None
         players = game.players(setup)
         entries = _objects(header, "players", number, players)
-        names = []
         for seat, entry in enumerate(entries):
             if entry.get("seat") != seat:
                 raise RecordError(f'"players" entry {seat} is not seat {seat}', line=number)
             for key in ("name", "version", "bot"):
                 _text(entry, key, number)
-            names.append(entry["name"])
+        names = shown_names(entries)  # as the referee showed them
         for entry in _objects(header, "time", number, players):
             _number(entry, "move", number)
             _number(entry, "bank", number)

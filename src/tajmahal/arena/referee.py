@@ -1,11 +1,13 @@
 """The referee: plays one game between bots and survives anything they do.
 
-:func:`run_match` starts the bots from :class:`BotSpec` values (a command line or
-a built-in's name); :func:`play_match` plays over given connections (used by
-tests with scripted fakes).  Both return a :class:`MatchResult` and never raise
-because of a bot: a bot that faults is marked with the kind of fault, stopped,
-and from then on its seat is played by the game's fallback policy, so the game
-finishes and the other results stand.
+:func:`run_match` starts the bots (:data:`Bot`: a command line, a built-in's
+name, ``NAME=BOT``, a :class:`BotSpec`, or a :class:`~tajmahal.arena.player.Player`
+of your own, run in process); :func:`play_match` plays over given connections
+(used by tests with scripted fakes).  Both return a :class:`MatchResult` and never
+raise because of a bot: a bot that faults is marked with the kind of fault,
+stopped, and from then on its seat is played by the game's fallback policy, so
+the game finishes and the other results stand.  docs/api.md shows them at work
+(``tajmahal docs api``).
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
 from . import cgroups, containment, sandbox
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .match import Match
+from .names import parse_named
+from .player import Player
 from .process import ProcessConnection
 from .signals import uninterruptible
 from .terms import (
@@ -39,14 +43,19 @@ from .terms import (
 
 @frozen
 class BotSpec:
-    """A bot to start: a built-in player's ``name``, or a command line ``argv``;
-    ``home``: the folder the command runs in (its files' paths are relative to it,
-    and a sandboxed bot may read it), None for the current directory."""
+    """A bot to start: a built-in player's name (``builtin``), or a command line
+    ``argv``; ``text`` as given.  ``home``: the folder the command runs in (its
+    files' paths are relative to it, and a sandboxed bot may read it), None for
+    the current directory.  ``name``: the seat's name, if one was given
+    (``NAME=BOT``: :meth:`named`); else the bot's own, from its hello."""
 
     text: str
     argv: tuple[str, ...] = ()
     builtin: str | None = None
     home: str | None = None
+    name: str | None = None
+    #: An in-process player of the caller's (:meth:`of`).
+    player: Player | None = field(default=None, eq=False)
 
     @classmethod
     def parse(cls, text: str, builtins: Sequence[str], home: str | None = None) -> BotSpec:
@@ -63,6 +72,32 @@ class BotSpec:
         elif argv[0].endswith((".js", ".mjs")):
             argv = ["node", *argv]
         return cls(text=text, argv=tuple(argv), home=home)
+
+    @classmethod
+    def of(cls, bot: Bot, builtins: Sequence[str]) -> BotSpec:
+        """``bot`` as a spec: a spec as it is, a text as the command line takes it
+        (``BOT`` or ``NAME=BOT``), a player of the caller's to run in process
+        (named by its ``name``)."""
+        if isinstance(bot, BotSpec):
+            return bot
+        if isinstance(bot, Player):
+            return cls(text=bot.name, player=bot)
+        return cls.named([bot], builtins)[0]
+
+    @classmethod
+    def named(cls, texts: Sequence[str], builtins: Sequence[str]) -> list[BotSpec]:
+        """The bots of ``texts``, each ``BOT`` or ``NAME=BOT`` (as the command line
+        takes them: :func:`~tajmahal.arena.names.parse_named`); raises ValueError for
+        an empty bot or a name given twice.
+
+        >>> specs = BotSpec.named(["me=greedy", "random"], ["greedy", "random"])
+        >>> [(spec.name, spec.builtin) for spec in specs]
+        [('me', 'greedy'), (None, 'random')]
+        """
+        return [
+            evolve(cls.parse(bot, builtins), name=name if given else None)
+            for name, bot, given in parse_named(texts)
+        ]
 
     @property
     def script(self) -> str | None:
@@ -110,14 +145,24 @@ class BotSpec:
 
 
 def _did_you_mean(text: str, builtins: Sequence[str], cwd: Path) -> str:
-    """``; did you mean 'greedy'?`` for a near built-in name or a near file."""
+    """``; did you mean 'greedy'?`` for a near built-in name or a near file, in the
+    folder ``text`` names or one folder down (``random_bot.py`` run from the
+    folder holding ``bots/``: ``bots/random_bot.py``)."""
     candidates = list(builtins)
     folder = (cwd / text).parent
+    prefix = "" if "/" not in text else text.rsplit("/", 1)[0] + "/"
+    below: list[str] = []
     with contextlib.suppress(OSError):
-        prefix = "" if "/" not in text else text.rsplit("/", 1)[0] + "/"
-        candidates += [prefix + p.name for p in sorted(folder.iterdir())[:1000]]
+        for entry in sorted(folder.iterdir())[:1000]:
+            candidates.append(prefix + entry.name)
+            if entry.is_dir() and not entry.name.startswith("."):
+                with contextlib.suppress(OSError):
+                    below += [f"{prefix}{entry.name}/{p.name}" for p in entry.iterdir()]
     candidates = [c for c in candidates if c != text]
     close = difflib.get_close_matches(text, candidates, n=1, cutoff=0.75)
+    if not close:  # the same name one folder down
+        name = text.rsplit("/", 1)[-1]
+        close = [c for c in below if c.rsplit("/", 1)[-1] == name][:1]
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -163,7 +208,9 @@ def connect(
     builtins = game.builtin_players()
     out: list[Connection] = []
     for seat, spec in enumerate(specs):
-        if spec.builtin is not None:
+        if spec.player is not None:
+            out.append(InProcessConnection(spec.player, spec.text, logs[seat]))
+        elif spec.builtin is not None:
             player = builtins[spec.builtin](seat_seed(seed, seat))
             out.append(InProcessConnection(player, spec.text, logs[seat]))
         else:
@@ -210,14 +257,37 @@ def bot_group(memory: int | None) -> cgroups.Group | None:
     return group
 
 
+#: A bot as :func:`run_match` takes it: a text as the command line takes it (a
+#: built-in's name, a command line, ``NAME=BOT``), a :class:`BotSpec`, or an
+#: in-process :class:`~tajmahal.arena.player.Player` of the caller's.
+Bot = BotSpec | str | Player
+
+
 def run_match(
     game: AnyGame,
     setup: Any,
-    specs: Sequence[BotSpec],
+    bots: Sequence[Bot],
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
 ) -> MatchResult:
-    """Play one game of ``setup`` between the bots of ``specs`` (one per seat)."""
+    """Play one game of ``setup`` (``game.random_setup(players, seed)``) between
+    ``bots``, one per seat in seat order, under ``config`` (time control, record,
+    sandbox ...), and return its result.  A program is started as a subprocess
+    and stopped after the game; a built-in or a player of the caller's runs in
+    this process.  Seats are named as the command line names them (``NAME=BOT``,
+    else the bot's own name, told apart: ``random#1``) unless ``config`` names
+    them.  ``seed`` is the deal's, written in the record: when it deals
+    ``setup``, a replay checks that; the built-in bots draw their own from it.
+
+    >>> from tajmahal.arena.registry import GAMES
+    >>> game = GAMES.get("tajmahal")
+    >>> result = run_match(game, game.random_setup(3, 7), ["greedy", "me=random", "first"], seed=7)
+    >>> [(s.name, s.rank) for s in result.seats]
+    [('greedy', 1), ('me', 3), ('first', 2)]
+    """
+    specs = [BotSpec.of(bot, list(game.builtin_players())) for bot in bots]
+    if not config.names and any(s.name is not None for s in specs):
+        config = evolve(config, names=tuple(s.name for s in specs))
     connections = connect(game, specs, config, seed)
     result = play_match(game, setup, connections, config, seed=seed)
     logs = tuple(str(p) for p in log_paths(config, len(specs)) if p is not None)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Console
 from rich.table import Table
 
+from .game import AnyGame
 from .terms import Fault, MatchResult
 from .text import printable
 
@@ -25,6 +26,16 @@ def console(stderr: bool = False) -> Console:
         columns = os.environ.get("COLUMNS", "")
         width = int(columns) if columns.isdigit() and int(columns) >= 20 else 80
     return Console(file=file, width=width, highlight=False, markup=False, emoji=False)
+
+
+def summary_line(game: AnyGame, result: MatchResult) -> str:
+    """The line above a result's table: the game, its players, variant and seed,
+    the decisions and time it took, and where its record is."""
+    return (
+        f"{game.title}, {len(result.seats)} players ({result.variant}), seed {result.seed}: "
+        f"{result.decisions} decisions in {result.duration:.2f} s"
+        + (f"; record {result.record}" if result.record else "")
+    )
 
 
 def fault_text(fault: Fault, names: Sequence[str]) -> str:
@@ -43,16 +54,25 @@ def fault_text(fault: Fault, names: Sequence[str]) -> str:
 
 def result_table(result: MatchResult, sources: Sequence[str]) -> None:
     """The result of a match: a row per seat, then a line per fault and the bots'
-    logs.  How each bot was started is a column when the console is wide enough,
-    else a line per bot under the table, so that the table fits (80 columns for
-    Taj Mahal's five score sources with a fault)."""
+    logs.  The table fits the console: how each bot was started is a column when
+    there is room, else a line per bot under it; then long names are cut (ending
+    in "..."); last, the fault column is left out (the lines under the table tell
+    each fault in full).  Taj Mahal's five score sources, a fault and names of
+    20 characters fit 80 columns."""
     out = console()
-    bots = [(s.seat, printable(s.bot)) for s in result.seats if s.name != s.bot]
-    table = _result_table(result, sources, with_bots=bool(bots))
-    natural = out.measure(table, options=out.options.update_width(10_000)).maximum
-    if bots and natural > out.width:
-        table = _result_table(result, sources, with_bots=False)
-    else:
+    bots = [(s.seat, printable(s.bot)) for s in result.seats if _bot_shown(s.name, s.bot)]
+    layouts = [
+        (with_bots, faults, width)
+        for with_bots, faults in ((True, True), (False, True), (False, False))
+        if with_bots <= bool(bots)
+        for width in PLAYER_WIDTHS
+    ]
+    for with_bots, faults, width in layouts:
+        table = _result_table(result, sources, with_bots, faults, width)
+        natural = out.measure(table, options=out.options.update_width(10_000)).maximum
+        if natural <= out.width:
+            break
+    if with_bots:
         bots = []
     out.print(table)
     for seat, bot in bots:
@@ -65,6 +85,16 @@ def result_table(result: MatchResult, sources: Sequence[str]) -> None:
     written = logs_text(result.logs)
     if written:
         out.print(f"bot logs: {written}", overflow="fold")
+
+
+#: The widths the player column is tried at, widest first, until the table fits.
+PLAYER_WIDTHS: Final = (20, 16, 12, 8)
+
+
+def _bot_shown(name: str, bot: str) -> bool:
+    """Whether a seat's bot is worth showing beside its name: not when the name is
+    the bot's text (``greedy``), or it numbered (``greedy#2``)."""
+    return name != bot and name.rsplit("#", 1)[0] != bot
 
 
 def logs_text(paths: Sequence[str]) -> str:
@@ -84,10 +114,12 @@ def _number_column(table: Table, header: str, style: str = "") -> None:
     table.add_column(header, justify="right", no_wrap=True, min_width=len(header), style=style)
 
 
-def _result_table(result: MatchResult, sources: Sequence[str], with_bots: bool) -> Table:
+def _result_table(
+    result: MatchResult, sources: Sequence[str], with_bots: bool, faults: bool, player: int
+) -> Table:
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     _number_column(table, "seat")
-    table.add_column("player", no_wrap=True, max_width=20, overflow="ellipsis")
+    table.add_column("player", no_wrap=True, max_width=player, overflow="ellipsis")
     if with_bots:
         table.add_column("bot", overflow="fold", style="dim")
     for source in sources:
@@ -95,7 +127,7 @@ def _result_table(result: MatchResult, sources: Sequence[str], with_bots: bool) 
     _number_column(table, "total", style="bold")
     _number_column(table, "rank")
     _number_column(table, "time")
-    faulted = any(s.fault is not None for s in result.seats)
+    faulted = faults and any(s.fault is not None for s in result.seats)
     if faulted:  # the kind: the line under the table says more
         table.add_column("fault", no_wrap=True)
     for s in result.seats:
@@ -105,7 +137,7 @@ def _result_table(result: MatchResult, sources: Sequence[str], with_bots: bool) 
         table.add_row(
             str(s.seat),
             printable(s.name),
-            *(["" if s.name == s.bot else printable(s.bot)] if with_bots else []),
+            *([printable(s.bot) if _bot_shown(s.name, s.bot) else ""] if with_bots else []),
             *(str(s.breakdown.get(src, 0)) for src in sources),
             str(s.score),
             str(s.rank),

@@ -53,7 +53,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -189,7 +191,7 @@ def command(
     if found is None:
         raise OSError("bwrap is not installed")
     bwrap, no_userns = found
-    argv = _absolute(argv, home)
+    argv = resolved(_absolute(argv, home))
     readable = readable_paths(argv, home)
     hide = list(hide)
     for folder in hide:
@@ -281,12 +283,91 @@ def _absolute(argv: Sequence[str], home: str | None = None) -> list[str]:
     return out
 
 
+#: Programs that are interpreters the sandbox asks where they live (python,
+#: python3.12, pypy3; node), and what it asks them: their real executable, then
+#: the directories they read (installation and import path), as JSON.
+_PYTHON: Final = re.compile(r"(python|pypy)[0-9.]*")
+_NODE: Final = frozenset({"node", "nodejs"})
+_ASK_PYTHON: Final = (
+    "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), sys.prefix, "
+    "sys.base_prefix, sys.exec_prefix, *[p for p in sys.path if os.path.isabs(p)]]))"
+)
+_ASK_NODE: Final = (
+    "const fs = require('fs'), path = require('path'); "
+    "const real = fs.realpathSync(process.execPath); "
+    "console.log(JSON.stringify([real, path.dirname(path.dirname(real))]))"
+)
+
+
+def resolved(argv: Sequence[str]) -> list[str]:
+    """``argv`` with an interpreter that lives outside the system's folders (a
+    version manager's shim: pyenv, asdf, mise; conda's or nvm's binary) given by
+    its real path, as it answers from outside the sandbox (:func:`interpreter`):
+    a shim runs its manager from a home folder the sandbox hides."""
+    found = interpreter(argv[0]) if argv else None
+    return [found[0], *argv[1:]] if found is not None else list(argv)
+
+
+@functools.cache
+def interpreter(program: str) -> tuple[str, tuple[str, ...]] | None:
+    """The real executable of the interpreter ``program`` (python*, pypy*, node;
+    a name on the PATH or a path) and the directories it reads, when it lies
+    outside the system's folders; asked of the interpreter itself, in the
+    environment a sandboxed bot gets, from this folder (where a shim reads its
+    ``.python-version``).  None for another program, one in the system's
+    folders or this Python, or one that does not answer."""
+    name = os.path.basename(program)
+    if _PYTHON.fullmatch(name):
+        ask = ["-I", "-c", _ASK_PYTHON]
+    elif name in _NODE:
+        ask = ["-e", _ASK_NODE]
+    else:
+        return None
+    where = program if os.sep in program else which(program)
+    if where is None or _in_system(os.path.realpath(where)):
+        return None
+    if os.path.realpath(where) == os.path.realpath(sys.executable):
+        return None  # this Python: readable already
+    try:
+        done = subprocess.run(
+            [where, *ask], capture_output=True, timeout=30, env=_environment(),
+            stdin=subprocess.DEVNULL, check=False,
+        )
+        answer = json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    if done.returncode != 0 or not isinstance(answer, list) or not answer:
+        return None
+    if not all(isinstance(a, str) and os.path.isabs(a) for a in answer):
+        return None
+    real = answer[0]
+    dirs = tuple(d for d in answer[1:] if os.path.isdir(d) and not _holds_a_home(d))
+    return (real, dirs) if os.path.isfile(real) else None
+
+
+def _in_system(path: str) -> bool:
+    """Whether ``path`` lies in a system directory the sandbox shows."""
+    return any(
+        _beneath(path, os.path.realpath(d)) for d in SYSTEM_DIRS if os.path.isdir(d)
+    )
+
+
+def _holds_a_home(directory: str) -> bool:
+    """Whether ``directory`` is a home folder or holds one (``/``, ``/home``):
+    never bound whole for an interpreter."""
+    homes = {os.path.expanduser("~"), os.environ.get("HOME", "/")}
+    real = os.path.realpath(directory)
+    return any(_beneath(os.path.realpath(h), real) for h in homes if h)
+
+
 def readable_paths(argv: Sequence[str], home: str | None = None) -> list[str]:
     """The directories, besides the system's, a sandboxed bot may read: Python's
     (its installation, this package's, the import path's) and Node's, and those
     of the bot's program and script (the first arguments that name files; the
     files alone when they lie directly in ``/``, ``/tmp`` or another directory
-    the sandbox makes its own), and the bot's ``home``."""
+    the sandbox makes its own), and the bot's ``home``; for an interpreter from
+    outside the system's folders (:func:`interpreter`), its installation and
+    import path (never a home folder whole)."""
     dirs = [sys.prefix, sys.base_prefix, sys.exec_prefix]
     if home is not None:
         dirs.append(os.path.abspath(home))
@@ -294,6 +375,9 @@ def readable_paths(argv: Sequence[str], home: str | None = None) -> list[str]:
     dirs.append(str(Path(_LAUNCHER).parents[2]))  # the directory holding this package
     here = os.getcwd()  # on the import path of `python -m` (a tournament worker)
     dirs += [p for p in sys.path if p and os.path.isabs(p) and p != here and os.path.isdir(p)]
+    found = interpreter(argv[0]) if argv else None
+    if found is not None:
+        dirs += found[1]
     node = which("node")
     if node is not None:
         dirs.append(str(Path(os.path.realpath(node)).parent.parent))
@@ -315,6 +399,61 @@ def readable_paths(argv: Sequence[str], home: str | None = None) -> list[str]:
     return sorted(
         d for d in kept if not any(_beneath(d, other) for other in (*kept - {d}, *system))
     )
+
+
+#: An absolute path in a script's text (a shim's ``exec "/root/.pyenv/libexec/pyenv"``).
+_PATH_IN_TEXT: Final = re.compile(r"/[\w.+@-]+(?:/[\w.+@-]+)+")
+
+
+def hidden_need(argv: Sequence[str], home: str | None = None) -> str | None:
+    """Why the bot ``argv`` cannot run in the sandbox although it runs outside:
+    its program is a script (a version manager's shim, say) whose interpreter, or
+    a program it runs by its path, lies where the sandbox hides it (a home
+    folder); the message names it and how to get past it.  None when nothing
+    such is seen (an interpreter is resolved instead: :func:`resolved`); ``home``:
+    the folder the bot runs in, as for :func:`command`."""
+    argv = resolved(_absolute(argv, home))
+    if not argv:
+        return None
+    program = argv[0]
+    where = program if os.sep in program else which(program)
+    if where is None or not os.path.isfile(where):
+        return None
+    try:
+        with open(where, "rb") as f:
+            head = f.read(8192)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    text = head.decode("latin-1")
+    words = text[2:].splitlines()[0].split()
+    needed = words[:1]
+    if words and os.path.basename(words[0]) == "env":
+        named = [w for w in words[1:] if not w.startswith("-")]
+        found = which(named[0]) if named else None
+        needed = [found] if found else []
+    needed += _PATH_IN_TEXT.findall(text)
+    readable = [*(d for d in SYSTEM_DIRS if os.path.isdir(d)), *readable_paths(argv, home)]
+    for need in needed:
+        if not (os.path.isfile(need) and os.access(need, os.X_OK)):
+            continue
+        if any(_beneath(os.path.realpath(need), os.path.realpath(d)) for d in readable):
+            continue
+        folder = os.path.dirname(where)
+        manager = os.path.basename(os.path.dirname(folder)).lstrip(".")  # ~/.pyenv/shims
+        how = (
+            f" (a version manager's shim: `{manager} which {os.path.basename(where)}` "
+            "prints it)" if os.path.basename(folder) == "shims" and manager else ""
+        )
+        what = f"{where} is a script" if os.sep in program else f"{program!r} is {where}, a script"
+        return (
+            f"{what} that runs {need}, which the sandbox "
+            "hides (it shows the system's folders, Python's and Node's, and the bot's "
+            f"own, never your home folder): give the program by its real path{how}, "
+            f"or play with {OFF}"
+        )
+    return None
 
 
 def _beneath(path: str, directory: str) -> bool:
@@ -404,14 +543,18 @@ def _working_dir(readable: Sequence[str], hide: Iterable[Path]) -> str:
     return here if seen and not hidden else "/tmp"
 
 
-def _environment_options() -> list[str]:
+def _environment() -> dict[str, str]:
     """A sandboxed bot's environment: nothing of the referee's but the path and
     the language."""
     env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": "/tmp", "TMPDIR": "/tmp"}
     for key in ("LANG", "LC_ALL"):
         if key in os.environ:
             env[key] = os.environ[key]
+    return env
+
+
+def _environment_options() -> list[str]:
     options = []
-    for key, value in env.items():
+    for key, value in _environment().items():
         options += ["--setenv", key, value]
     return options

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import click
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .commands import game_option, load_game_option
 from .game import AnyGame
+from .options import game_option, load_game_option
 from .record import RecordError, read_game_id, read_lines, replay
 from .registry import GameRegistry, UnknownGame, registry_of
 from .text import printable
+
+#: ``--color``: rich's choice (a terminal; FORCE_COLOR, NO_COLOR), always, never.
+COLOR_CHOICES: Final = ("auto", "always", "never")
 
 
 def state_at(game: AnyGame, path: Path, step: int) -> tuple[Any, Any]:
@@ -54,12 +57,23 @@ def show_command(games: GameRegistry | AnyGame) -> click.Command:
     )
     @click.option("--seat", type=int, help="Show only what this seat saw (its hand, no other).")
     @game_option(registry, "the one named in the record")
-    def show(record: Path, step: int | None, seat: int | None, game_name: str | None) -> None:
+    @click.option(
+        "--color",
+        type=click.Choice(COLOR_CHOICES),
+        default="auto",
+        show_default=True,
+        help="Colours (the cards'): on a terminal only (auto, which also follows the "
+        "FORCE_COLOR and NO_COLOR variables), or always (through a pipe: less -R), or never.",
+    )
+    def show(
+        record: Path, step: int | None, seat: int | None, game_name: str | None, color: str
+    ) -> None:
         """Show the position of a game record after one decision, in the terminal.
 
         \b
         Example:
           tajmahal show runs/g.jsonl --step 40 --seat 1
+          tajmahal show runs/g.jsonl --color always | less -R
         """
         try:
             game = (
@@ -81,7 +95,13 @@ def show_command(games: GameRegistry | AnyGame) -> click.Command:
         if seat is not None and not 0 <= seat < len(names):
             raise click.BadParameter(f"no seat {seat} among {len(names)}", param_hint="--seat")
         _, state = state_at(game, record, chosen)
-        console = Console(highlight=False, markup=False, emoji=False)
+        console = Console(
+            highlight=False,
+            markup=False,
+            emoji=False,
+            force_terminal={"always": True, "never": False}.get(color),
+            color_system=None if color == "never" else "auto",
+        )
         header = done.header
         console.print(
             Text(

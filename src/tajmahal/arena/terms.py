@@ -179,7 +179,10 @@ class MatchConfig:
     (:func:`~tajmahal.arena.referee.told_seed`; a tournament's comes from its
     directory's key, so a game played again tells the same seeds); None: a fresh
     random one per match.  The seeds told are in the record's header, the key is
-    not."""
+    not.
+    ``names``: each seat's name as given (``NAME=BOT``); a seat without one (None,
+    or past the end) is named by its bot's hello.  Alike names are told apart
+    (``random#1``, ``random#2``: :func:`~tajmahal.arena.names.unique_names`)."""
 
     time: TimeControl | tuple[TimeControl, ...] = TimeControl()
     handshake: float = DEFAULT_HANDSHAKE
@@ -197,6 +200,7 @@ class MatchConfig:
     memory: int | None = None
     hide: tuple[Path, ...] = ()
     seat_key: bytes | None = field(default=None, repr=False)
+    names: tuple[str | None, ...] = ()
 
     def seat_time(self, seat: int) -> TimeControl:
         if isinstance(self.time, TimeControl):

@@ -36,7 +36,7 @@ import orjson
 
 from .game import AnyGame
 from .offers import first_part
-from .record import Replay, read_lines, replay
+from .record import RecordError, Replay, read_lines, replay
 
 
 class Fragments:
@@ -268,16 +268,27 @@ def write_viewer(
     paths: Sequence[Path],
     out: Path,
     progress: Callable[[int, int], None] | None = None,
+    bad: Callable[[Path, Exception], None] | None = None,
 ) -> int:
     """Replay ``paths`` (``game_of(path)`` gives each one's game) and write the viewer
     to ``out`` (atomically: a temporary file renamed); the number of games.
-    ``progress(done, total)`` is called after each game."""
+    ``progress(done, total)`` is called after each game.  A record that does not
+    replay (a :class:`~tajmahal.arena.record.RecordError`, or a ValueError: an
+    unknown game) raises, or with ``bad`` is handed to it and left out of the
+    page; when none replays, no page is written."""
     fragments = Fragments()
     games = []
     for k, path in enumerate(paths):
-        games.append(game_data(game_of(path), path, fragments))
+        try:
+            games.append(game_data(game_of(path), path, fragments))
+        except (RecordError, ValueError) as e:
+            if bad is None:
+                raise
+            bad(path, e)
         if progress is not None:
             progress(k + 1, len(paths))
+    if not games:
+        return 0
     title = games[0]["title"] if len(games) == 1 else f"{len(games)} games"
     text = viewer_html(games, fragments, title)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import socket
 import time
 from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import Any, Final
@@ -50,6 +51,25 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` for a server to listen on (port 0: a free
+    one, which ``getsockname()`` tells); OSError where it cannot be bound."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def cannot_serve(host: str, port: int, error: OSError) -> str:
+    """Why a server cannot listen on ``host:port``, and the way out a taken port has."""
+    hint = " (--port 0 takes any free port)" if port else ""
+    return f"cannot serve on {host}:{port}: {error.strerror or error}{hint}"
 
 
 def is_loopback(host: str) -> bool:

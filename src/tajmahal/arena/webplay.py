@@ -24,7 +24,6 @@ turn passes to another person.
 from __future__ import annotations
 
 import contextlib
-import socket
 import sys
 import threading
 import time
@@ -36,6 +35,7 @@ from attrs import evolve
 from . import containment
 from .connection import Connection, InProcessConnection
 from .game import AnyGame, Pictures
+from .names import unique_names
 from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
@@ -43,7 +43,14 @@ from .referee import BotSpec, connect, play_match
 from .signals import terminate_as_interrupt
 from .terms import MatchConfig, MatchResult, TimeControl
 from .viewer import asset, seen_by
-from .webgate import BodyTooLarge, Gate, connection_limit, limited_protocol
+from .webgate import (
+    BodyTooLarge,
+    Gate,
+    cannot_serve,
+    connection_limit,
+    limited_protocol,
+    listening_socket,
+)
 from .websession import Launch, WebSession, origin
 
 #: The name a seat gives for a person (``tajmahal play human greedy``).
@@ -356,9 +363,7 @@ class Server:
     ) -> None:
         import uvicorn
 
-        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
+        self.sock = listening_socket(host, port)
         self.host = host
         self.port = self.sock.getsockname()[1]
         self.session = WebSession("tajmahal play")
@@ -401,6 +406,21 @@ class Server:
             self.sock.close()
 
 
+def seat_names(specs: Sequence[BotSpec | None], given: Sequence[str | None]) -> list[str]:
+    """The names the page, the result and the record show: a name ``given`` (``NAME=``
+    of the command line), else the bot as given, or ``human`` (``human 1``,
+    ``human 2`` ... for several people); alike ones told apart (``random#1``)."""
+    humans = sum(spec is None for spec in specs)
+    chosen = [given[k] if k < len(given) else None for k in range(len(specs))]
+    names = [
+        name if name is not None
+        else spec.text if spec is not None
+        else (f"{HUMAN} {k}" if humans > 1 else HUMAN)
+        for k, (name, spec) in enumerate(zip(chosen, specs, strict=True))
+    ]
+    return unique_names(names, [name is not None for name in chosen])
+
+
 def play_in_browser(
     game: AnyGame,
     setup: Any,
@@ -420,10 +440,7 @@ def play_in_browser(
     After the game the page stays up ``linger`` seconds (None: until Ctrl-C).  The
     bots' moves are shown ``pace`` seconds apart."""
     humans = [seat for seat, spec in enumerate(specs) if spec is None]
-    names = [
-        s.text if s is not None else (f"{HUMAN} {k}" if len(humans) > 1 else HUMAN)
-        for k, s in enumerate(specs)
-    ]
+    names = seat_names(specs, config.names)
     table = Table(game, setup, names, humans, pace)
     filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
     connections: list[Connection] = connect(
@@ -434,7 +451,7 @@ def play_in_browser(
     times = [config.seat_time(s) for s in range(len(specs))]
     for seat in humans:
         times[seat] = HUMAN_TIME
-    config = evolve(config, time=tuple(times), on_step=table.on_step)
+    config = evolve(config, time=tuple(times), on_step=table.on_step, names=tuple(names))
     server = Server(table, host, port)
     server.start()
     launch: Launch | None = None
@@ -486,8 +503,10 @@ def run_play(
 
     import click
 
-    from .commands import (
+    from .names import parse_named
+    from .options import (
         check_outputs_hidden,
+        check_programs_run,
         check_sandbox,
         check_writable,
         default_sandbox,
@@ -496,7 +515,7 @@ def run_play(
         say_sandbox,
     )
     from .registry import registry_of
-    from .report import result_table
+    from .report import result_table, summary_line
 
     containment.hide_option("--seed")  # from other processes (the bots): it deals the deck
     registry = registry_of(games)
@@ -506,11 +525,19 @@ def run_play(
             f"{game.title} is for {game.min_players}-{game.max_players} players: give that "
             f"many SEATs (human or a bot), not {len(seats)}"
         )
-    if HUMAN not in seats:
-        raise click.UsageError("no human seat: `tajmahal match` plays bots against each other")
+    try:
+        named = parse_named(seats)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if not any(bot == HUMAN for _, bot, _ in named):
+        raise click.UsageError(
+            "no human seat (human, or NAME=human): `tajmahal match` plays bots against "
+            "each other"
+        )
     builtins = sorted(game.builtin_players())
-    bots = iter(parse_bots([s for s in seats if s != HUMAN], builtins))
-    specs = [None if s == HUMAN else next(bots) for s in seats]
+    bots = iter(parse_bots([bot for _, bot, _ in named if bot != HUMAN], builtins, named=False))
+    specs = [None if bot == HUMAN else next(bots) for _, bot, _ in named]
+    given = tuple(name if was_given else None for name, _, was_given in named)
     if record is not None:
         check_writable(record, "--record")
     seed = secrets.randbits(63) if seed is None else seed
@@ -521,12 +548,15 @@ def run_play(
     programs = any(spec is not None and spec.builtin is None for spec in specs)
     confined = default_sandbox(sandbox, programs)
     check_sandbox(confined)
+    check_programs_run([spec for spec in specs if spec is not None], confined)
     if record is not None:
         bot_specs = [spec for spec in specs if spec is not None]
         check_outputs_hidden(bot_specs, confined, [(record.parent, f"--record {record}")])
     if programs:
         say_sandbox(confined, sandbox)
-    config = MatchConfig(time=TimeControl(move=move), record=record, sandbox=confined)
+    config = MatchConfig(
+        time=TimeControl(move=move), record=record, sandbox=confined, names=given
+    )
     try:
         with terminate_as_interrupt():
             result = play_in_browser(
@@ -539,13 +569,13 @@ def run_play(
                 port=port,
                 open_browser=browser,
                 linger=linger,
-                say=lambda line: click.echo(line, err=True),
+                say=click.echo,
                 pace=pace,
             )
     except OSError as e:
-        raise click.UsageError(f"cannot serve on {host}:{port}: {e.strerror or e}") from None
+        raise click.UsageError(cannot_serve(host, port, e)) from None
     except KeyboardInterrupt:
         click.echo("interrupted: the game was stopped; no record was written", err=True)
         sys.exit(130)
-    click.echo(f"{game.title}, {len(seats)} players, seed {seed}: {result.decisions} decisions")
+    click.echo(summary_line(game, result))
     result_table(result, game.score_sources)

@@ -54,7 +54,7 @@ from .text import printable, quote
 HEADER_FIELDS: Final = frozenset({"type", "format", "format_version", "game", "referee",
                                   "started", "seed", "deal", "variant", "players", "time",
                                   "handshake", "setup"})
-PLAYER_FIELDS: Final = frozenset({"seat", "name", "version", "bot", "seed"})
+PLAYER_FIELDS: Final = frozenset({"seat", "name", "version", "bot", "seed", "named"})
 TIME_FIELDS: Final = frozenset({"move", "bank"})
 ACTION_FIELDS: Final = frozenset({"type", "decision", "seat", "action", "choice", "by", "time",
                                   "scores"})
@@ -183,6 +183,9 @@ def check_header(header: Mapping[str, Any]) -> None:
         bot = entry["bot"]
         if not bot or "\0" in bot:
             raise FieldError(f'"players" entry {seat}: "bot" must be a command: {quote(bot)}')
+        named = entry.get("named", "")
+        if "named" in entry and not (_is_text(named) and named.strip() == named and named):
+            raise FieldError(f'"players" entry {seat}: "named" must be a name: {quote(named)}')
 
 
 def _seconds(value: Any, positive: bool = False) -> bool:

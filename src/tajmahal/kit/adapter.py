@@ -40,7 +40,7 @@ import orjson
 from ..arena.game import Game
 from ..arena.jsontext import Texts, field_names
 from ..arena.player import Player
-from . import scoring
+from . import position, scoring
 from .errors import IllegalAction
 from .tagged import TaggedConverter, type_tag
 
@@ -95,6 +95,7 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
       :attr:`event_types` are its unions ``"Action"`` and ``"Event"``),
       :attr:`view_type` and :attr:`view_skip` (view fields an ``act`` leaves out:
       they travel apart);
+    - :attr:`state_type`, its state class, for positions as text (optional);
     - :attr:`secret_events`, the event classes that other seats see otherwise
       (:meth:`event_for` hides their secrets);
     - :attr:`passive`, the action classes the fallback policy plays when one is
@@ -114,6 +115,9 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     event_types: ClassVar[tuple[type, ...]]
     view_type: ClassVar[type]
     view_skip: ClassVar[tuple[str, ...]] = ()
+    #: The state class, an attrs class whose states hold their ``setup``: a game
+    #: that names it has positions as text (:mod:`tajmahal.kit.position`).
+    state_type: ClassVar[type | None] = None
     public_setup_type: ClassVar[Any] = None
     secret_events: ClassVar[tuple[type, ...]] = ()
     passive: ClassVar[tuple[type, ...]] = ()
@@ -270,6 +274,26 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
         """What the game adds to the JSON Schema its classes give of its part of the
         protocol (:func:`tajmahal.kit.schema.game_schema`: a title, a description,
         its data formats); None: the game publishes no schema."""
+        return None
+
+    def position_text(self, state: StateT) -> str | None:
+        """The state as one line (:mod:`tajmahal.kit.position`), for a game that names
+        its state class (:attr:`state_type`) whose states hold their setup (None for
+        another)."""
+        if not position.has_positions(self):
+            return None
+        return position.position_text(self, state)
+
+    def parse_position(self, text: str) -> StateT:
+        if not position.has_positions(self):
+            return super().parse_position(text)  # a ValueError: no position texts
+        state: StateT = position.parse_position(self, text)
+        return state
+
+    def check_position(self, state: StateT) -> None:
+        """The game's own whole-state check of a position read from its text
+        (:meth:`parse_position`): raises ValueError; the kit checks the setup, the
+        seats and the seat to act, a game may check more."""
         return None
 
     def encoding(self) -> Encoding[StateT, ActionT] | None:

@@ -51,6 +51,7 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
 
     converter = CONVERTER
     view_type = PlayerView
+    state_type = State
     view_skip = ("setup", "legal")
     public_setup_type = PublicSetup
     secret_events = (CardDrawn,)  # its seat sees the card, the others do not
@@ -68,6 +69,9 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     def view_to_send(self, state: State, seat: int) -> PlayerView:
         """The view without its legal actions (they travel apart): not computed twice."""
         return seen(state, seat, ())
+
+    def check_position(self, state: State) -> None:
+        rules.check_state(state)  # every card in one place, palaces and tiles counted
 
     # -- setups
 

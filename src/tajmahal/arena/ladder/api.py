@@ -322,10 +322,19 @@ def serve_command(registry: GameRegistry) -> click.Command:
             raise click.ClickException(str(e)) from None
         import uvicorn
 
+        from ..webgate import cannot_serve, listening_socket
+        from ..websession import origin
+
         with opened(registry, ladder_dir, db_url) as lad, errors_as_lines():
+            try:
+                sock = listening_socket(host, port)
+            except OSError as e:
+                raise click.UsageError(cannot_serve(host, port, e)) from None
             app = make_app(Context(lad.db, lad.place, lad.game, lad.settings))
-            click.echo(f"the ladder's API on http://{host}:{port}{API}/ (Ctrl-C stops it)")
+            server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+            address = origin(host, sock.getsockname()[1]).rstrip("/")
+            click.echo(f"the ladder's API on {address}{API}/ (Ctrl-C stops it)")
             with contextlib.suppress(KeyboardInterrupt):
-                uvicorn.run(app, host=host, port=port, log_level="warning")
+                server.run(sockets=[sock])
 
     return serve

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from ..commands import check_bots_start, game_option, load_game_option, referee_options
 from ..game import AnyGame
+from ..options import check_bots_start, game_option, load_game_option, referee_options
 from ..referee import BotSpec
 from ..registry import GameRegistry, registry_of
 from ..sandbox import unavailable as sandbox_unavailable
@@ -37,7 +37,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
         """A ladder: bots of many authors meet continuously, rated as they play.
 
         \b
-        Examples (a class in five minutes, docs/ladder.md):
+        Examples (a class in five minutes: tajmahal docs ladder):
           tajmahal ladder init class --game tikal
           cd class && tajmahal ladder add alice ../alice_bot --owner alice
           tajmahal ladder add house greedy
@@ -64,7 +64,7 @@ def ladder_command(games: GameRegistry | AnyGame) -> click.Group:
                   help="Games a new version plays more often at first (placement games).")
     @click.option("--duplicate", is_flag=True,
                   help="Play each meeting of bots as a deal in every seat rotation (needs "
-                  "--players; see docs/ladder.md on what it assumes of the bots).")
+                  "--players; tajmahal docs ladder says what it assumes of the bots).")
     @click.option("--variant", help="Game variant (needs --players).")
     @referee_options
     def init(directory: Path, game_name: str | None, players: int | None, db_url: str | None,

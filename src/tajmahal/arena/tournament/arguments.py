@@ -11,16 +11,17 @@ from typing import Any
 
 import click
 
-from ..commands import (
+from ..game import AnyGame
+from ..options import (
     check_bots_start,
     check_memory,
     check_outputs_hidden,
+    check_programs_run,
     check_sandbox,
     load_game_option,
     parse_bots,
     parse_seat_time,
 )
-from ..game import AnyGame
 from ..registry import GameRegistry, UnknownGame
 from ..terms import MatchConfig, TimeControl
 from . import gauntlet
@@ -225,10 +226,11 @@ def check_entrants(
     read the output directory ``out``: before any game, and before the output
     directory is made."""
     builtins = sorted(game.builtin_players())
-    specs = parse_bots([e.bot for e in entrants], builtins)
+    specs = parse_bots([e.bot for e in entrants], builtins, named=False)
     source = plan.to_data() if plan is not None else options
     check_sandbox(source["sandbox"])
     check_memory(source["memory"])
+    check_programs_run(specs, source["sandbox"])
     if out is not None:
         check_outputs_hidden(specs, source["sandbox"], [(out, f"--out {out}")])
     if not options["preflight"]:

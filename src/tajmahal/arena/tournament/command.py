@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from .. import containment
-from ..commands import (
+from ..game import AnyGame
+from ..options import (
     SEED,
     default_sandbox,
     game_option,
@@ -23,7 +24,6 @@ from ..commands import (
     say_sandbox,
     seat_time_option,
 )
-from ..game import AnyGame
 from ..registry import GameRegistry, registry_of
 from .arguments import (
     DEFAULT_GAMES,
@@ -116,7 +116,7 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
         help="Play each deal's cards in every seating (duplicate deals: the luck of the "
         "cards cancels out), or fresh cards in every game [default: duplicate when every "
         "BOT is built in; fresh when one is a program, which could tell another seating "
-        "what it saw: see docs/tournaments.md].",
+        "what it saw: tajmahal docs tournaments].",
     )
     @click.option(
         "--sprt",

@@ -5,6 +5,7 @@ and the final tables."""
 from __future__ import annotations
 
 import math
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import Any, Final
@@ -26,7 +27,7 @@ from rich.table import Table
 from ..text import printable
 from .journal import Finished
 from .plan import Plan
-from .sprt import H1, OVERSHOOT, SprtStatus
+from .sprt import H1, OVERSHOOT, EloEstimate, SprtStatus
 from .standings import Standing, Standings
 from .stats import Estimate
 
@@ -243,11 +244,59 @@ def sprt_lines(status: SprtStatus, plan: Plan) -> list[str]:
         nelo = "-"
         if e.nelo is not None and e.nelo_low is not None and e.nelo_high is not None:
             nelo = f"{e.nelo:.1f} [{e.nelo_low:.1f}, {e.nelo_high:.1f}]"
-        lines.append(
-            f"Elo: {e.elo:.1f} [{e.elo_low:.1f}, {e.elo_high:.1f}], nElo: {nelo} "
-            f"(95%; score {e.score:.3f})"
-        )
+        lines.append(f"Elo: {elo_text(e, 1)}, nElo: {nelo} (95%; score {e.score:.3f})")
     return lines
+
+
+def elo_text(e: EloEstimate, digits: int) -> str:
+    """``72.9 [50.5, 95.2]``; a bound where no Elo is finite: ``> 365.2`` (every
+    game won), ``< -365.2`` (every game lost)."""
+    if e.elo is None or e.elo_low is None or e.elo_high is None:
+        if e.elo_low is not None:
+            return f"> {e.elo_low:.{digits}f}"
+        return f"< {e.elo_high:.{digits}f}" if e.elo_high is not None else "-"
+    return f"{e.elo:.{digits}f} [{e.elo_low:.{digits}f}, {e.elo_high:.{digits}f}]"
+
+
+def game_line(game: Finished, entrants: Sequence[str]) -> str:
+    """One line for a finished game, as cutechess prints them: its number, then
+    each seat's entrant (named as in ``entrants``) with its score, best first
+    (``1.``, ``2.`` ..., alike ranks alike), then the faults.
+
+    >>> result = {"scores": [28, 70, 38], "ranks": [3, 1, 2],
+    ...           "faults": [{"seat": 1, "kind": "timeout"}]}
+    >>> entrants = ["greedy", "random#1", "random#2"]
+    >>> game_line(Finished(2, 0, 2, 7, (1, 2, 0), "games/000002.jsonl", result), entrants)
+    'game 2: 1. random#2 70, 2. greedy 38, 3. random#1 28; random#2 timeout'
+    """
+    data = game.result
+    scores, ranks = data.get("scores", []), data.get("ranks", [])
+    names = [entrants[e] for e in game.seating]
+    order = sorted(range(len(scores)), key=lambda k: (ranks[k], k))
+    places = ", ".join(f"{ranks[k]}. {printable(names[k])} {scores[k]}" for k in order)
+    faults = [
+        f"{printable(names[f['seat']])} {f.get('kind')}"
+        for f in data.get("faults", [])
+        if isinstance(f.get("seat"), int) and 0 <= f["seat"] < len(names)
+    ]
+    return f"game {game.number}: {places}" + (f"; {', '.join(faults)}" if faults else "")
+
+
+def folded(line: str, width: int) -> str:
+    """A :func:`game_line` folded to ``width`` between two seats (never inside one's
+    ``1. name score``), the lines after the first indented.
+
+    >>> print(folded("game 1: 1. a 49, 2. bb 35, 3. c 23", 22))
+    game 1: 1. a 49,
+      2. bb 35, 3. c 23
+    """
+    head, _, rest = line.partition(": ")
+    places = rest.split(", ")
+    glued = f"{head}:\u00a0" + ", ".join(p.replace(" ", "\u00a0") for p in places)
+    lines = textwrap.wrap(
+        glued, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
+    return "\n".join(lines).replace("\u00a0", " ")
 
 
 class LiveDisplay:
@@ -271,6 +320,7 @@ class LiveDisplay:
         self.played = 0
         self.shown = 0.0
         self.llr = ""
+        self.plan: Plan | None = None
 
     def __enter__(self) -> LiveDisplay:
         self.live.start()
@@ -280,12 +330,15 @@ class LiveDisplay:
         self.live.stop()
 
     def started(self, plan: Plan, standings: Standings, resumed: int) -> None:
+        self.plan = plan
         self.task = self.progress.add_task("games", total=plan.games, completed=resumed, rate="")
         self.start = time.monotonic()
         self._show(standings)
 
     def finished(self, game: Finished, standings: Standings) -> None:
-        assert self.task is not None
+        assert self.task is not None and self.plan is not None
+        line = game_line(game, [e.name for e in self.plan.entrants])
+        self.live.console.print(folded(line, self.console.width), soft_wrap=True)  # above
         self.played += 1
         rate = rate_text(self.played, time.monotonic() - self.start) + self.llr
         self.progress.update(self.task, advance=1, rate=rate)
@@ -319,6 +372,7 @@ class PlainDisplay:
         self.played = 0
         self.start = time.monotonic()
         self.llr = ""
+        self.plan: Plan | None = None
 
     def __enter__(self) -> PlainDisplay:
         return self
@@ -327,12 +381,16 @@ class PlainDisplay:
         return None
 
     def started(self, plan: Plan, standings: Standings, resumed: int) -> None:
+        self.plan = plan
         self.total = plan.games
         self.step = max(1, math.ceil(plan.games / 10))
         self.count = resumed
         self.start = time.monotonic()
 
     def finished(self, game: Finished, standings: Standings) -> None:
+        assert self.plan is not None
+        line = game_line(game, [e.name for e in self.plan.entrants])
+        self.out.print(folded(line, self.out.width), soft_wrap=True)
         self.count += 1
         self.played += 1
         if self.count % self.step and self.count != self.total:

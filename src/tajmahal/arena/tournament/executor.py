@@ -51,6 +51,9 @@ class GameTask(Data):
     #: The secret of the seeds told to the bots, in hex ("": a fresh one).
     seat_key: str = ""
     homes: tuple[str | None, ...] = ()
+    #: Each seat's entrant's name, shown in the record where it is not the bot's
+    #: text (a name given, or a number: ``greedy#2``); else the bot's own.
+    names: tuple[str, ...] = ()
 
 
 @frozen
@@ -149,6 +152,7 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             hide=_tournament_dir(record),
             on_step=on_step,
             seat_key=bytes.fromhex(task.seat_key) if task.seat_key else None,
+            names=tuple(n if n != b else None for n, b in zip(task.names, task.bots, strict=False)),
         )
         result = run_match(game, setup, specs, config, seed=task.seed)
         sync_directory(record.parent)  # the record's rename is on disk before it counts

@@ -24,7 +24,7 @@ from attrs import frozen
 from rich.table import Table
 
 from ..text import printable
-from .display import NAME_WIDTH, Column, fitting_tables, interval
+from .display import NAME_WIDTH, Column, elo_text, fitting_tables, interval
 from .journal import TournamentError, read_manifest, write_atomically
 from .runner import STANDINGS_JSON, Report
 from .schedule import Entrant
@@ -130,7 +130,7 @@ def summary_data(candidate: Entrant, rows: Sequence[MatchupResult]) -> dict[str,
             "score": "share of games the candidate finished ahead of the opponent (a tie "
             "counts 1/2); 95% Student t interval with the deal as the unit",
             "elo": "logistic Elo of the mean score over the pairs of games of complete "
-            "deals, 95% normal interval; nelo: normalized Elo (see docs/tournaments.md)",
+            "deals, 95% normal interval; nelo: normalized Elo (tajmahal docs tournaments)",
         },
     }
 
@@ -160,7 +160,7 @@ def gauntlet_tables(rows: Sequence[MatchupResult], width: int) -> list[Table]:
 
 def _elo_text(e: EloEstimate | None) -> str:
     """``-512 [-1200, -311]``: whole Elo (a tenth would be noise)."""
-    return "-" if e is None else f"{e.elo:.0f} [{e.elo_low:.0f}, {e.elo_high:.0f}]"
+    return "-" if e is None else elo_text(e, 0)
 
 
 def _sprt_text(status: SprtStatus | None) -> str:

@@ -86,6 +86,7 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         number=slot.number,
         seed=slot.seed,
         bots=tuple(plan.entrants[e].bot for e in slot.seating),
+        names=tuple(plan.entrants[e].name for e in slot.seating),
         time=tuple(plan.time[e] for e in slot.seating),
         variant=plan.variant,
         handshake=plan.handshake,

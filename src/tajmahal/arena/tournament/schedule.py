@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 from collections.abc import Collection, Iterator, Sequence
 from typing import Final
 
 from attrs import frozen
+
+from ..names import parse_named
 
 #: How deal seeds are derived; stored in each tournament's manifest, so that a
 #: tournament is never resumed by code that would deal other cards.
@@ -50,9 +51,6 @@ SEATINGS: Final = {
     ALL: "seating r of k!: the r-th permutation of the entrants in lexicographic order "
     "(itertools.permutations), its s-th element at seat s",
 }
-
-_NAMED: Final = re.compile(r"([A-Za-z0-9_.+#@-]+)=(.*)", re.DOTALL)
-
 
 @frozen
 class Entrant:
@@ -69,37 +67,17 @@ def parse_entrants(texts: Sequence[str]) -> list[Entrant]:
     """Entrants from BOT arguments, each ``BOT`` or ``NAME=BOT``.
 
     An unnamed bot is named by its text; when several share a text they are
-    numbered: ``greedy#1``, ``greedy#2`` ...  Raises ValueError for an empty bot
-    or two entrants with the same name.
+    numbered: ``greedy#1``, ``greedy#2`` ... (:func:`~tajmahal.arena.names.parse_named`,
+    as for the seats of ``match`` and ``play``).  Raises ValueError for an empty
+    bot or two entrants with the same name.
 
     >>> [e.name for e in parse_entrants(["mcts", "greedy", "greedy", "g=greedy"])]
     ['mcts', 'greedy#1', 'greedy#2', 'g']
     """
-    given: list[tuple[str | None, str]] = []
-    for text in texts:
-        match = _NAMED.fullmatch(text)
-        name, bot = (match.group(1), match.group(2)) if match else (None, text)
-        if not bot.strip():
-            raise ValueError(f"{text!r}: no bot")
-        given.append((name, bot))
-    counts: dict[str, int] = {}
-    for name, bot in given:
-        if name is None:
-            counts[bot] = counts.get(bot, 0) + 1
-    seen: dict[str, int] = {}
-    entrants = []
-    for index, (name, bot) in enumerate(given):
-        if name is None:
-            name = bot
-            if counts[bot] > 1:
-                seen[bot] = seen.get(bot, 0) + 1
-                name = f"{bot}#{seen[bot]}"
-        entrants.append(Entrant(index, name, bot))
-    names = [e.name for e in entrants]
-    for name in names:
-        if names.count(name) > 1:
-            raise ValueError(f"two entrants are named {name!r}: name them with NAME=BOT")
-    return entrants
+    return [
+        Entrant(index, name, bot)
+        for index, (name, bot, _) in enumerate(parse_named(texts, "entrants"))
+    ]
 
 
 def deal_seed(tournament_seed: int, deal: int) -> int:

@@ -13,8 +13,8 @@ import orjson
 
 from ...extras import MissingExtra, require
 from .. import containment
-from ..commands import sandbox_given, say_sandbox
 from ..game import AnyGame
+from ..options import sandbox_given, say_sandbox
 from ..report import console
 from ..signals import terminate_as_interrupt
 from . import gauntlet

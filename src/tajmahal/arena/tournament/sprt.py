@@ -304,12 +304,14 @@ class EloEstimate:
     """Entrant 0's Elo advantage (``elo``, logistic) and normalized Elo
     (``nelo``), each with its 95% interval, from the mean ``score`` per game.
     Normalized Elo is None when every pair (or game) scored the same: there is
-    no spread to measure the distance from 1/2 in."""
+    no spread to measure the distance from 1/2 in.  At a score of 1 (every game
+    won) no Elo is finite: ``elo`` and ``elo_high`` are None and ``elo_low`` is
+    the bound (:func:`estimate`); at 0, ``elo`` and ``elo_low`` are None."""
 
     score: float
-    elo: float
-    elo_low: float
-    elo_high: float
+    elo: float | None
+    elo_low: float | None
+    elo_high: float | None
     nelo: float | None
     nelo_low: float | None
     nelo_high: float | None
@@ -342,7 +344,16 @@ def estimate(counts: Sequence[int], level: float = 0.95) -> EloEstimate | None:
     """Entrant 0's Elo from a pentanomial or trinomial (None before any result):
     the mean score per game with its normal interval, ``mean +- z * sd /
     sqrt(n)`` over pairs (or games), mapped to Elo; normalized Elo divides the
-    distance from 1/2 by the standard deviation per game."""
+    distance from 1/2 by the standard deviation per game.
+
+    Every one of ``g`` games won, the score's exact interval is ``[p, 1]`` with
+    ``p = ((1 - level) / 2) ** (1 / g)`` (Clopper-Pearson): the Elo is above that
+    of ``p`` and has no upper bound (every game lost: the other way round).
+
+    >>> e = estimate([0, 0, 0, 0, 16])  # 16 pairs, 32 games, all won
+    >>> e.elo, round(e.elo_low, 1), e.elo_high
+    (None, 365.2, None)
+    """
     n = sum(counts)
     if n == 0:
         return None
@@ -357,11 +368,17 @@ def estimate(counts: Sequence[int], level: float = 0.95) -> EloEstimate | None:
     games = n * (2 if last == 4 else 1)
     nelo_half = z * NELO_PER_T / math.sqrt(games)
     nelo = (score - 0.5) / per_game_sd * NELO_PER_T if per_game_sd > 0 else None
+    elo: float | None = logistic_elo(score)
+    low: float | None = logistic_elo(score - half)
+    high: float | None = logistic_elo(score + half)
+    if score in (0.0, 1.0):  # the exact (Clopper-Pearson) bound of all games won
+        bound = -400.0 * math.log10(1.0 / ((1.0 - level) / 2.0) ** (1.0 / games) - 1.0)
+        elo, low, high = (None, bound, None) if score == 1.0 else (None, None, -bound)
     return EloEstimate(
         score=score,
-        elo=logistic_elo(score),
-        elo_low=logistic_elo(score - half),
-        elo_high=logistic_elo(score + half),
+        elo=elo,
+        elo_low=low,
+        elo_high=high,
         nelo=nelo,
         nelo_low=None if nelo is None else nelo - nelo_half,
         nelo_high=None if nelo is None else nelo + nelo_half,
