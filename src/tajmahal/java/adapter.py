@@ -57,6 +57,7 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
 
     converter = CONVERTER
     view_type = PlayerView
+    state_type = State
     passive = (EndTurn, Done, Pass)  # always last when allowed
     event_texts = EVENT_TEXTS
     words = JavaWords

@@ -46,6 +46,7 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
 
     converter = CONVERTER
     view_type = PlayerView
+    state_type = State
     passive = (EndTurn, Pass)  # always last in a turn, in an auction
     event_texts = EVENT_TEXTS
     words = TikalWords
