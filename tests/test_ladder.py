@@ -20,6 +20,7 @@ from tajmahal.arena.ladder.schedule import rated_prefix
 from tajmahal.arena.ladder.schema import games, ladder, owners, rating_history, ratings
 from tajmahal.arena.ladder.store import find
 from tajmahal.arena.sandbox import unavailable
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 
 pytestmark = pytest.mark.once  # the ladder's logic does not depend on the engine
 
@@ -207,9 +208,14 @@ def test_verify_finds_what_was_changed_either_side(tmp_path: Path, ladder_db: st
     assert code == 1 and "version 1: its rating and totals are not what re-rating" in err
 
 
-def test_the_seed_fixes_the_schedule_and_the_ratings(tmp_path: Path, ladder_db: str | None) -> None:
+def test_the_seed_fixes_the_schedule_and_the_ratings(
+    tmp_path: Path, ladder_db: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two ladders of one seed and the same bots play the same games and rate them
-    alike, whatever order their games end in (2 jobs against 1)."""
+    alike, whatever order their games end in (2 jobs against 1).  (The deals of
+    two ladders are the same under TAJMAHAL_REPRODUCIBLE_SEEDS; else each keys
+    them with its own secret.)"""
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
     results = []
     for jobs, sub in (("1", "one"), ("2", "two")):
         (tmp_path / sub).mkdir()

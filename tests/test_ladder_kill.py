@@ -23,6 +23,7 @@ from sqlalchemy import func, select, text
 from tajmahal.arena.ladder.database import open_database
 from tajmahal.arena.ladder.schema import FINISHED, games
 from tajmahal.arena.ladder.store import find
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 
 #: Each test plays a few dozen games and starts many processes.
 pytestmark = [pytest.mark.once, pytest.mark.slow]
@@ -84,7 +85,10 @@ def state(where: Path) -> Any:
     return schedule, history, current
 
 
-def test_kill_9_at_any_moment_loses_nothing(tmp_path: Path, ladder_db: str | None) -> None:
+def test_kill_9_at_any_moment_loses_nothing(
+    tmp_path: Path, ladder_db: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")  # two ladders of one seed: the same deals
     whole = tmp_path / "whole"
     whole.mkdir()
     other_db = None if ladder_db is None else sibling_database(ladder_db, "whole")

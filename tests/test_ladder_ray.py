@@ -14,6 +14,8 @@ pytest.importorskip("ray")  # in the test extra: CI has it
 from test_ladder_kill import make, state
 from test_tournament_ray import ray_head
 
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
+
 #: Ray's behaviour does not depend on the engine, and a Ray head takes seconds to start.
 pytestmark = [pytest.mark.once, pytest.mark.slow]
 
@@ -25,8 +27,9 @@ def head() -> Iterator[str]:
 
 
 def test_ray_plays_the_same_games_as_the_local_executor(
-    tmp_path: Path, ladder_db: str | None, head: str
+    tmp_path: Path, ladder_db: str | None, head: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")  # two ladders of one seed: the same deals
     local, remote = tmp_path / "local", tmp_path / "ray"
     local.mkdir()
     remote.mkdir()

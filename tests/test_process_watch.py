@@ -132,7 +132,9 @@ def test_tournament_games_never_watch(monkeypatch: pytest.MonkeyPatch) -> None:
 
     configs = []
 
-    def run_match(game: object, setup: object, specs: object, config: object, seed: int) -> None:
+    def run_match(
+        game: object, setup: object, specs: object, config: object, seed: int, drawn: int
+    ) -> None:
         configs.append(config)
         raise RuntimeError("not played")
 

@@ -50,15 +50,19 @@ def test_builtin_bots_duplicate_deals_and_the_output_files(tmp_path: Path) -> No
     assert records(out) == [f"{n:06d}.jsonl" for n in range(6)]
     seeds = Counter(e["seed"] for e in entries)
     assert len(seeds) == 2 and set(seeds.values()) == {3}
+    setup_seeds: dict[int, set[int]] = {}
     for entry in entries:
         header = orjson.loads((out / entry["record"]).read_bytes().splitlines()[0])
         assert header["seed"] == entry["seed"]
-        assert header["setup"]["seed"] == entry["seed"]
+        # drawn under the directory's key: the same for the deal's every seating
+        assert header["setup"]["seed"] == header["setup_seed"] != entry["seed"]
+        setup_seeds.setdefault(entry["deal"], set()).add(header["setup_seed"])
         seat_of_1 = entry["seating"].index(1)  # the time control follows the entrant
         assert header["time"][seat_of_1] == {"move": 0.5, "bank": 2.0}
         assert [p["bot"] for p in header["players"]] == [
             ["greedy", "random", "random"][e] for e in entry["seating"]
         ]
+    assert [len(s) for s in setup_seeds.values()] == [1, 1]
     for deal in (0, 1):
         seatings = [e["seating"] for e in entries if e["deal"] == deal]
         for entrant in range(3):

@@ -96,11 +96,14 @@ def test_the_same_seed_gives_the_same_standings_on_ray_as_locally(
     (tmp_path / "bots").symlink_to(FAULTY)
     monkeypatch.chdir(tmp_path)  # the subprocess bot by a relative path, as users give it
     # A bot program that draws nothing from the seed of its hello (secret, and fresh
-    # for every tournament directory): it plays the same game in both.
+    # for every tournament directory): it plays the same game in both.  The cards
+    # follow from the directory's key: the Ray run's brings the local run's.
     common = ("tournament", "greedy", "random", "bots/log_input.py", "--games", "9",
               "--seed", "11", "--jobs", "2", "-q")
     code, _, stderr = cli(*common, "--out", "local")
     assert code == 0, stderr
+    Path("ray").mkdir()
+    shutil.copy("local/.key", "ray/.key")
     code, stdout, stderr = cli(*common, "--executor", "ray", "--address", head, "--out", "ray")
     assert code == 0, stderr
     assert f"on Ray ({head}), 2 jobs" in stdout

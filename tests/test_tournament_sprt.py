@@ -22,6 +22,7 @@ import pytest
 from referee_support import cli
 from tournament_support import make_plan, result
 
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 from tajmahal.arena.tournament import TournamentDir, run_tournament
 from tajmahal.arena.tournament.display import elo_text
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask
@@ -337,7 +338,10 @@ def test_a_test_that_reaches_the_game_limit_ends_undecided(tmp_path: Path) -> No
 # --- The command -----------------------------------------------------------------
 
 
-def test_sprt_on_the_command_line_stops_early_and_prints_the_test(tmp_path: Path) -> None:
+def test_sprt_on_the_command_line_stops_early_and_prints_the_test(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")  # the cards of seed 1's deals, on every machine
     out = tmp_path / "t"
     code, stdout, stderr = cli(
         "tournament", "greedy", "random", "--sprt", "elo0=0,elo1=100", "--seed", "1",

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from referee_support import cli, faulty, match_json
 
 from tajmahal.arena import BotSpec, MatchConfig, RecordError, replay, run_match
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 from tajmahal.tajmahal.adapter import TAJMAHAL
 
 Lines = list[dict[str, Any]]
@@ -41,10 +42,13 @@ def _verify(path: Path) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def faulted(tmp_path_factory: pytest.TempPathFactory) -> Lines:
-    """A record of a game in which seat 1 times out at its first decision."""
+    """A record of a game in which seat 1 times out at its first decision (the
+    cards of seed 1 itself, which seat 1 starts)."""
     record = tmp_path_factory.mktemp("faulted") / "g.jsonl"
-    match_json("first", faulty("hang"), "first", "--time", "0.3", "--bank", "0",
-               "--seed", "1", "--record", str(record))
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(REPRODUCIBLE_SEEDS, "1")
+        match_json("first", faulty("hang"), "first", "--time", "0.3", "--bank", "0",
+                   "--seed", "1", "--record", str(record))
     return _read(record)
 
 

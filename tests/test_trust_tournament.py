@@ -29,6 +29,7 @@ from referee_support import BOTS, cli, faulty, hostile, needs_sandbox, skip_with
 from tournament_support import make_plan, result, tournament_with_a_worker_signalled
 
 from tajmahal.arena import sandbox
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 from tajmahal.arena.tournament.charges import LOST, lost_result
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask, InlineExecutor, play_task
 from tajmahal.arena.tournament.journal import TournamentDir
@@ -227,11 +228,14 @@ def test_a_game_lost_by_the_executor_is_tried_again_then_charged(tmp_path: Path)
     assert [f["seat"] for f in second.result["faults"]] == [second.seating.index(1)]
 
 
-def test_resuming_believes_only_the_games_the_tournament_journaled(tmp_path: Path) -> None:
+def test_resuming_believes_only_the_games_the_tournament_journaled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The red team's bot rewrote journal.jsonl and stopped the run: on resume its
     lines counted, games without records included.  Now a line counts as it
     stands only under the directory's seal; otherwise its record must replay to
     it, or the game is played again."""
+    monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")  # the same games in two directories
     def run(out: Path, games: int) -> dict[str, Any]:
         code, _, stderr = cli("tournament", "random", "first", "--games", str(games),
                               "--seed", SEED, "--jobs", "1", "--out", str(out), "-q")

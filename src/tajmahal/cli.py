@@ -88,7 +88,8 @@ def main() -> None:
 @click.option(
     "--seed",
     type=click.IntRange(0, 2**64 - 1),  # as for match (arena.options.SEED): records hold it
-    help="Seed of the deal, 0 to 2^64-1 [default: 1; with SEATs a fresh one].",
+    help="Seed of the deal, 0 to 2^64-1 [default: 1; with SEATs a fresh one, and the "
+    "cards drawn from it under your referee key, as for match].",
 )
 @click.option("--verbose", "-v", is_flag=True, help="Print every action.")
 @click.option(

@@ -37,7 +37,7 @@ from .options import (
     referee_options,
     seat_time_option,
 )
-from .referee import run_match
+from .referee import deal, run_match
 from .registry import GameRegistry, registry_of
 from .report import fault_text, result_table, summary_line
 from .signals import terminate_as_interrupt
@@ -55,7 +55,8 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         "--seed",
         type=SEED,
         help="Seed of the deal, 0 to 2^64-1 (default: a fresh random one, printed with the "
-        "result; bots must not be able to guess it, or they could read the deck).",
+        "result): the cards are drawn from it under your referee key, the same on this "
+        "machine and none a bot can guess (TAJMAHAL_REPRODUCIBLE_SEEDS=1: from the seed itself).",
     )
     @click.option("--variant", help="Game variant (default: the one for the number of bots).")
     @path_option("--record", "Write the game record (JSON Lines) here; bot logs go beside it.")
@@ -132,7 +133,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         try:
             if seed is None:
                 seed = secrets.randbits(63)
-            setup = game.random_setup(players, seed, variant)
+            dealt = deal(game, players, seed, variant)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         default = TimeControl(move, bank)
@@ -189,7 +190,7 @@ def match_command(games: GameRegistry | AnyGame) -> click.Command:
         trace_file = open_private(trace) if trace is not None else None
         try:
             with terminate_as_interrupt():
-                result = run_match(game, setup, specs, config, seed=seed)
+                result = run_match(game, dealt.setup, specs, config, seed, dealt.setup_seed)
         except KeyboardInterrupt:
             click.echo("interrupted: every bot was stopped; no record was written", err=True)
             sys.exit(130)

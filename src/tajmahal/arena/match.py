@@ -24,7 +24,15 @@ from .game import AnyGame, illegal_reason
 from .jsontext import ArrayTexts
 from .names import shown_names
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
-from .record import DEALT, FORMAT, FORMAT_VERSION, GIVEN, RecordWriter, dealt_data
+from .record import (
+    DEALT,
+    FORMAT,
+    FORMAT_VERSION,
+    GIVEN,
+    SETUP_SEED,
+    RecordWriter,
+    dealt_data,
+)
 from .signals import uninterruptible
 from .terms import (
     _TELL_TIME,
@@ -103,6 +111,7 @@ class Match:
         connections: Sequence[Connection],
         config: MatchConfig,
         seed: int,
+        setup_seed: int | None = None,
     ) -> None:
         players = game.players(setup)
         if len(connections) != players:
@@ -111,6 +120,8 @@ class Match:
         self.setup = setup
         self.config = config
         self.seed = seed
+        #: The seed the setup was drawn from (:func:`~tajmahal.arena.referee.deal`).
+        self.setup_seed = seed if setup_seed is None else setup_seed
         self.seats = [_Seat(s, c, config.seat_time(s)) for s, c in enumerate(connections)]
         for seat, named in zip(self.seats, config.names, strict=False):
             seat.named = named
@@ -265,6 +276,7 @@ class Match:
             return
         from ..version import __version__
 
+        dealt = self.dealt_from_seed()
         self.writer.write(
             {
                 "type": "header",
@@ -274,7 +286,8 @@ class Match:
                 "referee": f"tajmahal {__version__}",
                 "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                 "seed": self.seed,
-                "deal": DEALT if self.dealt_from_seed() else GIVEN,
+                **({SETUP_SEED: self.setup_seed} if dealt else {}),
+                "deal": DEALT if dealt else GIVEN,
                 "variant": self.game.variant(self.setup),
                 "players": [self.player_data(s) for s in self.seats],
                 "time": [s.time.to_data() for s in self.seats],
@@ -288,14 +301,14 @@ class Match:
                 self.writer.write({"type": "fault", **seat.fault.to_data()})
 
     def dealt_from_seed(self) -> bool:
-        """Whether the setup is the one the match seed deals (then a replay can
-        check the record's setup against its seed)."""
+        """Whether the setup is the one its setup seed deals (then a replay can
+        check the record's setup against it)."""
         game = self.game
         players, variant = game.players(self.setup), game.variant(self.setup)
         with contextlib.suppress(ValueError):
-            if game.random_setup(players, self.seed, variant) == self.setup:
+            if game.random_setup(players, self.setup_seed, variant) == self.setup:
                 return True  # (setups that compare by value: no need to encode them)
-        dealt = dealt_data(game, players, self.seed, variant)
+        dealt = dealt_data(game, players, self.setup_seed, variant)
         return dealt is not None and dealt == orjson.loads(
             orjson.dumps(game.setup_to_data(self.setup))
         )

@@ -122,12 +122,24 @@ class Replay:
 
 
 #: How a record says where its setup came from (the header's ``deal``).
-DEALT: Final = "seed"  # drawn from the header's seed by the game
+DEALT: Final = "seed"  # drawn from the header's setup seed (else its seed) by the game
 GIVEN: Final = "given"  # given to the referee (a stacked deck, a scenario)
 #: Phases of the faults a record has lines for, and of those only its result lists.
 _LINE_PHASES: Final = ("hello", "act")
 _END_PHASE: Final = "end"
 _MAX_SEED: Final = 2**64 - 1
+#: The header's seed the setup is drawn from (:func:`~tajmahal.arena.referee.deal`).
+SETUP_SEED: Final = "setup_seed"
+
+
+def dealt_from(header: dict[str, Any]) -> str:
+    """What a record's setup is drawn from, in words: ``seed 1``, or ``setup seed
+    N (seed 1 under the referee's key)``; a record without a setup seed: its seed."""
+    seed = header["seed"]
+    drawn = header.get(SETUP_SEED, seed)
+    if drawn == seed:
+        return f"seed {seed}"
+    return f"setup seed {drawn} (seed {seed} under the referee's key)"
 
 
 def read_lines(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
@@ -366,15 +378,18 @@ class _Replayer:
                 line=number,
             )
         seed = _integer(header, "seed", number, 0, _MAX_SEED)
+        drawn = seed  # records written before the setup seed was kept: the seed's
+        if SETUP_SEED in header:
+            drawn = _integer(header, SETUP_SEED, number, 0, _MAX_SEED)
         deal = header.get("deal", DEALT)
         if deal not in (DEALT, GIVEN):
             raise RecordError(f'"deal" must be {DEALT!r} or {GIVEN!r}: {quote(deal)}', number)
         if deal == DEALT:
-            dealt = dealt_data(game, game.players(setup), seed, variant)
+            dealt = dealt_data(game, game.players(setup), drawn, variant)
             if dealt != _json(header["setup"]):
                 raise RecordError(
-                    f"the setup is not the one seed {seed} deals (a stacked deck?); a record "
-                    f'of a given setup says "deal": "{GIVEN}"',
+                    f"the setup is not the one {dealt_from(header)} deals (a stacked "
+                    f'deck?); a record of a given setup says "deal": "{GIVEN}"',
                     line=number,
                 )
         _written(written.check_header, number, header)

@@ -25,7 +25,7 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
-from . import cgroups, containment, sandbox
+from . import cgroups, containment, sandbox, seal
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .match import Match
@@ -37,7 +37,9 @@ from .terms import (
     Fault,
     MatchConfig,
     MatchResult,
+    reproducible,
     seat_seed,
+    setup_seed,
 )
 
 
@@ -197,15 +199,43 @@ def hidden_dirs(config: MatchConfig) -> list[Path]:
     return dirs
 
 
+@frozen
+class Deal:
+    """A game's setup as ``match`` and ``play`` deal it: the operator's ``seed``,
+    the ``setup_seed`` the setup is drawn from (:func:`deal`), and the ``setup``."""
+
+    seed: int
+    setup_seed: int
+    setup: Any
+
+
+def deal(game: AnyGame, players: int, seed: int, variant: str | None = None) -> Deal:
+    """The setup of a game of ``seed``: drawn from the seed under the referee's
+    key (:func:`~tajmahal.arena.terms.setup_seed`; the key is yours, made once in
+    your data folder by :mod:`.seal`, so ``--seed N`` deals the same cards on
+    this machine, other cards on another, and none a bot can work out; a fresh
+    secret where the key can be neither read nor made), or from ``seed`` itself
+    when :data:`~tajmahal.arena.terms.REPRODUCIBLE_SEEDS` asks for it.  Raises
+    ValueError for a bad number of players or variant."""
+    if reproducible():
+        drawn = seed
+    else:
+        drawn = setup_seed(seal.load_key(create=True) or secrets.token_bytes(32), seed)
+    return Deal(seed, drawn, game.random_setup(players, drawn, variant))
+
+
 def connect(
     game: AnyGame, specs: Sequence[BotSpec], config: MatchConfig, seed: int
 ) -> list[Connection]:
-    """A connection per spec (nothing is started yet)."""
+    """A connection per spec (nothing is started yet); the built-in players'
+    seeds follow from ``seed`` (the seed the setup is drawn from)."""
     logs = log_paths(config, len(specs))
     for path in logs:
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
     builtins = game.builtin_players()
+    if config.sandbox and any(spec.builtin is None for spec in specs):
+        seal.load_key(create=True)  # made before the sandboxes, which hide it, are set up
     out: list[Connection] = []
     for seat, spec in enumerate(specs):
         if spec.player is not None:
@@ -222,6 +252,7 @@ def connect(
                     group=group,
                     hide=hidden_dirs(config),
                     home=spec.home,
+                    hide_files=(seal.key_path(),),  # it seals records and draws setups
                 )
             except BaseException:
                 if group is not None:
@@ -269,6 +300,7 @@ def run_match(
     bots: Sequence[Bot],
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
+    setup_seed: int | None = None,
 ) -> MatchResult:
     """Play one game of ``setup`` (``game.random_setup(players, seed)``) between
     ``bots``, one per seat in seat order, under ``config`` (time control, record,
@@ -276,8 +308,10 @@ def run_match(
     and stopped after the game; a built-in or a player of the caller's runs in
     this process.  Seats are named as the command line names them (``NAME=BOT``,
     else the bot's own name, told apart: ``random#1``) unless ``config`` names
-    them.  ``seed`` is the deal's, written in the record: when it deals
-    ``setup``, a replay checks that; the built-in bots draw their own from it.
+    them.  ``seed`` is the deal's, written in the record; ``setup_seed``: the
+    seed ``setup`` was drawn from where it is not ``seed`` (see :func:`deal`;
+    in the record's header too): when it deals ``setup``, a replay checks that;
+    the built-in bots draw their own from it.
 
     >>> from tajmahal.arena.registry import GAMES
     >>> game = GAMES.get("tajmahal")
@@ -288,8 +322,9 @@ def run_match(
     specs = [BotSpec.of(bot, list(game.builtin_players())) for bot in bots]
     if not config.names and any(s.name is not None for s in specs):
         config = evolve(config, names=tuple(s.name for s in specs))
-    connections = connect(game, specs, config, seed)
-    result = play_match(game, setup, connections, config, seed=seed)
+    drawn = seed if setup_seed is None else setup_seed
+    connections = connect(game, specs, config, drawn)
+    result = play_match(game, setup, connections, config, seed=seed, setup_seed=setup_seed)
     logs = tuple(str(p) for p in log_paths(config, len(specs)) if p is not None)
     return evolve(result, logs=logs)
 
@@ -330,6 +365,7 @@ def play_match(
     connections: Sequence[Connection],
     config: MatchConfig = MatchConfig(),
     seed: int = 0,
+    setup_seed: int | None = None,
 ) -> MatchResult:
     """Play one game over ``connections`` (one per seat); see :func:`run_match`."""
-    return Match(game, setup, connections, config, seed).run()
+    return Match(game, setup, connections, config, seed, setup_seed).run()

@@ -14,7 +14,7 @@ import click
 from . import seal
 from .game import AnyGame
 from .options import check_writable, game_option, load_game_option, path_option
-from .record import RecordError, read_game_id, replay
+from .record import RecordError, dealt_from, read_game_id, replay
 from .registry import GameRegistry, UnknownGame, registry_of
 from .report import replay_table
 from .text import printable
@@ -75,7 +75,7 @@ def replay_command(games: GameRegistry | AnyGame) -> click.Command:
         scores = done.result["scores"]
         if verify:
             setup = (
-                f"the setup is the one seed {done.header['seed']} deals"
+                f"the setup is the one {dealt_from(done.header)} deals"
                 if done.dealt
                 else "the setup was given to the referee (not dealt from a seed: not checked)"
             )

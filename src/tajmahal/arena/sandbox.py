@@ -173,14 +173,17 @@ def command(
     sandbox: bool,
     group: cgroups.Group | None = None,
     hide: Iterable[Path] = (),
+    hide_files: Iterable[Path] = (),
     home: str | None = None,
 ) -> Launch:
     """How to start the bot ``argv`` in the sandbox (``sandbox``), or confined as
     far as can be without it, in its cgroup ``group`` (None: none); ``hide``:
     directories of the referee's (records, logs, a tournament) the bot must not
-    see; ``home``: the bot's own folder (a ladder's copy of it), which it starts
-    in and may read (else the folders of its program and script; it starts in
-    this directory)."""
+    see; ``hide_files``: files of the referee's (its key) it must not read,
+    covered where they lie in a directory it reads (``/dev/null`` bound on them:
+    the bot can neither open nor read them); ``home``: the bot's own folder (a
+    ladder's copy of it), which it starts in and may read (else the folders of
+    its program and script; it starts in this directory)."""
     if not sandbox:
         limits = [*cgroups.join_options(group), *(["--scope"] if scope_available() else [])]
         if not limits:
@@ -210,8 +213,11 @@ def command(
     ]
     for path in readable:  # after /tmp: a bot beneath /tmp is seen in its private one
         options += ["--ro-bind", path, path]
-    for directory in _masked(hide, readable):
+    masked = _masked(hide, readable)
+    for directory in masked:
         options += ["--tmpfs", directory, "--remount-ro", directory]
+    for path in _masked_files(hide_files, readable, masked):
+        options += ["--ro-bind", "/dev/null", path]
     options += [
         "--chdir", _working_dir(readable, hide) if home is None else os.path.abspath(home),
         "--clearenv", *_environment_options(),
@@ -532,6 +538,23 @@ def _masked(hide: Iterable[Path], readable: Sequence[str]) -> list[str]:
     return sorted(
         d for d in set(masked) if not any(_beneath(d, o) and d != o for o in masked)
     )
+
+
+def _masked_files(
+    files: Iterable[Path], readable: Sequence[str], masked: Sequence[str]
+) -> list[str]:
+    """The files of ``files`` to cover with an empty one: those that are there
+    and lie beneath a readable directory, but not in a hidden one."""
+    found = []
+    for path in files:
+        for name in sorted({os.path.abspath(path), os.path.realpath(path)}):
+            if (
+                os.path.isfile(name)
+                and any(_beneath(name, d) and name != d for d in readable)
+                and not any(_beneath(name, d) for d in masked)
+            ):
+                found.append(name)
+    return found
 
 
 def _working_dir(readable: Sequence[str], hide: Iterable[Path]) -> str:

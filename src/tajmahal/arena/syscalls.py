@@ -160,10 +160,12 @@ BLOCKED_WHEN: Final[tuple[ArgumentRule, ...]] = (
 
 def _binding() -> ModuleType:
     """libseccomp's binding; raises ImportError (or OSError) where it or the
-    library cannot be had."""
+    library cannot be had: the binding not installed, no libseccomp found (it
+    raises RuntimeError), a file that is no library or one too old for the
+    binding (ctypes raises OSError, AttributeError for a missing function)."""
     try:
         return importlib.import_module("pyseccomp")
-    except RuntimeError as e:  # the binding finds no libseccomp
+    except (RuntimeError, AttributeError) as e:
         raise OSError(str(e)) from None
 
 
@@ -174,7 +176,7 @@ def unavailable() -> str | None:
         program()
     except ImportError:
         return "the sandbox needs pyseccomp (pip install pyseccomp)"
-    except OSError as e:
+    except (OSError, AttributeError) as e:  # AttributeError: a libseccomp too old
         return (
             f"the sandbox's system call filter cannot be built ({e}): it needs libseccomp "
             "(Debian, Ubuntu: apt-get install libseccomp2; Fedora: dnf install libseccomp)"

@@ -223,10 +223,16 @@ def seat_seed(seed: int, seat: int) -> int:
 REPRODUCIBLE_SEEDS: Final = "TAJMAHAL_REPRODUCIBLE_SEEDS"
 
 
+def reproducible() -> bool:
+    """Whether :data:`REPRODUCIBLE_SEEDS` asks for runs that are the same
+    everywhere (setups dealt from the seed typed, the bots told its hashes)."""
+    return os.environ.get(REPRODUCIBLE_SEEDS, "") not in ("", "0")
+
+
 def told_seeds(key: bytes | None, seed: int, seats: int) -> list[int]:
     """The seed told to the bot of each seat of a match of ``seed``: under the
     secret ``key`` (None: a fresh one), or as :data:`REPRODUCIBLE_SEEDS` says."""
-    if os.environ.get(REPRODUCIBLE_SEEDS, "") not in ("", "0"):
+    if reproducible():
         return [seat_seed(seed, seat) for seat in range(seats)]
     key = key if key is not None else secrets.token_bytes(32)
     return [told_seed(key, seat) for seat in range(seats)]
@@ -239,3 +245,15 @@ def told_seed(key: bytes, seat: int) -> int:
     worked a small seed back from its own could deal the deck)."""
     digest = hmac.new(key, f"tajmahal seat seed {seat}".encode(), "sha256").digest()
     return int.from_bytes(digest[:4], "big") >> 1
+
+
+def setup_seed(key: bytes, seed: int) -> int:
+    """The seed a game's setup (the deal, and every later draw of the game, which
+    follows from it) is drawn from when the operator's seed is ``seed``: an
+    HMAC of the seed under the referee's secret ``key``, 63 bits.  A bot that
+    knows the library deals the setups of small seeds (``--seed 1``) in no time;
+    without the key it cannot tell which one it plays, whatever seed was typed.
+    The setup seed is in the record's header (``setup_seed``), so a replay deals
+    the same setup without the key."""
+    digest = hmac.new(key, f"tajmahal setup seed {seed}".encode(), "sha256").digest()
+    return int.from_bytes(digest[:8], "big") >> 1

@@ -39,7 +39,7 @@ from .names import unique_names
 from .offers import first_part, offers
 from .player import Player
 from .protocol import Message
-from .referee import BotSpec, connect, play_match
+from .referee import BotSpec, connect, deal, play_match
 from .signals import terminate_as_interrupt
 from .terms import MatchConfig, MatchResult, TimeControl
 from .viewer import asset, seen_by
@@ -433,18 +433,22 @@ def play_in_browser(
     linger: float | None = None,
     say: Callable[[str], None] = print,
     pace: float = PACE,
+    setup_seed: int | None = None,
 ) -> MatchResult:
     """Play ``setup`` with a person at each seat whose spec is None, the bots of the
     other specs, through the referee; serve the page on ``host:port`` meanwhile.
 
     After the game the page stays up ``linger`` seconds (None: until Ctrl-C).  The
-    bots' moves are shown ``pace`` seconds apart."""
+    bots' moves are shown ``pace`` seconds apart.  ``setup_seed``: the seed
+    ``setup`` was drawn from where it is not ``seed`` (see
+    :func:`~tajmahal.arena.referee.deal`)."""
     humans = [seat for seat, spec in enumerate(specs) if spec is None]
     names = seat_names(specs, config.names)
     table = Table(game, setup, names, humans, pace)
     filler = BotSpec.parse(min(game.builtin_players()), list(game.builtin_players()))
     connections: list[Connection] = connect(
-        game, [filler if s is None else s for s in specs], config, seed
+        game, [filler if s is None else s for s in specs], config,
+        seed if setup_seed is None else setup_seed,
     )
     for seat in humans:
         connections[seat] = InProcessConnection(HumanSeat(table, seat, names[seat]), names[seat])
@@ -465,7 +469,7 @@ def play_in_browser(
             else:
                 say(f"opening it in your browser through {launch.uri} (readable by you only)")
                 launch.open_browser()
-        result = play_match(game, setup, connections, config, seed=seed)
+        result = play_match(game, setup, connections, config, seed, setup_seed)
         table.finish(result)
         if linger is None:
             with contextlib.suppress(KeyboardInterrupt):
@@ -542,7 +546,7 @@ def run_play(
         check_writable(record, "--record")
     seed = secrets.randbits(63) if seed is None else seed
     try:
-        setup = game.random_setup(len(seats), seed)
+        dealt = deal(game, len(seats), seed)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     programs = any(spec is not None and spec.builtin is None for spec in specs)
@@ -561,7 +565,7 @@ def run_play(
         with terminate_as_interrupt():
             result = play_in_browser(
                 game,
-                setup,
+                dealt.setup,
                 specs,
                 config,
                 seed,
@@ -571,6 +575,7 @@ def run_play(
                 linger=linger,
                 say=click.echo,
                 pace=pace,
+                setup_seed=dealt.setup_seed,
             )
     except OSError as e:
         raise click.UsageError(cannot_serve(host, port, e)) from None

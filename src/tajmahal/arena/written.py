@@ -50,10 +50,11 @@ from .text import printable, quote
 
 #: The fields of each line and entry the referee writes (``deal`` may be missing
 #: from records written before it; ``choice`` from hand-made ones; a player's
-#: ``seed``, the seed told to its bot, from records written before it was kept).
+#: ``seed``, the seed told to its bot, from records written before it was kept;
+#: ``setup_seed``, likewise).
 HEADER_FIELDS: Final = frozenset({"type", "format", "format_version", "game", "referee",
-                                  "started", "seed", "deal", "variant", "players", "time",
-                                  "handshake", "setup"})
+                                  "started", "seed", "setup_seed", "deal", "variant", "players",
+                                  "time", "handshake", "setup"})
 PLAYER_FIELDS: Final = frozenset({"seat", "name", "version", "bot", "seed", "named"})
 TIME_FIELDS: Final = frozenset({"move", "bank"})
 ACTION_FIELDS: Final = frozenset({"type", "decision", "seat", "action", "choice", "by", "time",

@@ -15,10 +15,15 @@ the rounds planned after.
 With ``duplicate`` deals, each meeting of bots is a deal played once per seat
 rotation (consecutive slots, one deal seed); otherwise every slot has a deal of
 its own and the matchmaker balances the seats.
+
+A game's seed (the one it is dealt from, written in its row and its record) is
+its deal's seed keyed with the ladder's secret (:func:`game_seed`): no bot can
+deal the cards of a typed ``--seed`` (``1``) and find its own among them.
 """
 
 from __future__ import annotations
 
+import hmac
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -27,6 +32,7 @@ from typing import Any
 from attrs import define, field, frozen
 from sqlalchemy import Connection, and_, bindparam, func, select, update
 
+from ..terms import reproducible, setup_seed
 from ..text import printable
 from ..tournament.schedule import deal_seed, seating
 from .database import Database, LadderError, inserted_id, now
@@ -75,6 +81,8 @@ class Planner:
     planned_rounds: int
     tally: Tally
     passes: dict[int, float]
+    #: The ladder's secret (hex), which the games' seeds are keyed with.
+    secret: str = field(default="", repr=False)
     #: Ratings (mu, sigma) after the first ``slot`` slots, for the rounds to plan.
     snapshots: dict[int, dict[int, tuple[float, float]]] = field(factory=dict)
 
@@ -109,7 +117,12 @@ class Planner:
             planned_rounds=settings["planned_rounds"],
             tally=tally,
             passes=passes,
+            secret=settings["secret"],
         )
+
+    def game_seed(self, deal: int) -> int:
+        """The seed the games of ``deal`` are dealt from (see :func:`game_seed`)."""
+        return game_seed(self.secret, deal_seed(self.seed, deal))
 
     def basis(self) -> int:
         """The slot whose ratings the next round is planned from (every slot below it
@@ -156,7 +169,7 @@ class Planner:
             for rotation in range(rotations):
                 order = seating(size, rotation)
                 seated = tuple(chosen[order[s]] for s in range(size))
-                games_.append({"slot": slot, "kind": RATED, "seed": deal_seed(self.seed, deal),
+                games_.append({"slot": slot, "kind": RATED, "seed": self.game_seed(deal),
                                "deal": deal, "rotation": rotation, "status": SCHEDULED,
                                "created": now(), "tries": 0})
                 seatings.append(seated)
@@ -173,6 +186,16 @@ class Planner:
         conn.execute(update(ladder).values(planned_rounds=self.planned_rounds))
         return [Planned(int(i), g["slot"], g["seed"], seated)
                 for i, g, seated in zip(ids, games_, seatings, strict=True)]
+
+
+def game_seed(secret: str, seed: int) -> int:
+    """The seed a game of the deal seed ``seed`` is dealt from: keyed with the
+    ladder's ``secret`` (:func:`~tajmahal.arena.terms.setup_seed`), or ``seed``
+    itself where :data:`~tajmahal.arena.terms.REPRODUCIBLE_SEEDS` asks for it
+    (when the round is planned: the row keeps it, for replays and runs after)."""
+    if reproducible():
+        return seed
+    return setup_seed(hmac.new(bytes.fromhex(secret), b"setup seeds", "sha256").digest(), seed)
 
 
 def rated_prefix(conn: Connection) -> int:

@@ -23,7 +23,7 @@ from ..options import (
     parse_seat_time,
 )
 from ..registry import GameRegistry, UnknownGame
-from ..terms import MatchConfig, TimeControl
+from ..terms import MatchConfig, TimeControl, reproducible
 from . import gauntlet
 from .journal import TournamentError, stored_plan
 from .plan import Plan
@@ -114,6 +114,7 @@ def _new_plan(
         seatings=options["seatings"],
         sprt=_sprt_checked(options["sprt"], seats),
         duplicate=options["duplicate"],
+        keyed=not reproducible(),
     )
 
 

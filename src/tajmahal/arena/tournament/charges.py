@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..game import AnyGame
-from ..record import RecordError, record_ends, replay
+from ..record import SETUP_SEED, RecordError, record_ends, replay
 from ..text import printable, quote
 from .journal import Finished, TournamentDir
 from .plan import Plan
@@ -137,7 +137,10 @@ def check_result(
     record that does not match is renamed aside (``.rejected``)."""
     path = store.record_path(slot.number)
     bots = [store.plan.entrants[e].bot for e in slot.seating]
-    problem = record_mismatch(game, path, slot.seed, bots, store.plan.variant, result, replayed)
+    problem = record_mismatch(
+        game, path, slot.seed, bots, store.plan.variant, result, replayed,
+        setup_seed=store.setup_seed(slot.seed),
+    )
     if problem is not None and path.exists():
         with contextlib.suppress(OSError):
             os.replace(path, path.with_name(path.name + REJECTED_SUFFIX))
@@ -152,12 +155,14 @@ def record_mismatch(
     variant: str | None,
     result: dict[str, Any],
     replayed: bool = True,
+    setup_seed: int | None = None,
 ) -> str | None:
     """Why the record at ``path`` is not that of a game of ``seed`` between ``bots``
     (in seat order; ``variant`` None: any) that ended in ``result`` (as the referee
     reports it); None when it is.  ``replayed``: every action of the record is
     replayed too (:func:`~tajmahal.arena.record.replay`); else its header and
-    result lines alone are read (what a worker that no bot can reach wrote)."""
+    result lines alone are read (what a worker that no bot can reach wrote).
+    ``setup_seed``: the seed its setup was drawn from (None: ``seed`` itself)."""
     if not path.is_file():
         return f"a result came, but no record {path.name} is on disk"
     try:
@@ -171,6 +176,9 @@ def record_mismatch(
     claimed_faults = result.get("faults")
     expected = {
         "seed": (header.get("seed"), seed),
+        "setup seed": (
+            header.get(SETUP_SEED, header.get("seed")), seed if setup_seed is None else setup_seed
+        ),
         "bots": ([p.get("bot") for p in header.get("players", ())], list(bots)),
         "scores": (recorded.get("scores"), result.get("scores")),
         "ranks": (recorded.get("ranks"), result.get("ranks")),

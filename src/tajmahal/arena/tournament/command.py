@@ -90,8 +90,8 @@ def tournament_command(games: GameRegistry | AnyGame) -> click.Command:
     @click.option(
         "--seed",
         type=SEED,
-        help="Tournament seed, 0 to 2^64-1: fixes every deal [default: a fresh random one, "
-        "or as stored].",
+        help="Tournament seed, 0 to 2^64-1: fixes every deal's seed, the cards following "
+        "from it under DIR/.key [default: a fresh random one, or as stored].",
     )
     @click.option(
         "--seatings",

@@ -28,11 +28,14 @@ from .journal import GAMES, sync_directory
 
 @frozen
 class GameTask(Data):
-    """One game to play: its ``number`` in the schedule, the deal's ``seed``, the
-    bot of each seat (as for ``tajmahal match``), each seat's time control,
-    where the record and the bots' logs go, the secret of the seeds the bots are
-    told (``seat_key``), and the folder each seat's command runs in (``homes``;
-    none given: this directory; see :class:`BotSpec`)."""
+    """One game to play: its ``number`` in the schedule, the deal's ``seed`` and
+    the ``setup_seed`` its setup is drawn from (see
+    :meth:`~.journal.TournamentDir.setup_seed`), the bot of each seat (as for
+    ``tajmahal match``), each seat's time control, where the record and the
+    bots' logs go, the secret of the seeds the bots are told (``seat_key``),
+    directories to hide from sandboxed bots besides the tournament's (``hide``:
+    a gauntlet's, which holds its key), and the folder each seat's command runs
+    in (``homes``; none given: this directory; see :class:`BotSpec`)."""
 
     number: int
     seed: int
@@ -50,6 +53,9 @@ class GameTask(Data):
     memory: int | None = None
     #: The secret of the seeds told to the bots, in hex ("": a fresh one).
     seat_key: str = ""
+    #: None: the seed's own setup.
+    setup_seed: int | None = None
+    hide: tuple[str, ...] = ()
     homes: tuple[str | None, ...] = ()
     #: Each seat's entrant's name, shown in the record where it is not the bot's
     #: text (a name given, or a number: ``greedy#2``); else the bot's own.
@@ -135,7 +141,8 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
         builtins = list(game.builtin_players())
         homes = task.homes or (None,) * len(task.bots)
         specs = [BotSpec.parse(b, builtins, h) for b, h in zip(task.bots, homes, strict=True)]
-        setup = game.random_setup(len(specs), task.seed, task.variant)
+        drawn = task.seed if task.setup_seed is None else task.setup_seed
+        setup = game.random_setup(len(specs), drawn, task.variant)
         record, log_dir = Path(task.record), Path(task.log_dir)
         config = MatchConfig(
             time=task.time,
@@ -149,12 +156,12 @@ def play_task(game: AnyGame, task: GameTask, on_step: StepHook | None = None) ->
             watch=False,  # the games in parallel keep the CPUs busy
             sandbox=task.sandbox,
             memory=task.memory,
-            hide=_tournament_dir(record),
+            hide=(*_tournament_dir(record), *(Path(p) for p in task.hide)),
             on_step=on_step,
             seat_key=bytes.fromhex(task.seat_key) if task.seat_key else None,
             names=tuple(n if n != b else None for n, b in zip(task.names, task.bots, strict=False)),
         )
-        result = run_match(game, setup, specs, config, seed=task.seed)
+        result = run_match(game, setup, specs, config, task.seed, drawn)
         sync_directory(record.parent)  # the record's rename is on disk before it counts
         data = result.to_data()
         data["logs"] = _keep_nonempty(data["logs"])

@@ -39,9 +39,10 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import orjson
-from attrs import asdict, field, frozen
+from attrs import asdict, evolve, field, frozen
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from ..terms import setup_seed
 from .data import CONVERTER, Data
 from .plan import Plan
 from .schedule import Slot
@@ -181,7 +182,13 @@ class TournamentDir(GameFiles):
     the deals given if they grew) and :attr:`finished` the games in the journal."""
 
     def __init__(
-        self, root: Path, plan: Plan, finished: list[Finished], lock: int, key: bytes
+        self,
+        root: Path,
+        plan: Plan,
+        finished: list[Finished],
+        lock: int,
+        key: bytes,
+        setups: Path | None = None,
     ) -> None:
         self.root = root
         #: The directory's real path (the paths in tasks and in the journal's lines).
@@ -190,6 +197,11 @@ class TournamentDir(GameFiles):
         self.finished = finished
         self._lock = lock
         self._key = key
+        #: The directory whose key the setups are drawn under (see :meth:`open`).
+        self.setups = root if setups is None else setups
+        self._setup_key = hmac.new(
+            key if setups is None else _key(setups), b"setup seeds", "sha256"
+        ).digest()
         #: Journaled games whose line's seal or record does not match (see the module's
         #: text): counted only once :func:`~.charges.audit` has replayed their records.
         self.unsealed: list[Finished] = []
@@ -198,26 +210,31 @@ class TournamentDir(GameFiles):
         self._journal = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
 
     @classmethod
-    def open(cls, root: Path, plan: Plan) -> TournamentDir:
+    def open(cls, root: Path, plan: Plan, setups: Path | None = None) -> TournamentDir:
         """Start the tournament of ``plan`` in ``root``, or resume the one there.
+        The games' setups are drawn under the key of ``setups`` (a directory
+        holding ``root``: a gauntlet's, so that every match-up has the same
+        cards), by default ``root``'s own.
 
         Raises :class:`TournamentError` if ``root`` is in use, holds something
         else, or holds a tournament with another plan (or more deals), or cannot
         be created or written (a missing parent, no permission, a full disk)."""
         try:
-            return cls._open(root, plan)
+            return cls._open(root, plan, setups)
         except OSError as e:
             raise TournamentError(
                 f"{root}: cannot write the tournament there ({e.strerror or e})"
             ) from None
 
     @classmethod
-    def _open(cls, root: Path, plan: Plan) -> TournamentDir:
+    def _open(cls, root: Path, plan: Plan, setups: Path | None) -> TournamentDir:
         root.mkdir(parents=True, exist_ok=True)
         lock = _lock(root)
         try:
             stored = stored_plan(root)
             if stored is None:
+                if (root / KEY).exists():  # brought from another: checked before anything is made
+                    _checked_key(root / KEY)
                 _create(root, plan)
                 finished: list[Finished] = []
                 repeated: list[Repeated] = []
@@ -226,10 +243,10 @@ class TournamentDir(GameFiles):
                 finished, repeated = read_journal(root / JOURNAL, plan, repair=True)
                 remove_partial_records(root / GAMES)
             key = _key(root)
+            store = cls(root, plan, finished, lock, key, setups)
         except BaseException:
             os.close(lock)
             raise
-        store = cls(root, plan, finished, lock, key)
         store.repeated = repeated
         for line in repeated:
             store.log_error(line.number, line.text())
@@ -243,6 +260,13 @@ class TournamentDir(GameFiles):
         directory's key, so a game played again (on resume) tells the same seeds,
         and no bot can work them out."""
         return hmac.new(self._key, f"seat seeds of game {number}".encode(), "sha256").digest()
+
+    def setup_seed(self, seed: int) -> int:
+        """The seed the setup of a game of ``seed`` is drawn from: under the key of
+        :attr:`setups` where the plan is :attr:`~.plan.Plan.keyed` (the
+        default), so that no bot can work it out from a small tournament seed,
+        and the same on every resume; else ``seed`` itself."""
+        return setup_seed(self._setup_key, seed) if self.plan.keyed else seed
 
     def append(self, slot: Slot, result: dict[str, Any]) -> Finished:
         """Journal ``slot`` as finished with ``result``; on disk when this returns."""
@@ -340,18 +364,33 @@ def _digest(path: Path) -> str | None:
 
 
 def _key(root: Path) -> bytes:
-    """The directory's sealing key, made on first use (readable by its owner only)."""
+    """The directory's key (sealing the journal, drawing the setups and the seeds
+    told to bots), made on first use, whole or not at all (readable by its owner
+    only)."""
     path = root / KEY
+    with contextlib.suppress(FileNotFoundError):
+        return _checked_key(path)
+    tmp = root / f"{KEY}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_bytes()
-    try:
-        os.write(fd, secrets.token_bytes(32))
-        os.fsync(fd)
+        try:
+            os.write(fd, secrets.token_bytes(32))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        with contextlib.suppress(FileExistsError):  # another made it first: that one
+            os.link(tmp, path)
     finally:
-        os.close(fd)
-    return path.read_bytes()
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return _checked_key(path)
+
+
+def _checked_key(path: Path) -> bytes:
+    key = path.read_bytes()
+    if len(key) < 32:  # the setups' secrecy rests on it
+        raise TournamentError(f"{path}: not a tournament's key (32 bytes or more)")
+    return key
 
 
 def _lock(root: Path) -> int:
@@ -365,7 +404,9 @@ def _lock(root: Path) -> int:
 
 
 def _create(root: Path, plan: Plan) -> None:
-    others = sorted(p.name for p in root.iterdir() if p.name != _LOCK)
+    """A new tournament in ``root``, empty but for a key brought from another
+    (its games are then dealt the same cards)."""
+    others = sorted(p.name for p in root.iterdir() if p.name not in (_LOCK, KEY))
     if others:
         raise TournamentError(
             f"{root}: not empty ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}) "
@@ -389,6 +430,7 @@ def _create(root: Path, plan: Plan) -> None:
 def _reconcile(root: Path, stored: Plan, given: Plan) -> Plan:
     """The plan to resume with: the stored one, with more deals if ``given`` has
     more; a TournamentError if anything else differs."""
+    given = evolve(given, keyed=stored.keyed)  # its setups are drawn as they were
     differences = stored.differences(given)
     if differences:
         listed = "".join(f"\n  {d}" for d in differences)

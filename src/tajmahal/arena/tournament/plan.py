@@ -17,6 +17,7 @@ from .logbudget import DEFAULT_MAX_LOGS
 from .schedule import (
     CYCLIC,
     FRESH_SEEDING,
+    KEYED_SETUPS,
     SEATINGS,
     SEEDING,
     Entrant,
@@ -53,7 +54,10 @@ class Plan:
     plays duplicate deals only between built-in bots
     (:func:`~.schedule.duplicate_by_default`), which cannot carry what they saw
     from one game to another; give the same choice from Python for bots that
-    are programs.
+    are programs.  ``keyed`` (the default): each game's setup is drawn from its
+    seed under the tournament directory's key (:data:`~.schedule.KEYED_SETUPS`),
+    which no bot can know; else from the seed itself (manifests written before,
+    and tournaments started with ``TAJMAHAL_REPRODUCIBLE_SEEDS``).
 
     Only the game and the entrants are required: entrants may be given as the
     command line's BOT texts, and every limit defaults to the referee's.
@@ -80,6 +84,7 @@ class Plan:
     memory: int | None = None
     duplicate: bool = True
     max_logs: int = DEFAULT_MAX_LOGS
+    keyed: bool = True
 
     def __attrs_post_init__(self) -> None:
         if not self.time:  # the referee's default for every entrant
@@ -111,6 +116,13 @@ class Plan:
     def with_deals(self, deals: int) -> Plan:
         return evolve(self, deals=deals)
 
+    @property
+    def seeding(self) -> str:
+        """How the games' seeds, and their setups' seeds, follow from the
+        tournament seed (the manifest keeps it)."""
+        rule = SEEDING if self.duplicate else FRESH_SEEDING
+        return rule + KEYED_SETUPS if self.keyed else rule
+
     def to_data(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -130,7 +142,7 @@ class Plan:
             "memory": self.memory,
             "seatings": self.seatings,
             "duplicate": self.duplicate,
-            "seeding": SEEDING if self.duplicate else FRESH_SEEDING,
+            "seeding": self.seeding,
             "seating_rule": SEATINGS[self.seatings],
             "sprt": None if self.sprt is None else self.sprt.to_data(),
         }
@@ -143,7 +155,10 @@ class Plan:
             seatings = str(data["seatings"])
             duplicate = bool(data.get("duplicate", True))  # older manifests: always
             seeding = SEEDING if duplicate else FRESH_SEEDING
-            if data["seeding"] != seeding or data["seating_rule"] != SEATINGS.get(seatings):
+            keyed = data["seeding"] == seeding + KEYED_SETUPS  # older manifests: not keyed
+            if not (keyed or data["seeding"] == seeding) or data["seating_rule"] != SEATINGS.get(
+                seatings
+            ):
                 raise ValueError(
                     "it was made by a version that deals seeds or seats entrants differently"
                 )
@@ -168,6 +183,7 @@ class Plan:
                 sandbox=bool(data.get("sandbox", False)),
                 memory=None if data.get("memory") is None else int(data["memory"]),
                 duplicate=duplicate,
+                keyed=keyed,
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not a tournament plan ({type(e).__name__}: {e})") from None

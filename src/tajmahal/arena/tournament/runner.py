@@ -99,6 +99,8 @@ def task_for(plan: Plan, slot: Slot, store: TournamentDir) -> GameTask:
         record=f"{store.resolved}/{GAMES}/{record_name(slot.number)}",
         log_dir=f"{store.resolved}/{LOGS}",
         seat_key=store.seat_key(slot.number).hex(),
+        setup_seed=store.setup_seed(slot.seed),
+        hide=() if store.setups == store.root else (str(store.setups.resolve()),),
     )
 
 

@@ -18,6 +18,11 @@ Each deal's seed is a SHA-256 hash of the tournament seed and the deal number, c
 to 63 bits: a bot that sees its games cannot work its way back to the seeds of the
 others, and small tournament seeds never give small (searchable) game seeds.
 
+The setup of a game is drawn from its seed under a secret, the tournament
+directory's key (:data:`KEYED_SETUPS`): the schedule's seeds follow from the
+tournament seed alone, and a bot that knows this module could otherwise deal
+the games of every small tournament seed and find its own.
+
 *Duplicate* deals (the same cards in every seating of a deal) assume that the
 bots of one seating cannot tell those of another what they saw; bots that are
 separate programs can (through the timing of the page cache, at the least: see
@@ -43,6 +48,11 @@ from ..names import parse_named
 SEEDING: Final = "sha256('arena-tournament-deal:{seed}:{deal}')[:8] >> 1"
 #: How game seeds are derived when every game has fresh cards (not duplicate deals).
 FRESH_SEEDING: Final = "sha256('arena-tournament-game:{seed}:{deal}:{rotation}')[:8] >> 1"
+#: How a game's setup seed follows from its seed in a tournament whose setups
+#: are keyed (the default; :attr:`~.plan.Plan.keyed`), appended to the rules above
+#: in the manifest.  KEY is HMAC-SHA256(the key in DIR/.key (a gauntlet's own
+#: DIR's), 'setup seeds').
+KEYED_SETUPS: Final = "; setup seed: hmac-sha256(KEY, 'tajmahal setup seed {game seed}')[:8] >> 1"
 CYCLIC: Final = "cyclic"
 ALL: Final = "all"
 #: The ways to seat entrants, and the rule of each (stored in the manifest too).

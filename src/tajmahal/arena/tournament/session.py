@@ -12,7 +12,7 @@ import click
 import orjson
 
 from ...extras import MissingExtra, require
-from .. import containment
+from .. import cgroups, containment
 from ..game import AnyGame
 from ..options import sandbox_given, say_sandbox
 from ..report import console
@@ -150,7 +150,7 @@ def play_gauntlet(
             pair = (candidate, Entrant(1, opponent.name, opponent.bot))
             lineup = (pair, (times[0], times[opponent.index]))
         plan = plan_for(game, where, lineup, games, seed, options)
-        store, report = _played(game, where, plan, players, as_json, quiet)
+        store, report = _played(game, where, plan, players, as_json, quiet, setups=out)
         status = max(status, _finish(store, report, as_json, show=not (as_json or quiet)))
         rows.append(gauntlet.matchup_result(opponent, where.name, report))
         if report.interrupted:
@@ -169,11 +169,19 @@ def play_gauntlet(
 
 
 def _played(
-    game: AnyGame, out: Path, plan: Plan, players: Executors, as_json: bool, quiet: bool
+    game: AnyGame,
+    out: Path,
+    plan: Plan,
+    players: Executors,
+    as_json: bool,
+    quiet: bool,
+    setups: Path | None = None,
 ) -> tuple[TournamentDir, Report]:
-    """The tournament of ``plan`` in ``out`` opened (or resumed) and played."""
+    """The tournament of ``plan`` in ``out`` opened (or resumed) and played; its
+    setups drawn under the key of ``setups`` (a gauntlet's directory: the same
+    cards in every match-up), by default its own."""
     try:
-        store = TournamentDir.open(out, plan)
+        store = TournamentDir.open(out, plan, setups)
     except TournamentError as e:
         raise click.UsageError(str(e)) from None
     try:
@@ -212,6 +220,10 @@ def _run(
             )
         if store.finished:
             screen.print(f"resuming: {len(store.finished)} of {plan.games} games already finished")
+    # Where cgroup v2 is delegated to this process's group alone, it is split now
+    # (this process into a leaf), before the workers start: each worker then makes
+    # its bots' groups beside it; a group holding the workers could not be split.
+    cgroups.hierarchy()
     executor = players.get(store.root)
     display: LiveDisplay | PlainDisplay | None = None
     if not (as_json or quiet):
