@@ -29,6 +29,7 @@ from research_support import Rollouts, play
 from viewer_support import Page
 
 import tajmahal.openspiel as tos
+from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 from tajmahal.suite import game_suite
 
 PIG_DIR = Path(__file__).resolve().parents[1] / "examples" / "pig"
@@ -92,7 +93,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (info / "entry_points.txt").write_text(
         "[tajmahal.games]\n" + "".join(f"{k} = {v}\n" for k, v in points.items())
     )
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(PIG_DIR), str(site)])}
+    path = os.pathsep.join([str(PIG_DIR), str(site)])
+    # --seed deals from the seed itself (not under the referee's key): the same dice
+    # in every run, so the protocol bot's turns reach 20 as the test expects
+    return {**os.environ, "PYTHONPATH": path, REPRODUCIBLE_SEEDS: "1"}
 
 
 def tajmahal(env: dict[str, str], *args: str) -> str:
