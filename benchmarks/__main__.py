@@ -9,10 +9,10 @@ table as Markdown (docs/performance.md quotes it)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from . import (
+    batched,
     bots,
     compare,
     engine,
@@ -24,7 +24,7 @@ from . import (
     startup,
     viewer,
 )
-from .report import print_table
+from .report import report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         + compare.run_all(args.quick, games=args.game)
         + environments.run_all(args.quick, engines)
     )
+    if not args.game or "tajmahal" in {engine.name for engine in engines}:
+        results += batched.run_all(args.quick)
     if not args.game:
         results += (
             referee.run_all(args.quick)
@@ -54,10 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             + viewer.run_all(args.quick)
             + ladder.run_all(args.quick)
         )
-    print_table(results, args.markdown)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)
+    report(results, args.markdown, args.json)
     return 0
 
 

@@ -3,6 +3,7 @@ the ``python -m benchmarks.MODULE`` entry of each benchmark module."""
 
 from __future__ import annotations
 
+import json
 import platform
 import sys
 from collections.abc import Callable
@@ -36,6 +37,14 @@ def print_table(results: list[Result], markdown: bool = False) -> None:
         return
     console = Console() if sys.stdout.isatty() else Console(width=130)
     console.print(table(results))
+
+
+def report(results: list[Result], markdown: bool, json_path: str | None) -> None:
+    """Print the table, and write the figures as JSON to ``json_path`` if given."""
+    print_table(results, markdown)
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as f:
+            json.dump([r.__dict__ | {"reached": r.reached} for r in results], f, indent=2)
 
 
 def markdown_table(results: list[Result]) -> str:

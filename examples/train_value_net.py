@@ -44,7 +44,7 @@ from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.encoding import observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from value_net_bot import ValueNet, lookahead  # the bot beside this file
+from value_net_bot import ValueNet, lookahead, margins  # the bot beside this file
 
 
 class Agent:
@@ -85,12 +85,6 @@ class Agent:
                     self.net.partial_fit(x[batch], y[batch])
         self.trained = True
         self.weights = None
-
-
-def margins(totals: Sequence[int]) -> list[float]:
-    """Each seat's final score minus the mean of the others', in tens of points."""
-    n = len(totals)
-    return [(t - (sum(totals) - t) / (n - 1)) / 10 for t in totals]
 
 
 def self_play(

@@ -78,6 +78,14 @@ class ValueNet:
         return (h @ self.weights[-1] + self.biases[-1]).ravel()
 
 
+def margins(totals: Sequence[int]) -> list[float]:
+    """What the net predicts, by seat: its final score minus the mean of the others',
+    in tens of points (the label of examples/train_value_net.py and
+    examples/batched_value_net.py)."""
+    n = len(totals)
+    return [(t - (sum(totals) - t) / (n - 1)) / 10 for t in totals]
+
+
 def lookahead(net: ValueNet, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> int:
     """The index into ``legal`` whose result ``net`` values most, on one guess of the
     cards ``view``'s seat cannot see."""

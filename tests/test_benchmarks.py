@@ -57,6 +57,7 @@ def test_quick_benchmarks_report_every_figure(tmp_path: Path) -> None:
         "4-player game over pipes, wall time",
         "Taj Mahal MCTS / pure MCTS",
         "tajmahal --version",
+        "Taj Mahal batched engine, 4 players, batch 64",  # the jax extra (benchmarks/batched.py)
         "tournament random random random random, --jobs 2",
         "ladder parent CPU a game",
         "tournament parent CPU a game",

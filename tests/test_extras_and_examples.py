@@ -41,6 +41,10 @@ def run_without(hidden: set[str], code: str, cwd: Path = ROOT) -> subprocess.Com
          "'tajmahal[rl]'"),
         ({"numpy", "pyspiel"}, "tajmahal.openspiel", "tajmahal.openspiel needs numpy and "
          "open_spiel: pip install 'tajmahal[rl]'"),
+        ({"jax"}, "tajmahal.batched", "tajmahal.batched needs jax: pip install 'tajmahal[jax]'"),
+        # Taj Mahal's own batched engine, as a game's batched part reaches it
+        ({"jax"}, "tajmahal.tajmahal.batched", "tajmahal.batched needs jax: pip install "
+         "'tajmahal[jax]'"),
         ({"gymnasium"}, "tajmahal.gym", "tajmahal.gym needs gymnasium: pip install "
          "'tajmahal[rl]'"),
     ],

@@ -52,6 +52,12 @@ def test_every_installed_game_is_complete_and_its_optional_parts_answer(name: st
 
         encoding = game.encoding()
         assert encoding is None or (isinstance(encoding, Encoding) and encoding.game is game)
+    if importlib.util.find_spec("jax") is not None:
+        from tajmahal.batched import Env
+
+        batched = game.batched(game.min_players)
+        assert batched is None or isinstance(batched, Env)
+        assert batched is None or batched.num_players == game.min_players
 
 
 @pytest.mark.parametrize("name", SHIPPED)

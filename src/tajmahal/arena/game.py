@@ -19,8 +19,8 @@ for ``tajmahal show``) and :meth:`Game.why_illegal` (the rule an action that is 
 among the legal ones breaks, as the game's engine cites it, ``"W5: ..."``: the
 referee adds it to an ``illegal`` fault's detail, :func:`illegal_reason`) and
 :meth:`Game.encoding` (numbers for learning programs: the PettingZoo and OpenSpiel
-adapters).  A game
-without them gets the log, buttons and score tables, and the plain fault detail.
+adapters) and :meth:`Game.batched` (the whole rules in JAX: :mod:`tajmahal.batched`).
+A game without them gets the log, buttons and score tables, and the plain fault detail.
 """
 
 from __future__ import annotations
@@ -301,6 +301,11 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
         """Action indices, observation tensors and the chance model, for learning
         programs and the research adapters: a :class:`tajmahal.kit.encoding.Encoding`
         (the kit stands on this module, so its type is not named here)."""
+        return None
+
+    def batched(self, players: int) -> Any:
+        """The game's batched engine in JAX for ``players``: a
+        :class:`tajmahal.batched.Env` (Pgx's interface; needs the ``jax`` extra)."""
         return None
 
 

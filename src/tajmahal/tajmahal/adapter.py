@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from ..kit.encoding import Encoding
     from ..kit.schema import SchemaHints
+    from .batched import TajMahal as TajMahalEnv
     from .bots import TajMahalBots
     from .pictures import TajMahalPictures
 
@@ -124,6 +125,12 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         from .encoding import encoding
 
         return encoding(self)
+
+    def batched(self, players: int) -> TajMahalEnv:
+        """The whole rules in JAX, batched (:mod:`tajmahal.tajmahal.batched`)."""
+        from .batched import TajMahal as Batched
+
+        return Batched(players)
 
     def bots(self) -> TajMahalBots:
         """Taj Mahal's judgement for the built-in ``greedy`` and ``mcts`` players."""

@@ -56,6 +56,13 @@ from .state import NOBODY, Dummy, Pending, PlayerState, State
 from .tiles import BONUS_POINTS, PROVINCE_GOODS, BonusTile
 
 
+def reshuffled(seed: int, reshuffles: int, cards: list[int]) -> list[int]:
+    """W12: ``cards``, the discard pile in id order, shuffled into a new deck (top
+    first) by the ``reshuffles``-th reshuffle of the game dealt from ``seed``."""
+    random.Random(f"tajmahal/{seed}/{reshuffles}").shuffle(cards)
+    return cards
+
+
 class DraftSeat:
     """A mutable scratch copy of one :class:`PlayerState`, frozen once per step."""
 
@@ -183,8 +190,7 @@ class Draft:
         if not self.deck:
             if not self.discard:
                 return None
-            cards = sorted(self.discard)
-            random.Random(f"tajmahal/{self.base.setup.seed}/{self.reshuffles}").shuffle(cards)
+            cards = reshuffled(self.base.setup.seed, self.reshuffles, sorted(self.discard))
             self.reshuffles += 1
             self.deck = cards
             self.discard = ()

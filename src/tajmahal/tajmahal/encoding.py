@@ -65,7 +65,7 @@ from .chance import BONUS_KINDS, CHANCE
 from .hidden import determinize
 from .raster import render_image
 from .setups import VISITS, display_size
-from .state import PLACE, PLAY, SCORE_SOURCES, TAKE, PlayerState, State
+from .state import PALACES_PER_PLAYER, PLACE, PLAY, SCORE_SOURCES, TAKE, PlayerState, State
 from .views import PlayerView
 
 # --------------------------------------------------------------------------- actions
@@ -116,6 +116,7 @@ PHASES: Final = (PLAY, PLACE, TAKE, "over")
 #: Divisors of the blocks that hold counts, so that values stay near 0..1.
 HAND_SCALE: Final = 10.0
 SCORE_SCALE: Final = 10.0
+PALACES_SCALE: Final = float(PALACES_PER_PLAYER)
 _SPECIALS: Final = tuple(SPECIAL_CARDS[c] for c in CHARACTERS)
 #: A score's points by source, in the order of SCORE_SOURCES.
 _score_values: Final = attrgetter(*SCORE_SOURCES)
@@ -162,7 +163,7 @@ def blocks(players: int) -> Iterable[BlockSpec]:
         ("played", ("n", cards), 1, "[seat, card] = 1: on the seat's table this visit"),
         ("color", ("n", len(COLORS)), 1, "the seat's colour this visit: " + ", ".join(COLORS)),
         ("withdrawn", ("n",), 1, "1 if the seat has withdrawn from this visit"),
-        ("palaces_left", ("n",), 1, "palaces not yet built / 20"),
+        ("palaces_left", ("n",), 1, f"palaces not yet built / {PALACES_SCALE:g}"),
         ("influence", ("n", len(CHARACTERS)), 6, "influence tiles held, by character"),
         ("province_tiles", ("n", VISITS), 1, "[seat, k-1] = 1: holds province tile k"),
         ("bonus_tiles", ("n", kinds), 15, "bonus tiles held, by kind"),
@@ -274,7 +275,7 @@ def _write_bid(q: int, p: PlayerState, e: Emit) -> None:
     if p.color is not None:
         e.one("color", q * len(COLORS) + COLORS.index(p.color))
     e.put("withdrawn", q, float(p.withdrawn))
-    e.put("palaces_left", q, p.palaces / 20)
+    e.put("palaces_left", q, p.palaces / PALACES_SCALE)
 
 
 def _write_influence(q: int, p: PlayerState, e: Emit) -> None:
