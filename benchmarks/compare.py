@@ -6,8 +6,8 @@ python-chess and OpenSpiel (issues 15 and 25).
 in an order rotated from round to round, and each worker times a fixed workload
 on its own CPU clock after a warm-up:
 
-- ``<game>`` for each game of :data:`~benchmarks.games.ENGINES` (``tajmahal``,
-  ``tikal``, ``java``): random 4-player playouts (``legal_actions`` + ``apply``, a
+- ``<game>`` for each installed game (:data:`~benchmarks.games.ENGINES`): random
+  4-player playouts (or the nearest count the game allows) (``legal_actions`` + ``apply``, a
   ``random.Random`` choosing), with whichever engine the install runs (compiled);
   the warm-up also fixes the workload: the seeds of the games that took half a
   second of CPU (a tenth with ``--quick``);
@@ -28,8 +28,8 @@ python-chess; the OpenSpiel contestants run in the comparison of every game.
 
 The ratios are taken within each round (workers of one round run back to back,
 so a slow minute slows them all) and their medians reported: each game against
-python-chess (its target in :data:`~benchmarks.games.ENGINES`) and against its
-own pure engine.
+python-chess (its target: the game's ``speed_targets``) and against its own pure
+engine; OpenSpiel's hearts against the default game's engine.
 """
 
 from __future__ import annotations
@@ -66,11 +66,11 @@ def _playouts(name: str, scale: int) -> tuple[Callable[[], int], str]:
     seeds: list[int] = []
     start = time.process_time()
     while time.process_time() - start < scale / 10 or not seeds:
-        play_random(g, PLAYERS, len(seeds))
+        play_random(g, g.seats(), len(seeds))
         seeds.append(len(seeds))
 
     def run() -> int:
-        return sum(play_random(g, PLAYERS, seed) for seed in seeds)
+        return sum(play_random(g, g.seats(), seed) for seed in seeds)
 
     return run, _label(tajmahal.COMPILED)
 
@@ -93,7 +93,7 @@ def _search(name: str, scale: int) -> tuple[Callable[[], int], str]:
     assert bots is not None
     searches = []  # (view, legal) of four seats (outside the clock)
     for seed in range(4):
-        setup = game.random_setup(PLAYERS, seed)
+        setup = game.random_setup(g.seats(), seed)
         known = bots.read_setup(game.public_setup(setup))
         state = g.new_game(setup)
         rng = random.Random(seed)
@@ -357,8 +357,9 @@ def run_all(
                 note=spread(rates["chess"], ",.0f"),
             )
         )
+    first = ENGINES[0]  # the default game
     for name in ("hearts-python", "hearts-native"):
-        if name in rates:
+        if name in rates and first.name in rates:
             out += [
                 Result(
                     whats[name],
@@ -367,10 +368,10 @@ def run_all(
                     note=spread(rates[name], ",.0f"),
                 ),
                 Result(
-                    f"{whats[name]} / Taj Mahal engine",
-                    median(ratio(name, "tajmahal")),
+                    f"{whats[name]} / {load(first).title} engine",
+                    median(ratio(name, first.name)),
                     "x",
-                    note=f"per round; {spread(ratio(name, 'tajmahal'), '.2f')}",
+                    note=f"per round; {spread(ratio(name, first.name), '.2f')}",
                 ),
             ]
     return out

@@ -7,7 +7,9 @@ For each game of :data:`~benchmarks.games.ENGINES`, the same rows:
 - ``apply`` alone and ``legal_actions`` alone over the recorded positions of random
   4-player games (µs a call), and the mean number of legal actions;
 - the ``act`` message over the same positions: the view as the referee encodes it
-  (the adapter's ``view_json``, µs a call) and the largest whole ``act`` line
+  (the adapter's ``view_json``, µs a call), against the plain form it must equal
+  byte for byte (``orjson.dumps(view_data(...))``: the converter's data of the
+  view, nothing kept), and the largest whole ``act`` line
   (target: at most 32 KB, so that a bot with a fixed line buffer works);
 - memory: one state alone, and a chain of successive states (shared parts counted
   once).
@@ -26,7 +28,7 @@ import orjson
 
 from tajmahal.arena import protocol
 
-from .games import ENGINES, PLAYERS, Engine, Loaded, load, play_random, positions
+from .games import ENGINES, Engine, Loaded, load, play_random, positions
 from .measure import Result, cpu_clock, median_seconds, spread, timed
 
 #: The longest ``act`` line a bot may have to read (bytes, newline included).
@@ -60,7 +62,7 @@ def playouts(g: Loaded, seconds: float, repeats: int) -> list[Result]:
         )
         rates = [actions / t for t in times]
         name = f"{g.title} random playout, {players} players"
-        target = g.engine.playout if players == PLAYERS else None
+        target = g.engine.playout if players == g.seats() else None
         note = f"one core; {len(seeds)} games; {spread(rates, ',.0f')}"
         results.append(Result(name, statistics.median(rates), "actions/s", target, note=note))
         results.append(Result(name, len(seeds) / statistics.median(times), "games/s"))
@@ -76,7 +78,8 @@ def act_line(g: Loaded, state: Any, legal: list[Any]) -> bytes:
 
 
 def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
-    pairs = [(state, action) for _, state, action in positions(g, PLAYERS, games)]
+    players = g.seats()
+    pairs = [(state, action) for _, state, action in positions(g, players, games)]
     states = [s for s, _ in pairs]
     n = len(pairs)
     apply, legal_actions, view_json, to_act = (
@@ -88,21 +91,25 @@ def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
     t_apply = median_seconds(lambda: [apply(s, a) for s, a in pairs], repeats, cpu_clock)
     t_legal = median_seconds(lambda: [legal_actions(s) for s in states], repeats, cpu_clock)
     t_view = median_seconds(lambda: [view_json(s, to_act(s)) for s in states], repeats, cpu_clock)
+    view_data = g.game.view_data
+    t_plain = median_seconds(
+        lambda: [orjson.dumps(view_data(s, to_act(s))) for s in states], repeats, cpu_clock
+    )
     sizes = [len(view_json(s, to_act(s))) for s in states]
     counts = [len(legal_actions(s)) for s in states]
     longest = max((act_line(g, s, legal_actions(s)) for s in states), key=len)
     title = g.title
-    where = f"{n:,} positions of {games} random {PLAYERS}-player games"
+    where = f"{n:,} positions of {games} random {players}-player games"
     return [
         Result(
-            f"{title} apply alone ({PLAYERS} players)",
+            f"{title} apply alone ({players} players)",
             t_apply / n * 1e6,
             "µs/call",
             higher_is_better=False,
             note=where,
         ),
         Result(
-            f"{title} legal_actions alone ({PLAYERS} players)",
+            f"{title} legal_actions alone ({players} players)",
             t_legal / n * 1e6,
             "µs/call",
             higher_is_better=False,
@@ -113,7 +120,15 @@ def steps(g: Loaded, games: int, repeats: int) -> list[Result]:
             t_view / n * 1e6,
             "µs/call",
             higher_is_better=False,
-            note=f"the adapter's view_json; {statistics.mean(sizes) / 1000:.1f} kB on average",
+            note=f"the adapter's view_json; {statistics.mean(sizes) / 1000:.1f} kB on average; "
+            f"{t_plain / t_view:.1f}x faster than the plain form",
+        ),
+        Result(
+            f"{title} act view to JSON text, plain form",
+            t_plain / n * 1e6,
+            "µs/call",
+            higher_is_better=False,
+            note="orjson.dumps(view_data(...)): the converter's data of the view, nothing kept",
         ),
         Result(
             f"{title} largest act line",
@@ -145,7 +160,7 @@ def _deep_size(obj: object, seen: set[int]) -> int:
 
 
 def memory(g: Loaded, chain: int) -> list[Result]:
-    setup = g.game.random_setup(PLAYERS, 0)
+    setup = g.game.random_setup(g.seats(), 0)
     state = g.new_game(setup)
     for _ in range(40):
         if g.is_over(state):
@@ -157,7 +172,7 @@ def memory(g: Loaded, chain: int) -> list[Result]:
     kept: list[Any] = []
     seed = 0
     while len(kept) < chain:
-        state = g.new_game(g.game.random_setup(PLAYERS, seed))
+        state = g.new_game(g.game.random_setup(g.seats(), seed))
         rng = random.Random(seed)
         while not g.is_over(state) and len(kept) < chain:
             state = g.apply(state, rng.choice(g.legal_actions(state)))

@@ -1,46 +1,53 @@
 """The games the benchmarks measure, and the workloads every game is measured on.
 
-A game is one row of :data:`ENGINES`: its name in the game registry
-(:data:`tajmahal.arena.registry.GAMES`, which gives its arena adapter), its engine package,
-and its targets.  The engine package exports the library API every game of this
-package has: ``new_game``, ``legal_actions``, ``apply`` and ``is_over``.  Everything
-else the benchmarks need comes from the adapter (:class:`~tajmahal.arena.game.Game`):
-random setups, the ``act`` messages' views and legal actions, and the built-in
-players.  A new game is a new row here, nothing more.
+Every installed game is measured (the registry's, :data:`tajmahal.arena.registry.GAMES`:
+the default game first), through its :class:`~tajmahal.arena.game.Game` alone:
+random setups, ``new_game``, ``legal_actions``, ``apply`` and ``to_act``, the
+``act`` messages' views and legal actions, and the built-in players.  The targets a
+game is held to are its own (:attr:`~tajmahal.arena.game.Game.speed_targets`).  A
+new game installed is measured too, with nothing written here.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tajmahal.arena.game import AnyGame
-from tajmahal.arena.registry import GAMES, UnknownGame
+from tajmahal.arena.registry import GAMES
 
 
 @dataclass(frozen=True)
 class Engine:
-    """A game as the benchmarks know it: registry ``name``, engine ``module``, and its
-    targets, if any: of its random 4-player playouts ``chess`` (times python-chess's
-    random playout, in the same run) and ``playout`` (actions/s on one core); of its
-    built-in search ``mcts`` (compiled over pure iterations/s)."""
+    """A game as the benchmarks know it: its registry ``name``, and its targets
+    (:attr:`~tajmahal.arena.game.Game.speed_targets`), if any: of its random
+    4-player playouts ``chess`` (times python-chess's random playout, in the same
+    run) and ``playout`` (actions/s on one core); of its built-in search ``mcts``
+    (compiled over pure iterations/s); ``rl_environment``, the CPU seconds of a
+    random 4-player game through OpenSpiel's ``rl_environment``."""
 
     name: str
-    module: str
     chess: float | None = None
     playout: float | None = None
     mcts: float | None = None
+    rl_environment: float | None = None
 
 
-ENGINES: tuple[Engine, ...] = (
-    Engine("tajmahal", "tajmahal.tajmahal", chess=6.0, playout=50_000, mcts=2.0),
-    Engine("tikal", "tajmahal.tikal", chess=2.0),
-    Engine("java", "tajmahal.java", chess=1.0),
-)
+def engine_of(name: str) -> Engine:
+    targets = GAMES.get(name).speed_targets
+    return Engine(name, *(targets.get(t) for t in ("chess", "playout", "mcts", "rl_environment")))
+
+
+def _engines() -> tuple[Engine, ...]:
+    default = GAMES.default
+    names = sorted(GAMES.names(), key=lambda n: (n != default, n))
+    return tuple(engine_of(name) for name in names)
+
+
+#: Every installed game, the default one first.
+ENGINES: tuple[Engine, ...] = _engines()
 
 #: The player count of the figures that compare games (the issues' measurements).
 PLAYERS = 4
@@ -48,14 +55,14 @@ PLAYERS = 4
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game's adapter and engine functions, imported."""
+    """A game's adapter and engine functions."""
 
     engine: Engine
     game: AnyGame
     new_game: Callable[[Any], Any]
-    legal_actions: Callable[[Any], list[Any]]
+    legal_actions: Callable[[Any], Sequence[Any]]
     apply: Callable[[Any, Any], Any]
-    is_over: Callable[[Any], bool]
+    to_act: Callable[[Any], int | None]
 
     @property
     def title(self) -> str:
@@ -65,27 +72,22 @@ class Loaded:
     def players(self) -> range:
         return range(self.game.min_players, self.game.max_players + 1)
 
+    def is_over(self, state: Any) -> bool:
+        return self.to_act(state) is None
+
+    def seats(self, wanted: int = PLAYERS) -> int:
+        """``wanted`` players, or the nearest count the game allows."""
+        return min(max(wanted, self.game.min_players), self.game.max_players)
+
 
 def load(engine: Engine) -> Loaded:
-    package = importlib.import_module(engine.module)
-    return Loaded(
-        engine,
-        GAMES.get(engine.name),
-        package.new_game,
-        package.legal_actions,
-        package.apply,
-        package.is_over,
-    )
+    game = GAMES.get(engine.name)
+    return Loaded(engine, game, game.new_game, game.legal_actions, game.apply, game.to_act)
 
 
 def engine_named(name: str) -> Engine:
     """The row of the game registered as ``name`` (an alias of it will do)."""
-    with contextlib.suppress(UnknownGame):  # an alias: the game's own name
-        name = GAMES.get(name).name
-    for engine in ENGINES:
-        if engine.name == name:
-            return engine
-    raise KeyError(f"no benchmarked game {name!r}; known: {', '.join(e.name for e in ENGINES)}")
+    return engine_of(GAMES.get(name).name)
 
 
 def selected(names: Sequence[str] | None) -> tuple[Engine, ...]:
@@ -99,11 +101,11 @@ def selected(names: Sequence[str] | None) -> tuple[Engine, ...]:
 def play_random(g: Loaded, players: int, seed: int) -> int:
     """One game of uniformly random choices (``random.Random(seed)``), ``legal_actions``
     and ``apply`` at every step; returns the number of actions."""
-    legal_actions, apply, is_over = g.legal_actions, g.apply, g.is_over
+    legal_actions, apply, to_act = g.legal_actions, g.apply, g.to_act
     state = g.new_game(g.game.random_setup(players, seed))
     choice = random.Random(seed).choice
     actions = 0
-    while not is_over(state):
+    while to_act(state) is not None:
         state = apply(state, choice(legal_actions(state)))
         actions += 1
     return actions

@@ -3,7 +3,8 @@
 - **parent CPU a game**: the CPU time the process that runs the games spends on
   each (scheduling, the database, the record's check and digest; its workers'
   CPU is theirs), for a ladder (SQLite) and for a tournament of the same bots:
-  four in-process ``random`` bots, 4-player Taj Mahal, ``--jobs 2``.  Target:
+  four in-process ``random`` bots, the default game (4 players where it seats
+  them), ``--jobs 2``.  Target:
   at most 1 ms.
 - **games a minute** of the ladder against the tournament for those bots and
   jobs (wall time, in the same rounds): the ladder within 10% (ratio >= 0.9).
@@ -35,6 +36,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tajmahal.arena.game import AnyGame
+from tajmahal.arena.registry import GAMES
+
 from .measure import Result, spread
 from .report import module_main
 
@@ -45,14 +49,21 @@ RATIO_TARGET = 0.9  # ladder games/min over the tournament's
 BOTS = ("random", "random", "random", "random")
 
 
+def players_of(game: AnyGame) -> int:
+    """The players of the benchmark's games: as many as its bots, within the game's range."""
+    return max(game.min_players, min(len(BOTS), game.max_players))
+
+
 def new_ladder(root: Path) -> tuple[Any, Any]:
-    """A new 4-player Taj Mahal ladder in ``root`` (SQLite): its directory and database."""
+    """A new ladder of the default game in ``root`` (SQLite): its directory and database."""
     from tajmahal.arena.ladder.database import create_database, now
     from tajmahal.arena.ladder.store import make_dir
 
+    game = GAMES.get()
     place = make_dir(root, None)
     settings = {
-        "game": "tajmahal", "players": 4, "max_players": 4, "variant": None, "seed": 1,
+        "game": game.name, "players": players_of(game), "max_players": players_of(game),
+        "variant": None, "seed": 1,
         "secret": "0" * 64, "round_games": 16, "placement": 10, "duplicate": False,
         "time_move": 1.0, "time_bank": 10.0, "handshake": 10.0, "grace": 2.0, "max_line": 1 << 20,
         "max_log": 10 << 20, "memory": None, "created": now(), "planned_rounds": 0,
@@ -66,14 +77,14 @@ def _ladder(root: Path, games: int, jobs: int) -> tuple[float, float]:
     from tajmahal.arena.ladder.roster import Stored, add_version
     from tajmahal.arena.ladder.runner import Ladder, run_ladder
     from tajmahal.arena.tournament import LocalExecutor, game_reference
-    from tajmahal.tajmahal.adapter import TAJMAHAL
 
+    game = GAMES.get()
     place, db = new_ladder(root)
     try:
         for index, bot in enumerate(BOTS):
             add_version(db, f"{bot}{index}", Stored.of_builtin(bot))
-        state = Ladder.load(db, place, TAJMAHAL)
-        executor = LocalExecutor(game_reference(TAJMAHAL), jobs)
+        state = Ladder.load(db, place, game)
+        executor = LocalExecutor(game_reference(game), jobs)
         cpu, wall = time.process_time(), time.perf_counter()
         report = run_ladder(state, executor, None, games)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -91,14 +102,14 @@ def _tournament(root: Path, games: int, jobs: int) -> tuple[float, float]:
         game_reference,
         run_tournament,
     )
-    from tajmahal.tajmahal.adapter import TAJMAHAL
 
-    plan = Plan("tajmahal", list(BOTS), seed=1, deals=games // len(BOTS))
+    game = GAMES.get()
+    plan = Plan(game.name, list(BOTS), seed=1, deals=games // len(BOTS))
     store = TournamentDir.open(root, plan)
     try:
-        executor = LocalExecutor(game_reference(TAJMAHAL), jobs)
+        executor = LocalExecutor(game_reference(game), jobs)
         cpu, wall = time.process_time(), time.perf_counter()
-        report = run_tournament(store, executor, game=TAJMAHAL)
+        report = run_tournament(store, executor, game=game)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         assert report.played == plan.games, report
     finally:
@@ -118,7 +129,8 @@ def throughput(quick: bool) -> list[Result]:
         ladder_rate.append(games / lw * 60)
         tour_rate.append(games / tw * 60)
         ratios.append(ladder_rate[-1] / tour_rate[-1])
-    what = f"{games} games, 4 x random, 4 players, --jobs {jobs}"
+    game = GAMES.get()
+    what = f"{games} games of {game.name}, 4 x random, {players_of(game)} players, --jobs {jobs}"
     return [
         Result("ladder parent CPU a game", statistics.median(ladder_cpu), "ms",
                PARENT_TARGET, higher_is_better=False,
@@ -152,9 +164,10 @@ def fill(root: Path, bots: int, games: int) -> Path:
     totals = {v: [0, 0.0, 0] for v in current}
     game_rows, seat_rows, history = [], [], []
     stamp = now()
+    players = players_of(GAMES.get())
     for number in range(games):
-        seated = rng.sample(sorted(current), 4)
-        ranks = rng.sample([1, 2, 3, 4], 4)
+        seated = rng.sample(sorted(current), players)
+        ranks = rng.sample(range(1, players + 1), players)
         game_rows.append({"id": number + 1, "slot": number, "kind": "rated", "seed": number,
                           "deal": number, "rotation": 0, "status": "finished",
                           "created": stamp, "finished": stamp, "tries": 0,

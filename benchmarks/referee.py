@@ -47,7 +47,7 @@ from tajmahal.arena.registry import GAMES
 
 from .measure import Result, spread
 
-#: The game refereed: the default one (Taj Mahal, the figures of docs/performance.md).
+#: The game refereed: the default one (the figures of docs/performance.md).
 GAME = GAMES.get()
 
 BOT: str = str(Path(__file__).resolve().parent / "first_bot.py")

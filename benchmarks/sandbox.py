@@ -33,8 +33,8 @@ from pathlib import Path
 
 from tajmahal.arena import cgroups, sandbox
 from tajmahal.arena.referee import BotSpec, run_match
+from tajmahal.arena.registry import GAMES
 from tajmahal.arena.terms import MatchConfig, TimeControl
-from tajmahal.tajmahal.adapter import TAJMAHAL
 
 from .measure import Result, spread
 from .report import module_main
@@ -147,7 +147,7 @@ HOG = (
 def search_time(opponent: list[str], iterations: int) -> float:
     """The search bot's mean seconds a decision in a game against ``opponent``,
     while a second such game runs beside it (as ``--jobs 2``)."""
-    game = TAJMAHAL
+    game = GAMES.get()  # the default game: the example bots' (bots/mcts_bot.py)
     search = BotSpec("mcts", (sys.executable, str(ROOT / "bots" / "mcts_bot.py"),
                               "--iterations", str(iterations)))
     other = BotSpec("hog", tuple(opponent))

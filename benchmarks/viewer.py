@@ -10,10 +10,10 @@ the command draws a tournament's games; the figure is the median round's CPU
 time over its decisions.  The same records replayed alone (verified and
 described: :func:`tajmahal.arena.record.replay`, the engine's share) are timed
 too: the rest is what drawing the pictures adds.  The target holds every game's
-drawing to Taj Mahal's a decision times :data:`RATIO_TARGET`: the page of a game
-whose turns are made of more decisions (Java's what, where and how) grows with
-them, not faster.  A 200-game tournament
-of Taj Mahal (about 47,000 decisions) makes a page in seconds.
+drawing to the default game's (the first measured) a decision times
+:data:`RATIO_TARGET`: the page of a game whose turns are made of more decisions (a
+move told in several parts) grows with them, not faster.  A 200-game tournament of
+some 47,000 decisions makes a page in seconds.
 
     python -m benchmarks.viewer [--quick]
 """
@@ -35,7 +35,7 @@ from .measure import Result, cpu_clock, spread
 from .report import module_main
 
 PLAYERS = 3
-#: Drawing a decision of any game costs at most this many times Taj Mahal's.
+#: Drawing a decision of any game costs at most this many times the default game's.
 RATIO_TARGET = 2.0
 
 
@@ -111,7 +111,7 @@ def run_all(quick: bool) -> list[Result]:
                 "µs CPU/decision",
                 target,
                 higher_is_better=False,
-                note=f"drawing: {page.drawing / first:.1f}x Taj Mahal's; the page "
+                note=f"drawing: {page.drawing / first:.1f}x {load(ENGINES[0]).title}'s; the page "
                 f"{us:,.0f} µs ({spread(page.times, ',.0f')}), the replay alone "
                 f"{statistics.median(page.replays):,.0f}; {games} random {PLAYERS}-player "
                 f"games a page, {page.decisions / games:,.0f} decisions each, "

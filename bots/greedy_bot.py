@@ -12,7 +12,7 @@ library's typed values and think with the engine:
   (:class:`tajmahal.PublicSetup`: board, province and bonus tiles);
 - each act's ``view`` and ``legal`` rebuild the seat's :class:`tajmahal.PlayerView`
   with :func:`tajmahal.tajmahal.adapter.view_from_data`;
-- :func:`tajmahal.tajmahal.bots.greedy_choice` looks one decision ahead with
+- ``TAJMAHAL.bots().greedy`` (the built-in greedy player's) looks one decision ahead with
   :func:`tajmahal.apply` on a state guessed from that view only (the other hands
   and the deck are dealt at random from the unseen cards: a bot never sees them).
 
@@ -28,12 +28,13 @@ from typing import Any
 import orjson
 
 from tajmahal import PlayerView, PublicSetup
-from tajmahal.tajmahal.adapter import view_from_data
-from tajmahal.tajmahal.bots import greedy_choice
+from tajmahal.tajmahal.adapter import TAJMAHAL, view_from_data
 from tajmahal.tajmahal.serialize import from_data
 
 PROTOCOL_VERSION = 1
 NAME = "greedy_bot.py"
+#: Taj Mahal's judgement, as the built-in greedy player uses it.
+BOTS = TAJMAHAL.bots()
 
 
 def send(message: dict[str, Any]) -> None:
@@ -43,7 +44,7 @@ def send(message: dict[str, Any]) -> None:
 
 def choose(view: PlayerView, rng: random.Random) -> int:
     """The index into ``view.legal`` to play."""
-    return greedy_choice(view, rng)
+    return BOTS.greedy(view, view.legal, rng)
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ whichever ends first).  The seed comes from the referee's hello.
 
 Like ``greedy_bot.py`` it needs the tajmahal package and rebuilds the seat's
 :class:`tajmahal.PlayerView` from each act message; the thinking is
-:func:`tajmahal.tajmahal.bots.mcts_choice` (the kit's search,
+``TAJMAHAL.bots().search`` (the kit's search,
 :mod:`tajmahal.kit.search`, with Taj Mahal's evaluation and rollout policy).
 """
 
@@ -26,8 +26,7 @@ import orjson
 
 from tajmahal import PublicSetup
 from tajmahal.kit.search import SearchConfig
-from tajmahal.tajmahal.adapter import view_from_data
-from tajmahal.tajmahal.bots import mcts_choice
+from tajmahal.tajmahal.adapter import TAJMAHAL, view_from_data
 from tajmahal.tajmahal.serialize import from_data
 
 PROTOCOL_VERSION = 1
@@ -45,6 +44,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None)
     args = parser.parse_args()
     config = SearchConfig(iterations=args.iterations, seconds=args.seconds)
+    bots = TAJMAHAL.bots()  # Taj Mahal's judgement, as the built-in mcts player's
     rng = random.Random()
     setup: PublicSetup | None = None
     for line in sys.stdin.buffer:
@@ -58,7 +58,7 @@ def main() -> None:
         elif kind == "act":
             assert setup is not None, "an act before the hello"
             view = view_from_data(setup, message["view"], message["legal"])
-            send({"type": "action", "choice": mcts_choice(view, rng, config)})
+            send({"type": "action", "choice": bots.search(view, view.legal, rng, config)})
         elif kind == "error":
             print(f"the referee says: {message['message']}", file=sys.stderr)
 

@@ -40,7 +40,7 @@ from sklearn.neural_network import MLPRegressor
 from threadpoolctl import threadpool_limits
 
 from tajmahal import Setup, State, apply, legal_actions, new_game, ranks, scores, view
-from tajmahal.tajmahal.bots import greedy_choice
+from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tajmahal.encoding import observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -129,7 +129,8 @@ def against_random(pick: Pick, players: int, games: int, seed: int) -> dict[str,
 def greedy(state: State, rng: random.Random) -> int:
     """The built-in ``greedy`` bot's choice (a reference line on the plot)."""
     assert state.to_act is not None
-    return greedy_choice(view(state, state.to_act), rng)
+    seen = view(state, state.to_act)
+    return TAJMAHAL.bots().greedy(seen, seen.legal, rng)
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Generate protocol/schema/GAME.json, each game's part of the protocol, from the
-library's classes (tajmahal.kit.schema, with each game's tajmahal.GAME.schema hints).
+library's classes (tajmahal.kit.schema, with the hints each game's schema_hints() gives).
 
     python protocol/make_schema.py          # rewrite the schemas
     python protocol/make_schema.py --check  # exit 1 if one is stale (and say which)
@@ -11,13 +11,13 @@ so a schema cannot drift from what the referee sends.
 
 from __future__ import annotations
 
-import importlib
 import importlib.metadata
 import json
 import sys
 from pathlib import Path
 
 from tajmahal.arena.registry import GAMES
+from tajmahal.kit.adapter import Adapter
 from tajmahal.kit.schema import game_schema
 
 SCHEMAS = Path(__file__).resolve().parent / "schema"
@@ -25,15 +25,16 @@ SCHEMAS = Path(__file__).resolve().parent / "schema"
 
 def texts() -> dict[Path, str]:
     """The schema file and its text of each game this package ships (the installed
-    games whose package is this distribution's and has a ``schema`` module)."""
+    games of this distribution that publish a schema: ``schema_hints()``)."""
     out = {}
     shipped = {p.name for p in importlib.metadata.distribution("tajmahal").entry_points}
     for name in GAMES.names():
         if name not in shipped:
             continue
         game = GAMES.get(name)
-        package = type(game).__module__.rsplit(".", 1)[0]
-        hints = importlib.import_module(f"{package}.schema").SCHEMA
+        hints = game.schema_hints() if isinstance(game, Adapter) else None
+        if hints is None:
+            continue
         out[SCHEMAS / f"{game.name}.json"] = json.dumps(game_schema(game, hints), indent=2) + "\n"
     return out
 

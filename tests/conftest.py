@@ -12,6 +12,24 @@ from pathlib import Path
 
 import pytest
 
+from tajmahal.suite import GameSuite
+
+#: The markers of this repository on the heaviest tests of the suite every game
+#: passes (which knows no repository's markers): run in make test's first pass.
+SUITE_MARKERS: dict[str, tuple[str, ...]] = {
+    "test_openspiel_random_sim_test_passes": ("once", "slow"),
+    "test_pettingzoo_api_and_seed_tests_pass": ("once",),
+    "test_a_match_through_the_referee_replays_and_is_drawn": ("once",),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        cls = getattr(item, "cls", None)
+        if cls is not None and issubclass(cls, GameSuite):
+            for marker in SUITE_MARKERS.get(getattr(item, "originalname", ""), ()):
+                item.add_marker(marker)
+
 #: The referee's key for this run's records (see tajmahal.arena.seal): made in a
 #: folder of the run's own, not in the home folder; subprocesses inherit it.
 _KEYS = tempfile.mkdtemp(prefix="tajmahal-keys-")

@@ -1,5 +1,5 @@
 """What the research adapters' tests share: a random walk through an OpenSpiel
-state, a rollout evaluator, and PettingZoo's warnings for dict observations."""
+state, and a rollout evaluator."""
 
 from __future__ import annotations
 
@@ -43,13 +43,3 @@ class Rollouts(Evaluator):
             return list(state.chance_outcomes())
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
-
-
-# PettingZoo warns about any dict observation outside its own list of classic games.
-DICT_OBSERVATION_WARNINGS = {
-    "Observation is not a NumPy array",
-    "Observation space for each agent probably should be gymnasium.spaces.box or "
-    "gymnasium.spaces.discrete",
-}
-
-

@@ -33,9 +33,9 @@ import tajmahal
 from tajmahal import Setup, State, legal_actions, new_game, step, tikal, view
 from tajmahal.kit.search import SearchConfig, search_choice
 from tajmahal.tajmahal import rules as rules_module
-from tajmahal.tajmahal.bots import mcts_choice
-from tajmahal.tikal import bots as tikal_bots
+from tajmahal.tajmahal.adapter import TAJMAHAL
 from tajmahal.tikal import rules as tikal_rules
+from tajmahal.tikal.adapter import TIKAL
 from tajmahal.tikal.views import view as tikal_view
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +43,9 @@ GAMES = 2_000
 SEARCHES = 12
 TIKAL_GAMES = 600
 TIKAL_SEARCHES = 6
+
+TAJMAHAL_BOTS = TAJMAHAL.bots()
+TIKAL_BOTS = TIKAL.bots()
 
 
 def _position(state: State) -> str:
@@ -89,7 +92,9 @@ def game_digests(games: int, searches: int) -> list[str]:
             state, _ = step(state, rng.choice(legal_actions(state)))
         seat = state.to_act
         assert seat is not None
-        choice = mcts_choice(view(state, seat), random.Random(g), SearchConfig(iterations=40))
+        seen = view(state, seat)
+        config = SearchConfig(iterations=40)
+        choice = search_choice(TAJMAHAL_BOTS, seen, seen.legal, random.Random(g), config)
         out.append(f"search {g}: {choice}")
     return out
 
@@ -154,8 +159,8 @@ def tikal_digests(games: int, searches: int) -> list[str]:
         assert seat is not None
         legal = tikal.legal_actions(state)
         seen = tikal_view(state, seat)
-        greedy = tikal_bots.greedy_choice(state, legal, random.Random(g))
-        mcts = search_choice(tikal_bots.BOTS, seen, legal, random.Random(g), config)
+        greedy = TIKAL_BOTS.greedy_index(state, legal, random.Random(g))
+        mcts = search_choice(TIKAL_BOTS, seen, legal, random.Random(g), config)
         out.append(f"tikal search {g}: {greedy} {mcts}")
     return out
 

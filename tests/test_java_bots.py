@@ -27,11 +27,12 @@ from tajmahal.java import (
     new_game,
 )
 from tajmahal.java.adapter import JAVA
-from tajmahal.java.bots import BOTS, greedy_choice
 from tajmahal.java.heuristic import evaluate, worth
 from tajmahal.java.views import view
 from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.kit.search import SearchConfig, search_choice
+
+BOTS = JAVA.bots()
 
 
 def _turn(state: State, choose: Callable[[State, list[Action]], int]) -> State:
@@ -57,7 +58,7 @@ def test_the_bots_build_the_palace_they_may_build() -> None:
     state = acting(put(state, at(5, 3)), ap=2, land=True, acted=True)
     rng = random.Random(0)
     for after in (
-        _turn(state, lambda s, legal: greedy_choice(s, legal, rng)),
+        _turn(state, lambda s, legal: BOTS.greedy_index(s, legal, rng)),
         _turn(state, _search(SearchConfig(iterations=60))),
     ):
         assert max(after.palace) == 4 and after.players[0].palaces == 2
@@ -97,7 +98,7 @@ def test_the_bots_take_the_card_their_ap_buy_rather_than_ending_the_turn() -> No
     state = _alone_in_a_city(ap=2, cards=1)
     legal = legal_actions(state)
     assert TakeCard(True) in legal and EndTurn() in legal
-    assert isinstance(legal[greedy_choice(state, legal, random.Random(0))], TakeCard)
+    assert isinstance(legal[BOTS.greedy_index(state, legal, random.Random(0))], TakeCard)
     for seed in range(5):
         choice = search_choice(
             BOTS, view(state, 0), legal, random.Random(seed), SearchConfig(iterations=40)

@@ -1,11 +1,12 @@
 """What every game must pass in OpenSpiel (tajmahal.openspiel): registration and
-parameters, OpenSpiel's own random simulation test with serialization, every
+parameters (OpenSpiel's own random simulation test, with serialization, runs in the
+suite every game passes: tajmahal.suite), every
 chance outcome leading to a whole state, observations that are the encoding of the
 seat's view, information states with perfect recall, resampling for IS-MCTS, and
 OpenSpiel's MCTSBot playing 20 games against random at every player count, and
 its IS-MCTS bot playing a whole game through the referee (``ismcts_player``).
 
-The heavy suites (random_sim_test, the MCTSBot games) are marked ``once`` (they prove
+The heavy suites (the MCTSBot games) are marked ``once`` (they prove
 the same on both engines: the compiled pass of ``make test`` runs them) and ``slow``
 (``make test-fast`` leaves them out).
 """
@@ -30,18 +31,25 @@ from tajmahal.java.chance import check as check_java
 from tajmahal.tajmahal.rules import check_state
 from tajmahal.tikal.chance import check as check_tikal
 
-#: (game, player counts, variants) of every registered game.
-GAME_CASES: list[tuple[str, tuple[int, ...], tuple[str, ...]]] = [
-    ("tajmahal", (2, 3, 4, 5), ("",)),
-    ("tikal", (2, 3, 4), ("basic", "auction")),
-    ("java", (2, 3, 4), ("official", "anytime")),
-]
 #: Each game's whole-state check: every card, tile and token in one place.
 CHECKS: dict[str, Callable[[Any], None]] = {
     "tajmahal": check_state,
     "tikal": check_tikal,
     "java": check_java,
 }
+
+
+def _game_cases(name: str) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
+    game = GAMES.get(name)
+    return (
+        name,
+        tuple(range(game.min_players, game.max_players + 1)),
+        game.encoding().variants or ("",),
+    )
+
+
+#: (game, player counts, variants) of each game checked here.
+GAME_CASES = [_game_cases(name) for name in CHECKS]
 CASES = [
     pytest.param(name, n, variant, id=f"{name}-{n}{'-' + variant if variant else ''}")
     for name, counts, variants in GAME_CASES
@@ -99,13 +107,6 @@ def test_the_package_registers_each_game_with_its_parameters() -> None:
     with pytest.raises(Exception, match="unknown variant 'x' of Tikal"):
         load("tikal", 2, "x")
     assert tos.register("tikal") == "python_tikal"  # again: nothing new
-
-
-@pytest.mark.once
-@pytest.mark.slow
-@pytest.mark.parametrize(("name", "players", "variant"), CASES)
-def test_openspiel_random_sim_test_passes(name: str, players: int, variant: str) -> None:
-    pyspiel.random_sim_test(load(name, players, variant), num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize(("name", "players", "variant"), CASES)

@@ -1,17 +1,14 @@
-"""The PettingZoo environments (tajmahal.pettingzoo): PettingZoo's own API and seed
-tests for every game at every player count, the game each plays, and Taj Mahal's
-render modes and errors."""
+"""The PettingZoo environments (tajmahal.pettingzoo): the game each plays, for every
+game at every player count, and Taj Mahal's render modes and errors.  PettingZoo's
+own API and seed tests run in the suite every game passes (tajmahal.suite)."""
 
 from __future__ import annotations
 
 import random
-import warnings
 from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
-from research_support import DICT_OBSERVATION_WARNINGS
 
 from tajmahal import BuildPalace, Play, Setup, TakeCard, Withdraw
 from tajmahal.arena.registry import GAMES
@@ -19,44 +16,41 @@ from tajmahal.pettingzoo import GameEnv, env, parallel_env
 from tajmahal.tajmahal.encoding import ActionIndexError, action_index
 from tajmahal.tajmahal.raster import SEAT_COLORS, city_pixel, render_image
 
-#: Every game with an encoding, at every player count (and Tikal's auction variant).
-CASES = [
-    *(pytest.param("tajmahal", n, None, id=f"tajmahal-{n}") for n in (2, 3, 4, 5)),
-    *(pytest.param("tikal", n, None, id=f"tikal-{n}") for n in (2, 3, 4)),
-    pytest.param("tikal", 3, "auction", id="tikal-3-auction"),
-    *(pytest.param("java", n, None, id=f"java-{n}") for n in (2, 3, 4)),
-]
+
+def _cases() -> list[Any]:
+    """Every installed game with an encoding at every player count, and each other
+    variant at its fewest players."""
+    out = []
+    for name in GAMES.names():
+        game = GAMES.get(name)
+        encoding = game.encoding()
+        if encoding is None:
+            continue
+        counts = range(game.min_players, game.max_players + 1)
+        out += [pytest.param(name, n, None, id=f"{name}-{n}") for n in counts]
+        out += [
+            pytest.param(name, game.min_players, v, id=f"{name}-{game.min_players}-{v}")
+            for v in encoding.variants[1:]
+        ]
+    return out
 
 
-@pytest.mark.once
-@pytest.mark.slow
-@pytest.mark.parametrize(("game", "players", "variant"), CASES)
-def test_pettingzoo_api_test_passes(game: str, players: int, variant: str | None) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        api_test(env(game, players, variant=variant), num_cycles=300)
-    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
+#: (PettingZoo's own API, seed and parallel API tests run in the suite every game
+#: passes: tajmahal.suite.)
+CASES = _cases()
+ENCODED = sorted({p.values[0] for p in CASES})
 
 
-@pytest.mark.parametrize(("game", "players", "variant"), CASES[1::3])
-def test_pettingzoo_seed_test_passes(game: str, players: int, variant: str | None) -> None:
-    seed_test(lambda: env(game, players, variant=variant), num_cycles=100)
-
-
-@pytest.mark.parametrize("game", ["tajmahal", "tikal", "java"])
-def test_parallel_api_test_passes_and_reset_names_the_agent_to_act(game: str) -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        parallel_api_test(parallel_env(game, 3), num_cycles=300)
-    assert not caught
-    # (PettingZoo's parallel_seed_test samples actions without the mask: most are
-    # illegal here, so it cannot apply.)
-    parallel = parallel_env(game, 3)
+@pytest.mark.parametrize("game", ENCODED)
+def test_reset_names_the_agent_to_act(game: str) -> None:
+    rules = GAMES.get(game)
+    players = min(max(3, rules.min_players), rules.max_players)
+    parallel = parallel_env(game, players)
     observations, infos = parallel.reset(seed=1)
     first = parallel.unwrapped.agent_selection
-    assert first == f"player_{GAMES.get(game).to_act(parallel.unwrapped.game)}"
+    assert first == f"player_{rules.to_act(parallel.unwrapped.game)}"
     assert {info["active_agent"] for info in infos.values()} == {first}
-    assert sorted(observations) == ["player_0", "player_1", "player_2"]
+    assert sorted(observations) == [f"player_{s}" for s in range(players)]
     actions = {a: int(np.flatnonzero(o["action_mask"])[0]) if a == first else 0
                for a, o in observations.items()}
     _, _, _, _, infos = parallel.step(actions)
@@ -107,8 +101,8 @@ def test_a_game_through_the_environment_is_the_engines_game(
         list(encoding.outcome(state))
     )
     assert sum(rewards.values()) == pytest.approx(0.0)
-    winner = max(range(players), key=totals.__getitem__)
-    assert infos[f"player_{winner}"]["rank"] == 1
+    # the game's ranks (1 is best), whichever way its scores count
+    assert [infos[a]["rank"] for a in environment.possible_agents] == rules.ranks(state)
 
 
 def test_tikal_renders_as_text_and_has_no_image() -> None:

@@ -11,46 +11,10 @@ import orjson
 import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
-from referee_support import BOTS, NODE, ROOT, cli, faulty
-from referencing import Registry, Resource
+from referee_support import BOTS, NODE, ROOT, faulty
+from schema_support import FROM_BOT, SCHEMAS, TO_BOT, Messages, traced
 
-SCHEMAS = ROOT / "protocol" / "schema"
-TO_BOT = {t: t for t in ("hello", "act", "events", "end", "error")}
-FROM_BOT = {"hello": "hello_reply", "action": "action"}
-
-
-def _registry() -> Registry:
-    resources = [
-        (p.name, Resource.from_contents(json.loads(p.read_text()))) for p in SCHEMAS.glob("*.json")
-    ]
-    return Registry().with_resources(resources)
-
-
-REGISTRY = _registry()
-
-
-def validator(name: str) -> Draft202012Validator:
-    schema = json.loads((SCHEMAS / f"{name}.json").read_text())
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=REGISTRY)
-
-
-VALIDATORS = {n: validator(n) for n in {*TO_BOT.values(), *FROM_BOT.values()}}
-
-
-def check(direction: str, message: Any) -> str:
-    """Validate one message; return its schema's name."""
-    table = TO_BOT if direction == "to" else FROM_BOT
-    name = table[message["type"]]
-    VALIDATORS[name].validate(message)
-    return name
-
-
-def traced(tmp_path: Path, *args: str) -> list[dict[str, Any]]:
-    trace = tmp_path / "trace.jsonl"
-    code, _, err = cli("match", "-q", "--trace", str(trace), *args)
-    assert code == 0, err
-    return [orjson.loads(x) for x in trace.read_bytes().splitlines()]
+check = Messages("tajmahal").check
 
 
 def test_every_schema_is_valid_and_has_a_title() -> None:
@@ -79,10 +43,10 @@ def test_real_traffic_matches_the_schemas(tmp_path: Path) -> None:
     bots = [str(BOTS / "random_bot.py"), str(BOTS / "greedy_bot.py"), "greedy"]
     if NODE is not None:
         bots.append(str(BOTS / "random_bot.js"))
-    lines = traced(tmp_path, *bots, "--seed", "3")
-    lines += traced(tmp_path, "greedy", "random", "--seed", "4")  # the 2-player dummy game
+    lines = traced(tmp_path, "tajmahal", *bots, "--seed", "3")
+    lines += traced(tmp_path, "tajmahal", "greedy", "random", "--seed", "4")  # 2 players: dummy
     # Faults: an error message, faults in the end message, the action-object answer.
-    lines += traced(tmp_path, "first", faulty("illegal", "not_in_hand"), "random")
+    lines += traced(tmp_path, "tajmahal", "first", faulty("illegal", "not_in_hand"), "random")
     seen: dict[str, int] = {}
     events: set[str] = set()
     for line in lines:
@@ -117,7 +81,7 @@ def test_schemas_reject_wrong_messages(direction: str, message: Any) -> None:
 
 
 def test_schemas_reject_a_view_with_a_hidden_field(tmp_path: Path) -> None:
-    lines = traced(tmp_path, "first", "first", "--seed", "1")
+    lines = traced(tmp_path, "tajmahal", "first", "first", "--seed", "1")
     act = next(x["message"] for x in lines if x["message"]["type"] == "act")
     check("to", act)
     act["view"]["players"][1]["hand"] = [1, 2, 3]  # another seat's hand must never appear
@@ -140,7 +104,7 @@ def test_the_example_exchange_is_current() -> None:
 def test_the_hello_carries_the_card_and_tile_data_a_bot_needs(tmp_path: Path) -> None:
     """protocol/README.md: a bot in any language needs no data file of the package.
     The numbers are C3 and C4 of docs/rules.md."""
-    lines = traced(tmp_path, "first", "first", "first", "--seed", "1")
+    lines = traced(tmp_path, "tajmahal", "first", "first", "first", "--seed", "1")
     hello = next(x["message"] for x in lines if x["message"]["type"] == "hello")
     cards = hello["setup"]["cards"]
     assert [c["id"] for c in cards] == list(range(100))

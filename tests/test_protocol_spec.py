@@ -12,16 +12,12 @@ from typing import Any
 
 import orjson
 import pytest
-from jsonschema import Draft202012Validator
-from referee_support import BOTS, ROOT, cli, faulty
-from referencing import Registry, Resource
+from referee_support import BOTS, ROOT, faulty
+from schema_support import FROM_BOT, SCHEMAS, TO_BOT, traced, validators
 
 from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
 
 README = ROOT / "protocol" / "README.md"
-SCHEMAS = ROOT / "protocol" / "schema"
-TO_BOT = {"hello": "hello", "act": "act", "events": "events", "end": "end", "error": "error"}
-FROM_BOT = {"hello": "hello_reply", "action": "action"}
 #: The referee's longest line, as protocol/README.md promises (Transport).
 MAX_LINE = 65536
 #: Games recorded for each game: (arguments of match, ...).
@@ -127,25 +123,6 @@ def fields_of(item: dict[str, Any], rows: Rows, what: str) -> set[str]:
     return {f"{what} {item['type']}.{k}" for k in inside if f"`{k}`" not in row}
 
 
-def traced(tmp_path: Path, game: str, args: list[str]) -> list[dict[str, Any]]:
-    trace = tmp_path / f"{game}-{len(list(tmp_path.iterdir()))}.jsonl"
-    code, _, err = cli("match", "--game", game, "-q", "--trace", str(trace), *args)
-    assert code == 0, err
-    return [orjson.loads(x) for x in trace.read_bytes().splitlines()]
-
-
-def validators(game: str) -> dict[str, Draft202012Validator]:
-    schemas = sorted(SCHEMAS.glob("*.json"))
-    registry = Registry().with_resources(
-        [(p.name, Resource.from_contents(json.loads(p.read_text()))) for p in schemas]
-    )
-    out = {}
-    for name in {*TO_BOT.values(), *FROM_BOT.values()}:
-        text = (SCHEMAS / f"{name}.json").read_text().replace("tajmahal.json#", f"{game}.json#")
-        out[name] = Draft202012Validator(json.loads(text), registry=registry)
-    return out
-
-
 def schema_types(game: str, name: str) -> set[str]:
     """The ``type`` constants of the game schema's ``$defs/NAME`` (action, event)."""
     schema = json.loads((SCHEMAS / f"{game}.json").read_text())
@@ -184,7 +161,7 @@ def test_a_recorded_game_is_what_the_schemas_and_the_readme_say(
     # The bot programs' seeds from the match seed, so that their games (and so the
     # events they show) are the same in every run (they are secret by default).
     monkeypatch.setenv(REPRODUCIBLE_SEEDS, "1")
-    lines = [line for args in GAMES[game] for line in traced(tmp_path, game, args)]
+    lines = [line for args in GAMES[game] for line in traced(tmp_path, game, *args)]
     check = validators(game)
     tables = game_tables(game)
     messages = message_tables()

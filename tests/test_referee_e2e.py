@@ -122,10 +122,12 @@ def _tamper(record: Path, target: Path, change: str) -> None:
     ],
 )
 def test_replay_verify_finds_the_first_mismatch(
-    tmp_path: Path, change: str, message: str
+    tmp_path: Path, change: str, message: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = tmp_path / "g.jsonl"
-    # A fixed seed: the tampered action must be illegal where it is put.
+    # A fixed deal (seed 1's own, not under the referee's key): the tampered action
+    # must be illegal where it is put.
+    monkeypatch.setenv("TAJMAHAL_REPRODUCIBLE_SEEDS", "1")
     match_json("random", "random", "random", "--seed", "1", "--record", str(record))
     bad = tmp_path / "bad.jsonl"
     _tamper(record, bad, change)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import given, settings
 
@@ -18,13 +19,17 @@ from tajmahal import (
 from tajmahal.arena import BotSpec, MatchConfig, run_match
 from tajmahal.kit.search import SearchConfig
 from tajmahal.tajmahal.adapter import TAJMAHAL
-from tajmahal.tajmahal.bots import mcts_choice
 from tajmahal.tajmahal.heuristic import evaluate, rollout
 from tajmahal.tajmahal.testing import states
 
 from tajmahal_scenario import Table, at_visit
 
 FAST = SearchConfig(iterations=40)
+BOTS = TAJMAHAL.bots()
+
+
+def mcts_choice(seen: Any, rng: random.Random, config: SearchConfig) -> int:
+    return BOTS.search(seen, seen.legal, rng, config)
 
 
 @settings(max_examples=15, deadline=None)

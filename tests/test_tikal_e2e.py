@@ -20,8 +20,7 @@ from tajmahal.kit.bots import GreedyPlayer
 from tajmahal.kit.search import search_choice
 from tajmahal.tikal import Dig, EndTurn, legal_actions, new_game
 from tajmahal.tikal.adapter import TIKAL
-from tajmahal.tikal.bots import BOTS as TIKAL_BOTS
-from tajmahal.tikal.bots import TikalBots, greedy_choice
+from tajmahal.tikal.bots import TikalBots
 from tajmahal.tikal.views import view
 
 
@@ -108,9 +107,9 @@ def test_the_bots_dig_up_a_treasure_rather_than_waste_their_points() -> None:
     legal = legal_actions(state)
     assert Dig(at(0, 2)) in legal and legal[-1] == EndTurn()
     rng = random.Random(0)
-    assert legal[greedy_choice(state, legal, rng)] == Dig(at(0, 2))
+    assert legal[TIKAL.bots().greedy_index(state, legal, rng)] == Dig(at(0, 2))
     config = evolve(TikalBots.budget, iterations=30, seconds=None)
-    assert legal[search_choice(TIKAL_BOTS, view(state, 0), legal, rng, config)] == Dig(at(0, 2))
+    assert legal[search_choice(TIKAL.bots(), view(state, 0), legal, rng, config)] == Dig(at(0, 2))
 
 
 def test_built_in_players_answer_from_the_messages_alone() -> None:

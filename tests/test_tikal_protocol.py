@@ -5,46 +5,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-import orjson
 import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
-from referee_support import BOTS, NODE, ROOT, cli
-from referencing import Registry, Resource
+from referee_support import BOTS, NODE
+from schema_support import SCHEMAS, Messages, traced
 
-SCHEMAS = ROOT / "protocol" / "schema"
-NAMES = {"hello": "hello", "act": "act", "events": "events", "end": "end", "error": "error"}
-FROM_BOT = {"hello": "hello_reply", "action": "action"}
-
-
-def tikal_schema(name: str) -> dict[str, Any]:
-    text = (SCHEMAS / f"{name}.json").read_text().replace("tajmahal.json#", "tikal.json#")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-REGISTRY = Registry().with_resources(
-    [(p.name, Resource.from_contents(json.loads(p.read_text()))) for p in SCHEMAS.glob("*.json")]
-)
-VALIDATORS = {
-    n: Draft202012Validator(tikal_schema(n), registry=REGISTRY)
-    for n in {*NAMES.values(), *FROM_BOT.values()}
-}
-
-
-def check(direction: str, message: Any) -> str:
-    name = (NAMES if direction == "to" else FROM_BOT)[message["type"]]
-    VALIDATORS[name].validate(message)
-    return name
-
-
-def traced(tmp_path: Path, *args: str) -> list[dict[str, Any]]:
-    trace = tmp_path / "trace.jsonl"
-    code, _, err = cli("match", "--game", "tikal", "-q", "--trace", str(trace), *args)
-    assert code == 0, err
-    return [orjson.loads(x) for x in trace.read_bytes().splitlines()]
+MESSAGES = Messages("tikal")
+check = MESSAGES.check
 
 
 def test_tikal_schema_is_valid() -> None:
@@ -59,21 +28,9 @@ def test_real_tikal_traffic_matches_the_schemas(tmp_path: Path) -> None:
     bots = [str(BOTS / "random_bot.py"), "greedy"]
     if NODE is not None:
         bots.append(str(BOTS / "tikal_bot.js"))
-    lines = traced(tmp_path, *bots, "--seed", "2")
-    lines += traced(tmp_path, "greedy", "random", "--variant", "auction", "--seed", "3")
-    seen: set[str] = set()
-    events: set[str] = set()
-    actions: set[str] = set()
-    for line in lines:
-        message = line["message"]
-        if message["type"] == "act":  # views are large: every act with a new kind of
-            kinds = {a["type"] for a in message["legal"]}  # action, and every 10th
-            if kinds <= actions and message["decision"] % 10:
-                continue
-            actions.update(kinds)
-        if message["type"] == "events":
-            events.update(e["type"] for e in message["events"])
-        seen.add(check(line["dir"], message))
+    lines = traced(tmp_path, "tikal", *bots, "--seed", "2")
+    lines += traced(tmp_path, "tikal", "greedy", "random", "--variant", "auction", "--seed", "3")
+    seen, events, actions = MESSAGES.check_traffic(lines)
     assert {"hello", "act", "events", "end", "hello_reply", "action"} <= seen
     assert {"tile_drawn", "tile_placed", "scoring_began", "scored", "auction_won",
             "tiles_revealed", "game_over"} <= events  # fmt: skip
@@ -81,7 +38,7 @@ def test_real_tikal_traffic_matches_the_schemas(tmp_path: Path) -> None:
 
 
 def test_a_view_with_the_face_down_treasures_is_rejected(tmp_path: Path) -> None:
-    lines = traced(tmp_path, "first", "first", "--seed", "1")
+    lines = traced(tmp_path, "tikal", "first", "first", "--seed", "1")
     act = next(x["message"] for x in lines if x["message"]["type"] == "act")
     check("to", act)
     space = next(s for s in act["view"]["spaces"] if s is not None)

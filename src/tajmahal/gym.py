@@ -32,10 +32,11 @@ with ``illegal="lose"`` it ends the episode as a loss instead (for code that
 samples without the mask, such as Gymnasium's ``check_env``).
 
 Registered ids (``gymnasium.make``, ``gymnasium.make_vec`` for Gymnasium's vector
-API): ``tajmahal/<Game>-<n>p-v0`` for every game and player count
+API): ``tajmahal/<Game>-<n>p-v0`` for every installed game with an encoding and each
+player count it allows, ``<Game>`` its title without spaces
 (``tajmahal/TajMahal-2p-v0`` ... ``tajmahal/Tikal-4p-v0``, ``tajmahal/Java-3p-v0``);
-keyword arguments of :class:`SeatEnv` pass through ``make``.  A game from another
-package is played with ``SeatEnv(game=...)``.
+keyword arguments of :class:`SeatEnv` pass through ``make``.  A game object that is
+not installed is played with ``SeatEnv(game=...)``.
 
 Needs the ``rl`` extra (``pip install 'tajmahal[rl]'``); :func:`snapshot` needs
 Stable-Baselines3 (docs/research.md, "Training one seat").
@@ -44,6 +45,7 @@ Stable-Baselines3 (docs/research.md, "Training one seat").
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -60,6 +62,7 @@ from gymnasium import spaces
 from .arena import protocol
 from .arena.game import AnyGame
 from .arena.player import Player
+from .arena.registry import GAMES, UnknownGame
 from .kit.encoding import ActionIndexError, encoding_of, scatter
 from .pettingzoo import render
 
@@ -69,8 +72,6 @@ __all__ = ["ENV_IDS", "Policy", "SeatEnv", "env_id", "legal", "register", "snaps
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 #: An opponent: a built-in bot's name, a referee player, or a policy.
 Opponent = str | Player | Policy
-#: The games registered with Gymnasium, by the names their ids use.
-_TITLES: Final = {"tajmahal": "TajMahal", "tikal": "Tikal", "java": "Java"}
 _REWARDS: Final = ("outcome", "margin")
 _ILLEGAL: Final = ("raise", "lose")
 #: The margin reward's unit: points (a lead of 10 points is 1).
@@ -92,7 +93,7 @@ class SeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def __init__(
         self,
-        game: str | AnyGame = "tajmahal",
+        game: str | AnyGame | None = None,
         num_players: int = 2,
         seat: int | None = 0,
         opponents: Opponent | Sequence[Opponent | None] = "random",
@@ -132,7 +133,6 @@ class SeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.opponents = _opponents(rules, num_players, opponents)
         factory = encoding.observer
         self._observer: Any = factory(num_players) if factory is not None else None
-        self._apply = getattr(rules, "apply", None)
         self.seat = 0 if seat is None else seat
         self.state: Any = None
         self.setup: Any = None
@@ -219,9 +219,7 @@ class SeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self.state
 
     def _advance(self, action: Any) -> None:
-        state = self.state
-        apply = self._apply
-        self.state = apply(state, action) if apply else self.rules.step(state, action)[0]
+        self.state = self.rules.apply(self.state, action)
 
     def _play_others(self) -> None:
         """Let the other seats play until this seat acts or the game ends."""
@@ -424,16 +422,31 @@ def snapshot(model: Any, deterministic: bool = False) -> Policy:
 
 
 def env_id(game: str, players: int) -> str:
-    """The registered id of ``game`` (a shipped game's name) for ``players``."""
-    return f"tajmahal/{_TITLES[game]}-{players}p-v0"
+    """The registered id of ``game`` (an installed game's name) for ``players``: its
+    title without spaces (``tajmahal/TajMahal-2p-v0``)."""
+    title = "".join(GAMES.get(game).title.split())
+    return f"tajmahal/{title}-{players}p-v0"
+
+
+def env_ids() -> dict[tuple[str, int], str]:
+    """The ids of every installed game with an encoding, by its name and player count
+    (a game that cannot be loaded is named in a warning)."""
+    ids = {}
+    for entry in GAMES.entries():
+        try:
+            game = encoding_of(entry.name).game
+        except UnknownGame as e:
+            warnings.warn(f"tajmahal.gym: {e}", stacklevel=2)
+            continue
+        except ValueError:  # no encoding: not a game for learning programs
+            continue
+        for n in range(game.min_players, game.max_players + 1):
+            ids[entry.name, n] = env_id(entry.name, n)
+    return ids
 
 
 #: The registered ids, by game name and player count.
-ENV_IDS: Final = {
-    (game, n): env_id(game, n)
-    for game, counts in (("tajmahal", (2, 3, 4, 5)), ("tikal", (2, 3, 4)), ("java", (2, 3, 4)))
-    for n in counts
-}
+ENV_IDS: Final = env_ids()
 
 
 def register() -> None:

@@ -123,7 +123,6 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
         # Observations: the game's own observer (every seat's from one vector).
         factory = encoding.observer
         self._observer: Any = factory(num_players) if factory is not None else None
-        self._apply = getattr(self.rules, "apply", None)
         # The legal actions of the state they were found for, and their indices.
         self._legal_of: Any = None
         self._legal: Sequence[Any] = ()
@@ -171,7 +170,7 @@ class GameEnv(AECEnv[str, dict[str, Any], int]):
             raise ValueError(f"{agent} is to act: give an action index, not None")
         chosen = self._legal_action(state, action)
         rules = self.rules
-        state = self._apply(state, chosen) if self._apply else rules.step(state, chosen)[0]
+        state = rules.apply(state, chosen)
         self.game = state
         seat = rules.to_act(state)
         if seat is not None:

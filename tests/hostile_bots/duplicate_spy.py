@@ -30,10 +30,12 @@ from attrs import evolve
 
 from tajmahal import PublicSetup
 from tajmahal.kit.search import SearchConfig
-from tajmahal.tajmahal.adapter import view_from_data
-from tajmahal.tajmahal.bots import mcts_choice
+from tajmahal.tajmahal.adapter import TAJMAHAL, view_from_data
 from tajmahal.tajmahal.hidden import unseen_cards
 from tajmahal.tajmahal.serialize import from_data
+
+#: Taj Mahal's judgement, as the built-in mcts player's.
+BOTS = TAJMAHAL.bots()
 
 
 def send(message: dict[str, Any]) -> None:
@@ -98,7 +100,7 @@ def main() -> None:
                 wrote = True
             if not args.honest:
                 view = told(view, args.notes, deal)
-            send({"type": "action", "choice": mcts_choice(view, rng, config)})
+            send({"type": "action", "choice": BOTS.search(view, view.legal, rng, config)})
 
 
 if __name__ == "__main__":

@@ -60,6 +60,11 @@ class Pictures(Protocol):
     def document(self, body: str) -> str:
         """Fragments joined into one SVG document."""
 
+    def picture(self, value: Any) -> str:
+        """One SVG document of a state (every hand shown) or of a seat's view (only
+        what it sees): what Jupyter shows of the game's values
+        (:class:`tajmahal.kit.picture.Pictured`)."""
+
     def targets(self, state: Any, action: Any) -> tuple[str, ...]:
         """The ids of the elements of the picture of ``state`` a person clicks, in
         order, to take ``action``; ``()`` for an action taken by a button only."""
@@ -76,6 +81,12 @@ class Pictures(Protocol):
         """Each symbol of the pictures (an SVG fragment in a 28 x 28 box) and what
         it means."""
 
+    def half_made(self, state: Any) -> bool:
+        """Whether ``state`` waits for the rest of a half-made action (always False
+        for a game whose every action is one decision): the browser game then offers
+        an action's first decision joined with the next one
+        (:mod:`tajmahal.arena.offers`)."""
+
 
 class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     """A turn-based game with seats 0..n-1, as the platform needs it.
@@ -83,7 +94,13 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     Declared as class attributes: ``name``, the id sent in the hello
     (``"tikal"``); ``title``, for people; the seat counts ``min_players`` and
     ``max_players``; ``score_sources``, the parts of a seat's score in
-    :meth:`breakdown`; ``aliases``, other names ``--game`` takes.
+    :meth:`breakdown`; ``aliases``, other names ``--game`` takes;
+    ``speed_targets``, what the benchmarks (``benchmarks/``, docs/performance.md)
+    hold the game's engine to: ``chess`` (its random 4-player playouts over
+    python-chess's, in one run), ``playout`` (those actions a second on one core),
+    ``mcts`` (its built-in search, compiled over pure), ``rl_environment`` (the CPU
+    seconds of a random 4-player game through OpenSpiel's ``rl_environment``); none
+    by default.
     """
 
     name: str
@@ -92,6 +109,7 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     max_players: int
     score_sources: tuple[str, ...]
     aliases: tuple[str, ...] = ()
+    speed_targets: Mapping[str, float] = {}
 
     # -- setups
 
@@ -136,6 +154,11 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     @abstractmethod
     def step(self, state: StateT, action: ActionT) -> tuple[StateT, Sequence[EventT]]:
         """The next state and the events of the step (with secrets; see :meth:`event_data`)."""
+
+    def apply(self, state: StateT, action: ActionT) -> StateT:
+        """The next state alone: :meth:`step` without its events (a game whose engine
+        has a faster way to it says so here: the research adapters play by it)."""
+        return self.step(state, action)[0]
 
     @abstractmethod
     def view_data(self, state: StateT, seat: int) -> Any:
@@ -278,6 +301,7 @@ class Game(ABC, Generic[SetupT, StateT, ActionT, EventT]):
     ) -> RenderableType | None:
         """The position for ``tajmahal show`` (rich); ``seat``: only what it sees."""
         return None
+
 
     def encoding(self) -> Any:
         """Action indices, observation tensors and the chance model, for learning

@@ -7,9 +7,9 @@ tuple of them, the bonus tiles), and reuses its action objects, so their JSON
 text can be kept by identity and spliced in as an :class:`orjson.Fragment`.
 
 This module is compiled with mypyc along with the engine (``setup.py``), which
-halves its cost; it knows no game.  :class:`Texts` keeps the parts of views and
-events (the functions that build their dicts come from :mod:`tajmahal.kit.adapter`),
-:class:`ArrayTexts` the text of each action.
+halves its cost; it knows no game.  :class:`Texts` reads the fields of views and
+events and keeps the text of their parts, :class:`ArrayTexts` the text of each
+action.
 
 Kept by identity means: an entry holds its object, so the object's ``id`` cannot
 be reused while the entry lives.  Every cache is emptied when it reaches its limit.
@@ -24,6 +24,9 @@ import attrs
 import orjson
 
 _SCALARS: Final = frozenset({int, str, bool, type(None)})
+#: The item types of a tuple orjson encodes as the converter does (not None first:
+#: a tuple of optional attrs values may start with one).
+_PLAIN: Final = frozenset({int, str, bool, float})
 _FIELDS: Final[dict[type, tuple[str, ...]]] = {}
 
 
@@ -46,7 +49,7 @@ def plain(
     if kind in _SCALARS:
         return value
     if kind is tuple:
-        if not value or (type(value[0]) in _SCALARS and value[0] is not None):
+        if not value or type(value[0]) in _PLAIN:
             return value
         return [plain(x, otherwise, converted) for x in value]
     if kind in converted or not attrs.has(kind):
@@ -57,12 +60,11 @@ def plain(
 class Texts:
     """The JSON texts of a game's views and events, built straight from its values.
 
-    A game's view (and event) encoders are functions that build the view's dict
-    (:mod:`tajmahal.kit.adapter` compiles them from the view's fields), taking the
-    value of each compound field through :meth:`part` (or a tuple of seat records
-    through :meth:`records`): numbers, strings and tuples of them go to orjson as
-    they are; a compound value (a tuple of attrs values, an attrs value) is kept by
-    identity, attrs values also by value, and comes back as a JSON fragment.
+    :meth:`fields` gives the dict of a view (or an event) for orjson, the value of
+    each compound field through :meth:`part`: numbers, strings and tuples of them go
+    to orjson as they are; a compound value (a tuple of attrs values, an attrs
+    value) is kept by identity, attrs values also by value, and comes back as a JSON
+    fragment.
     ``otherwise`` gives the data of a value that is neither, and of the classes
     ``converted`` (the game's converter, for its tagged actions).
     """
@@ -81,39 +83,29 @@ class Texts:
         #: small attrs values (a score, a pending withdrawal) -> JSON text.
         self.values: dict[Any, bytes] = {}
 
-    def records(self, records: tuple[Any, ...], record_dict: Callable[..., Any]) -> Any:
-        """The JSON array of ``records`` (a tuple of a state's seat records, say;
-        None stays null), each record's dict given by ``record_dict(record, self)``,
-        as a fragment."""
-        shared = self.shared
-        entry = shared.get(id(records))
-        if entry is not None and entry[0] is records:
-            return orjson.Fragment(entry[1])
-        texts = []
-        for record in records:  # most are unchanged since the last decision
-            if record is None:
-                texts.append(b"null")
-                continue
-            entry = shared.get(id(record))
-            if entry is not None and entry[0] is record:
-                texts.append(entry[1])
+    def fields(self, value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+        """The dict orjson encodes as the converter's data of the attrs ``value``,
+        its fields ``names`` in order: scalars and tuples of scalars as they are,
+        every compound field through :meth:`part`."""
+        out: dict[str, Any] = {}
+        for name in names:
+            field = getattr(value, name)
+            kind = type(field)
+            if (
+                kind in _SCALARS
+                or kind is float
+                or (kind is tuple and (not field or type(field[0]) in _PLAIN))
+            ):
+                out[name] = field
             else:
-                text: bytes = orjson.dumps(record_dict(record, self))
-                self.keep(record, text)
-                texts.append(text)
-        whole = b"[" + b",".join(texts) + b"]"
-        self.keep(records, whole)
-        return orjson.Fragment(whole)
+                out[name] = self.part(field)
+        return out
 
-    def derived(self, key: Any, make: Callable[[Any], Any], value: Any) -> Any:
-        """The JSON of ``make(value)``, kept by the identity of ``key`` (the part of
-        the state that the view shows otherwise), as a fragment."""
-        entry = self.shared.get(id(key))
-        if entry is not None and entry[0] is key:
-            return orjson.Fragment(entry[1])
-        text: bytes = orjson.dumps(make(value))
-        self.keep(key, text)
-        return orjson.Fragment(text)
+    def tagged(self, value: Any, tag: str, names: tuple[str, ...]) -> dict[str, Any]:
+        """:meth:`fields` of a member of a tagged union, its ``"type"`` first."""
+        out: dict[str, Any] = {"type": tag}
+        out.update(self.fields(value, names))
+        return out
 
     def keep(self, value: Any, text: bytes) -> None:
         if len(self.shared) >= self.limit:
@@ -138,8 +130,14 @@ class Texts:
         for item in items:
             if item is None:
                 parts.append(b"null")
-            elif attrs.has(type(item)):
-                parts.append(self.value(item))
+            elif attrs.has(type(item)):  # most are unchanged since the last decision
+                entry = self.shared.get(id(item))
+                if entry is not None and entry[0] is item:
+                    parts.append(entry[1])
+                else:
+                    text = self.value(item)
+                    self.keep(item, text)
+                    parts.append(text)
             else:  # scalars, tuples: as they are
                 whole: bytes = orjson.dumps(plain(items, self.otherwise, self.converted))
                 return whole

@@ -2,7 +2,7 @@
 page shows them (a text, the parts of the picture to click, a preview).
 
 A game whose actions are made of small decisions (Java: what, then where, then
-how) says so through its pictures' optional ``half_made(state)``: True while a
+how) says so through its pictures' ``half_made(state)``: True while a
 half-made action waits for its next decision.  Then the first decision of an
 action and the one after it are offered joined, as one choice: a person clicks
 a position and picks what to do there, rather than first picking a word from a
@@ -17,7 +17,7 @@ from typing import Any
 
 from attrs import frozen
 
-from .game import AnyGame
+from .game import AnyGame, Pictures
 
 
 @frozen
@@ -36,23 +36,23 @@ class Offer:
         return {"label": self.label, "path": list(self.path), "preview": self.preview}
 
 
-def half_made(pictures: Any, state: Any) -> bool:
-    """Whether ``state`` waits for the rest of a half-made action (False for a game
-    whose pictures do not say)."""
-    method = getattr(pictures, "half_made", None)
-    return bool(method(state)) if callable(method) else False
-
-
 def first_part(
-    game: AnyGame, pictures: Any, before: Any, after: Any, events: Sequence[Any]
+    game: AnyGame, pictures: Pictures | None, before: Any, after: Any, events: Sequence[Any]
 ) -> bool:
     """Whether the step ``before`` -> ``after`` (which caused ``events``) began an
     action of several decisions and caused nothing yet: the same seat goes on
     with the action half made.  The logs tell the action at its last decision."""
-    return not events and game.to_act(after) == game.to_act(before) and half_made(pictures, after)
+    return (
+        pictures is not None
+        and not events
+        and game.to_act(after) == game.to_act(before)
+        and pictures.half_made(after)
+    )
 
 
-def offers(game: AnyGame, pictures: Any, state: Any, legal: Sequence[Any]) -> list[Offer]:
+def offers(
+    game: AnyGame, pictures: Pictures | None, state: Any, legal: Sequence[Any]
+) -> list[Offer]:
     """The offers for the decision of ``state`` (``legal``: its legal actions as
     protocol data): one per action, or, for an action that leaves a half-made one
     to the same seat, one per action of the decision after it."""
@@ -64,9 +64,9 @@ def offers(game: AnyGame, pictures: Any, state: Any, legal: Sequence[Any]) -> li
             out.append(Offer((i,), game.describe_action(state, action), (), ""))
             continue
         path = tuple(pictures.targets(state, data))
-        if not half_made(pictures, state):
+        if not pictures.half_made(state):
             after, _ = game.step(state, action)
-            if game.to_act(after) == seat and half_made(pictures, after):
+            if game.to_act(after) == seat and pictures.half_made(after):
                 for j, next_action in enumerate(game.legal_actions(after)):
                     next_data = game.action_to_data(next_action)
                     out.append(

@@ -14,18 +14,17 @@ passively and needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 from attrs import evolve
 
-from ..arena.jsontext import field_names
-from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, who
 from . import rules
 from .actions import Action, Done, EndTurn, Pass
 from .events import CardTaken, Event
 from .legal import legal_actions
 from .serialize import CONVERTER, components_data
-from .state import SCORE_SOURCES, Seat, Setup, State
+from .state import SCORE_SOURCES, Setup, State
 from .texts import EVENT_TEXTS, JavaWords, action_text, card_text
 from .views import PlayerView, view
 
@@ -33,17 +32,11 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from ..kit.schema import SchemaHints
     from .bots import JavaBots
     from .pictures import JavaPictures
 
 __all__ = ["JAVA", "Java"]
-
-
-#: A seat's public record in the view (:class:`~tajmahal.java.state.Seat`, its hand
-#: emptied: J59), straight from the state's.
-_SEAT_DICT: Final = dict_function(
-    "seat_dict", "p, j", field_expressions("p", Seat, field_names(Seat), {"hand": "()"})
-)
 
 
 def event_for(event: Event, seat: int | None) -> Event:
@@ -60,19 +53,11 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
     name = "java"
     title = "Java"
     score_sources: tuple[str, ...] = SCORE_SOURCES
+    speed_targets: Mapping[str, float] = {"chess": 1.0, "rl_environment": 2.0}
 
     converter = CONVERTER
     view_type = PlayerView
-    # The view straight from the state (as views.view makes it).
     state_type = State
-    view_by_hand: ClassVar[Mapping[str, str]] = {
-        "variant": "state.setup.variant",
-        "hand": "state.players[seat].hand",
-        "hands": "[len(p.hand) for p in state.players]",
-        "players": "j.records(state.players, seat_dict)",
-        "pile": "len(state.pile)",
-    }
-    view_namespace: ClassVar[Mapping[str, Any]] = {"seat_dict": _SEAT_DICT}
     passive = (EndTurn, Done, Pass)  # always last when allowed
     event_texts = EVENT_TEXTS
     words = JavaWords
@@ -126,6 +111,11 @@ class Java(ComponentsAdapter[Setup, State, Action, Event]):
         from .pictures import pictures
 
         return pictures(self.components)
+
+    def schema_hints(self) -> SchemaHints:
+        from .schema import SCHEMA
+
+        return SCHEMA
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         from .terminal import position

@@ -1,7 +1,7 @@
 """Built-in Java bots on the kit's frames (:mod:`tajmahal.kit.bots`): ``greedy``
 (one decision ahead, each choice valued by its best completion) and ``mcts`` (the
 kit's determinized Monte Carlo tree search over the seat's own turn), both
-declared by :data:`BOTS`; the judgement is :mod:`tajmahal.java.heuristic`.
+declared by :class:`JavaBots` (``JAVA.bots()``); the judgement is :mod:`tajmahal.java.heuristic`.
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
@@ -167,13 +167,4 @@ class JavaBots(kit.Bots[PlayerView, State, Action]):
         return view.phase in self.searched
 
 
-BOTS: Final = JavaBots()
-
-
-def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
-    """The greedy bot's choice in ``state`` (a full state: its hidden parts known or
-    guessed): :meth:`JavaBots.greedy_index`."""
-    return BOTS.greedy_index(state, legal, rng)
-
-
-__all__ = ["BOTS", "JavaBots", "greedy_choice"]
+__all__ = ["JavaBots"]

@@ -5,8 +5,9 @@ A step of the rules changes several parts of a :class:`~tajmahal.java.state.Stat
 (the board, a seat, the turn, the phase); building a frozen state for each change
 (``attrs.evolve``) cost more than the rules themselves.  A draft holds the fields
 of one state, the engine changes them, and :meth:`Draft.freeze` builds the next
-state once.  :func:`seat_with` and :func:`turn_with` are the same for the small
-parts.  Every value is built through its slots (:func:`tajmahal.kit.slots.builder`).
+state once; :meth:`Draft.change_seat` and :meth:`Draft.change_turn` change a
+seat's and the turn's fields (as Tikal's draft changes a seat and a space).  Every value is built
+through its slots (:func:`tajmahal.kit.slots.builder`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Final
 from ..kit.slots import builder, replaced
 from .state import Festival, Pending, Seat, Setup, State, Turn
 
-_state: Final = builder(State)
-_seat: Final = builder(Seat)
-_turn: Final = builder(Turn)
+state_of: Final = builder(State)
+seat_of: Final = builder(Seat)
+turn_of: Final = builder(Turn)
 
 
 class Draft:
@@ -52,7 +53,7 @@ class Draft:
 
     def freeze(self) -> State:
         """The frozen state (every field given, in order)."""
-        return _state(
+        return state_of(
             self.setup,
             self.height,
             self.terrain,
@@ -86,59 +87,63 @@ class Draft:
         self.figures = replaced(self.figures, position, seat)
 
     def spend(self, ap: int) -> None:
-        self.turn = turn_with(self.turn, ap=self.turn.ap - ap)
+        self.change_turn(ap=self.turn.ap - ap)
 
+    def change_seat(
+        self,
+        seat: int,
+        *,
+        supply: int | None = None,
+        tokens: int | None = None,
+        twos: int | None = None,
+        rice: int | None = None,
+        villages: int | None = None,
+        hand: tuple[int, ...] | None = None,
+        water: int | None = None,
+        palaces: int | None = None,
+        festivals: int | None = None,
+        final: int | None = None,
+        scored: bool | None = None,
+    ) -> None:
+        """``seat``'s :class:`Seat` with the fields given changed (None: unchanged)."""
+        p = self.players[seat]
+        self.set_seat(
+            seat,
+            seat_of(
+                p.supply if supply is None else supply,
+                p.tokens if tokens is None else tokens,
+                p.twos if twos is None else twos,
+                p.rice if rice is None else rice,
+                p.villages if villages is None else villages,
+                p.hand if hand is None else hand,
+                p.water if water is None else water,
+                p.palaces if palaces is None else palaces,
+                p.festivals if festivals is None else festivals,
+                p.final if final is None else final,
+                p.scored if scored is None else scored,
+            ),
+        )
 
-def seat_with(
-    p: Seat,
-    *,
-    supply: int | None = None,
-    tokens: int | None = None,
-    twos: int | None = None,
-    rice: int | None = None,
-    villages: int | None = None,
-    hand: tuple[int, ...] | None = None,
-    water: int | None = None,
-    palaces: int | None = None,
-    festivals: int | None = None,
-    final: int | None = None,
-    scored: bool | None = None,
-) -> Seat:
-    """``p`` with the fields given changed."""
-    return _seat(
-        p.supply if supply is None else supply,
-        p.tokens if tokens is None else tokens,
-        p.twos if twos is None else twos,
-        p.rice if rice is None else rice,
-        p.villages if villages is None else villages,
-        p.hand if hand is None else hand,
-        p.water if water is None else water,
-        p.palaces if palaces is None else palaces,
-        p.festivals if festivals is None else festivals,
-        p.final if final is None else final,
-        p.scored if scored is None else scored,
-    )
-
-
-def turn_with(
-    t: Turn,
-    *,
-    ap: int | None = None,
-    land: bool | None = None,
-    cards: int | None = None,
-    token: bool | None = None,
-    acted: bool | None = None,
-    palaces: tuple[int, ...] | None = None,
-    walked: tuple[int, ...] | None = None,
-) -> Turn:
-    """``t`` with the fields given changed."""
-    return _turn(
-        t.ap if ap is None else ap,
-        t.land if land is None else land,
-        t.cards if cards is None else cards,
-        t.token if token is None else token,
-        t.acted if acted is None else acted,
-        t.palaces if palaces is None else palaces,
-        t.walked if walked is None else walked,
-        t.last,
-    )
+    def change_turn(
+        self,
+        *,
+        ap: int | None = None,
+        land: bool | None = None,
+        cards: int | None = None,
+        token: bool | None = None,
+        acted: bool | None = None,
+        palaces: tuple[int, ...] | None = None,
+        walked: tuple[int, ...] | None = None,
+    ) -> None:
+        """The turn with the fields given changed (None: unchanged)."""
+        t = self.turn
+        self.turn = turn_of(
+            t.ap if ap is None else ap,
+            t.land if land is None else land,
+            t.cards if cards is None else cards,
+            t.token if token is None else token,
+            t.acted if acted is None else acted,
+            t.palaces if palaces is None else palaces,
+            t.walked if walked is None else walked,
+            t.last,
+        )

@@ -12,19 +12,13 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from attrs import evolve
 
-from ..kit.fields import copier
+from ..kit.slots import like
 from .components import DEFAULT_COMPONENTS, Components
-from .state import Seat, Setup, State
+from .state import Setup, State
 from .views import PlayerView
-
-#: The state of a view with its hidden parts given.
-_guessed: Callable[[PlayerView, Setup, tuple[Seat, ...], tuple[int, ...]], State] = copier(
-    State, "v, setup, players, pile", left=("reshuffles",)
-)
 
 
 def determinize(
@@ -49,4 +43,6 @@ def determinize(
         players.append(evolve(p, hand=hand))
     deck = tuple(range(len(components.cards)))
     setup = Setup(len(v.players), v.variant, deck, rng.randrange(2**31), components)
-    return _guessed(v, setup, tuple(players), tuple(unseen[: v.pile]))
+    return like(
+        State, v, setup=setup, players=tuple(players), pile=tuple(unseen[: v.pile]), reshuffles=0
+    )

@@ -30,11 +30,12 @@ from .actions import Action, PlaceLand, PlaceWater
 from .components import DEFAULT_COMPONENTS, Components
 from .legal import legal_actions
 from .panel import hand_parts
-from .render import board_layer, document, figure_drawing, palace_drawing, public_parts
+from .render import board_layer, document, figure_drawing, palace_drawing, public_parts, svg
 from .rules import step
 from .serialize import from_data
 from .sheet import BARE, RIM, SIZE, WATER_FILL, shade, sheet_of
 from .state import POSITION, RICE, SHAPE, TARGET, VALUE, VILLAGE, State
+from .views import PlayerView
 
 HIGHLIGHT: Final = "#e0301e"
 #: The phases of a half-made action (its first decision taken).
@@ -237,6 +238,9 @@ class JavaPictures:
 
     def document(self, body: str) -> str:
         return document(self.components, body, self.players)
+
+    def picture(self, value: State | PlayerView) -> str:
+        return svg(value)
 
     def half_made(self, state: State) -> bool:
         """Whether ``state`` waits for the rest of a half-made action: the browser

@@ -25,7 +25,7 @@ from . import actions as act
 from . import festival
 from .actions import RICE_TILE, THREE, TILE_SIZES
 from .components import PALACE_VALUES
-from .draft import Draft, seat_with, turn_with
+from .draft import Draft
 from .events import (
     CardTaken,
     Event,
@@ -225,7 +225,7 @@ def _at(d: Draft, seat: int, a: act.Action, q: int, events: list[Event]) -> Stat
 def _done(d: Draft, walked: tuple[int, ...] = ()) -> State:
     """An action of the turn is complete: back to the phase ``act``; ``walked``:
     the figures that walked since the last action that was not a walk (J49)."""
-    d.turn = turn_with(d.turn, acted=True, walked=walked)
+    d.change_turn(acted=True, walked=walked)
     d.phase, d.pending = ACT, None
     return d.freeze()
 
@@ -249,18 +249,18 @@ def _place_land(
         top[q] = serial
     d.height, d.terrain, d.top = tuple(height), tuple(terrain), tuple(top)
     d.sizes = (*d.sizes, len(cells))
-    d.turn = turn_with(d.turn, ap=d.turn.ap - cost, land=True)
+    d.change_turn(ap=d.turn.ap - cost, land=True)
     p = d.players[seat]
     if len(cells) == 3:
         d.threes -= 1
         if d.threes == 0:
             d.ended = True  # J78
     elif len(cells) == 2:
-        d.set_seat(seat, seat_with(p, twos=p.twos - 1))
+        d.change_seat(seat, twos=p.twos - 1)
     elif villages:
-        d.set_seat(seat, seat_with(p, villages=p.villages - 1))
+        d.change_seat(seat, villages=p.villages - 1)
     else:
-        d.set_seat(seat, seat_with(p, rice=p.rice - 1))
+        d.change_seat(seat, rice=p.rice - 1)
     events.append(LandPlaced(seat, cells, villages, level, cost))
     _score_water(d, cells, events)
 
@@ -282,7 +282,7 @@ def _deploy(d: Draft, seat: int, q: int, events: list[Event]) -> None:
     d.spend(cost)
     d.set_figure(q, seat)
     p = d.players[seat]
-    d.set_seat(seat, seat_with(p, supply=p.supply - 1))
+    d.change_seat(seat, supply=p.supply - 1)
     events.append(FigureDeployed(seat, q, cost))
 
 
@@ -292,7 +292,7 @@ def _withdraw(d: Draft, seat: int, q: int, events: list[Event]) -> None:
     d.spend(cost)
     d.set_figure(q, NONE)
     p = d.players[seat]
-    d.set_seat(seat, seat_with(p, supply=p.supply + 1))
+    d.change_seat(seat, supply=p.supply + 1)
     events.append(FigureWithdrawn(seat, q, cost))
 
 
@@ -327,7 +327,7 @@ def _score_water(d: Draft, cells: tuple[int, ...], events: list[Event]) -> None:
         points = d.setup.components.water_points if winner is not None else 0
         if winner is not None:
             p = d.players[winner]
-            d.set_seat(winner, seat_with(p, water=p.water + points))
+            d.change_seat(winner, water=p.water + points)
         events.append(WaterScored(tuple(sorted(area)), winner, points))
 
 
@@ -347,10 +347,10 @@ def _palace(
     stock[PALACE_VALUES.index(value)] -= 1
     d.palaces_left = tuple(stock)
     d.red = tuple(r for r in d.red if r != q)  # J56: a new tile lies white side up
-    d.turn = turn_with(d.turn, ap=d.turn.ap - 1, palaces=(*d.turn.palaces, q))  # J19: 1 AP
+    d.change_turn(ap=d.turn.ap - 1, palaces=(*d.turn.palaces, q))  # J19: 1 AP
     points = value // 2  # J57
     p = d.players[seat]
-    d.set_seat(seat, seat_with(p, palaces=p.palaces + points))
+    d.change_seat(seat, palaces=p.palaces + points)
     events.append(PalaceBuilt(seat, q, value, points, isinstance(action, act.ExtendPalace)))
 
 
@@ -366,7 +366,7 @@ def _refill(d: Draft, events: list[Event]) -> None:
 
 def _take_card(d: Draft, seat: int, display: bool, events: list[Event]) -> None:
     """J61: 1 AP, at most 2 a turn."""
-    d.turn = turn_with(d.turn, ap=d.turn.ap - 1, cards=d.turn.cards + 1)
+    d.change_turn(ap=d.turn.ap - 1, cards=d.turn.cards + 1)
     _refill(d, events)
     if display:
         card = d.display
@@ -382,16 +382,16 @@ def _take_card(d: Draft, seat: int, display: bool, events: list[Event]) -> None:
         if d.pile:
             d.display, d.pile = d.pile[0], d.pile[1:]
     p = d.players[seat]
-    d.set_seat(seat, seat_with(p, hand=tuple(sorted((*p.hand, card)))))
+    d.change_seat(seat, hand=tuple(sorted((*p.hand, card))))
     events.append(CardTaken(seat, display, card, d.display))
 
 
 def _use_token(d: Draft, seat: int, events: list[Event]) -> None:
     """J75-J77: +1 AP."""
     p = d.players[seat]
-    d.set_seat(seat, seat_with(p, tokens=p.tokens - 1))
+    d.change_seat(seat, tokens=p.tokens - 1)
     events.append(TokenUsed(seat, p.tokens - 1))
-    d.turn = turn_with(d.turn, ap=d.turn.ap + 1, token=True)
+    d.change_turn(ap=d.turn.ap + 1, token=True)
 
 
 def _bid(state: State, seat: int, action: act.Action, events: list[Event]) -> State:
@@ -437,7 +437,7 @@ def _end_turn(state: State, seat: int, events: list[Event]) -> State:
     n = len(d.players)
     if state.turn.last or (d.ended and not d.players[seat].scored):
         cities, points = final_scoring(state, seat)
-        d.set_seat(seat, seat_with(d.players[seat], final=points, scored=True))
+        d.change_seat(seat, final=points, scored=True)
         events.append(FinalScored(seat, cities, points))
         if not state.turn.last:  # J78: the trigger; J79: the others follow in order
             d.last_turns = tuple((seat + i) % n for i in range(1, n))

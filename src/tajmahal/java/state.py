@@ -150,6 +150,8 @@ class Turn:
 class State(Pictured):
     """A position of a game of Java."""
 
+    game_name = "java"
+
     setup: Setup
     height: tuple[int, ...]
     terrain: tuple[int, ...]

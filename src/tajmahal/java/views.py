@@ -14,12 +14,11 @@ is hidden too.  :func:`view` gives a seat everything else (other hands as counts
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from attrs import evolve, frozen
 
-from ..kit.fields import copier
+from ..kit.memo import each
 from ..kit.picture import Pictured
+from ..kit.slots import like
 from .state import Festival, Pending, Seat, State, Turn
 
 
@@ -27,6 +26,8 @@ from .state import Festival, Pending, Seat, State, Turn
 class PlayerView(Pictured):
     """A seat's view: the public state (see :class:`~tajmahal.java.state.State`),
     its own hand, every hand's size and the draw pile's size."""
+
+    game_name = "java"
 
     seat: int
     variant: str
@@ -56,19 +57,23 @@ class PlayerView(Pictured):
     ended: bool
 
 
-_Hands = tuple[int, ...]
-_seen: Callable[[State, int, _Hands, _Hands, tuple[Seat, ...]], PlayerView] = copier(
-    PlayerView,
-    "state, seat, hand, hands, players",
-    variant="state.setup.variant",
-    pile="len(state.pile)",
-)
+@each
+def seat_views(seat: Seat) -> Seat:
+    """Each seat as the others see it: its hand emptied (J59)."""
+    return evolve(seat, hand=())
 
 
 def view(state: State, seat: int) -> PlayerView:
     """What ``seat`` sees of ``state``: its own hand, the other hands and the pile
-    only as counts."""
+    only as counts; every other field is the state's of its name."""
     players = state.players
-    hands = tuple([len(p.hand) for p in players])
-    emptied = tuple([evolve(p, hand=()) for p in players])
-    return _seen(state, seat, players[seat].hand, hands, emptied)
+    return like(
+        PlayerView,
+        state,
+        seat=seat,
+        variant=state.setup.variant,
+        hand=players[seat].hand,
+        hands=tuple([len(p.hand) for p in players]),
+        players=seat_views(players),
+        pile=len(state.pile),
+    )

@@ -19,18 +19,16 @@ The engine's functions are taken as they are, as static methods::
         new_game = staticmethod(rules.new_game)
         legal_actions = staticmethod(rules.legal_actions)
 
-A view's JSON text is built by a function compiled from the view class's fields
-(as attrs compiles its methods): by default each field is read from the view the
-game's ``view(state, seat)`` makes; a game whose view fields are (mostly) its
-state's attributes names its state class (:attr:`Adapter.state_type`) and only
-the other fields in :attr:`Adapter.view_by_hand`, and the view object is never
-built.  Tests check
-the text against the converter's data, byte for byte, for every game.
+A view is written once, as the game's typed function ``view(state, seat)``; its
+JSON text is that view's fields, each compound part's text kept from one decision
+to the next by the part's identity (:class:`~tajmahal.arena.jsontext.Texts`: a
+view made with :func:`~tajmahal.kit.memo.by_identity` gives the same part objects
+while the state's are unchanged).  Tests check the text against the converter's
+data, byte for byte, for every game.
 """
 
 from __future__ import annotations
 
-import types
 import typing
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -49,83 +47,15 @@ from .tagged import TaggedConverter, type_tag
 if TYPE_CHECKING:
     from .bots import Bots
     from .encoding import Encoding
+    from .schema import SchemaHints
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 
-_SCALARS: Final = frozenset({int, str, bool, type(None), float})
 #: How many JSON parts a game's encoder keeps of each kind (by identity, by value).
 CACHE_LIMIT: Final = 4096
-
-
-# --------------------------------------------------------------------------- compiled dicts
-
-
-def is_scalar_type(hint: Any) -> bool:
-    """Whether values of type ``hint`` are JSON scalars, or tuples of them, which orjson
-    encodes as they are (``int``, ``str | None``, ``tuple[int, ...]``)."""
-    if hint in _SCALARS:
-        return True
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (types.UnionType, typing.Union):
-        return all(is_scalar_type(a) for a in args)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return args[0] in _SCALARS
-    return False
-
-
-def dict_function(
-    name: str,
-    args: str,
-    items: Sequence[tuple[str, str]],
-    namespace: Mapping[str, Any] | None = None,
-    prelude: str = "",
-) -> Any:
-    """A function ``name(args)`` that returns the dict ``{key: expression, ...}`` of
-    ``items`` (after the statement ``prelude``), compiled from a dict display, as
-    attrs compiles its methods: about three times cheaper than a loop over the
-    fields, and the referee builds a few per decision.  Keys and expressions come
-    from attrs field names and the game's declaration only."""
-    body = ", ".join(f"{key!r}: {expression}" for key, expression in items)
-    scope: dict[str, Any] = dict(namespace or {})
-    first = f"    {prelude}\n" if prelude else ""
-    exec(f"def {name}({args}):\n{first}    return {{{body}}}\n", scope)
-    return scope[name]
-
-
-def field_expressions(
-    arg: str, cls: type, names: Sequence[str], by_hand: Mapping[str, str] | None = None
-) -> list[tuple[str, str]]:
-    """``(name, expression)`` reading each field ``names`` of ``arg`` (a ``cls``):
-    the expression of ``by_hand`` if it has one, else the attribute, through the
-    encoder's ``part`` for values that are not scalars."""
-    hints = typing.get_type_hints(cls)
-    by_hand = by_hand or {}
-    return [
-        (
-            n,
-            by_hand[n]
-            if n in by_hand
-            else f"{arg}.{n}"
-            if is_scalar_type(hints[n])
-            else f"j.part({arg}.{n})",
-        )
-        for n in names
-    ]
-
-
-def event_functions(event_types: Sequence[type]) -> dict[type, Any]:
-    """For each event class, ``f(event, j)``: its dict (``"type"`` first) for orjson."""
-    return {
-        cls: dict_function(
-            f"{type_tag(cls)}_dict",
-            "e, j",
-            [("type", repr(type_tag(cls))), *field_expressions("e", cls, field_names(cls))],
-        )
-        for cls in event_types
-    }
 
 
 # --------------------------------------------------------------------------- the adapter
@@ -164,8 +94,8 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     - :attr:`converter` (its values as JSON data: :attr:`action_type` and
       :attr:`event_types` are its unions ``"Action"`` and ``"Event"``),
       :attr:`view_type` and :attr:`view_skip` (view fields an ``act`` leaves out:
-      they travel apart); a :attr:`state_type` makes the view's text straight from
-      the state (:attr:`view_by_hand`);
+      they travel apart);
+    - :attr:`state_type`, its state class, for positions as text (optional);
     - :attr:`secret_events`, the event classes that other seats see otherwise
       (:meth:`event_for` hides their secrets);
     - :attr:`passive`, the action classes the fallback policy plays when one is
@@ -185,15 +115,9 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     event_types: ClassVar[tuple[type, ...]]
     view_type: ClassVar[type]
     view_skip: ClassVar[tuple[str, ...]] = ()
-    #: The view's fields computed from the state by an expression of ``state`` and
-    #: ``seat`` (and ``j``, the encoder); with :attr:`view_from_state`, every other
-    #: field is the state's attribute of its name (the view is never built).
-    view_by_hand: ClassVar[Mapping[str, str]] = {}
-    view_from_state: ClassVar[bool] = False
-    #: With :attr:`view_from_state`: the state class, whose attributes are checked.
+    #: The state class, an attrs class whose states hold their ``setup``: a game
+    #: that names it has positions as text (:mod:`tajmahal.kit.position`).
     state_type: ClassVar[type | None] = None
-    #: Names the expressions of :attr:`view_by_hand` may use.
-    view_namespace: ClassVar[Mapping[str, Any]] = {}
     public_setup_type: ClassVar[Any] = None
     secret_events: ClassVar[tuple[type, ...]] = ()
     passive: ClassVar[tuple[type, ...]] = ()
@@ -205,7 +129,7 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """The declaration's defaults: the actions and events are the converter's
-        unions; a state type means the view is made from the state."""
+        unions."""
         super().__init_subclass__(**kwargs)
         converter: TaggedConverter | None = cls.__dict__.get("converter")
         if converter is not None:
@@ -213,14 +137,12 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
                 cls.action_type = converter.union("Action")
             if "event_types" not in cls.__dict__:
                 cls.event_types = typing.get_args(converter.union("Event"))
-        if cls.__dict__.get("state_type") is not None and "view_from_state" not in cls.__dict__:
-            cls.view_from_state = True
 
     def __init__(self) -> None:
         self._action_data: dict[Any, Any] = {}
         self._texts: Texts | None = None
-        self._view_dict: Any = None
-        self._event_dicts: dict[type, Any] = {}
+        self._view_fields: tuple[str, ...] = ()
+        self._event_fields: dict[type, tuple[str, tuple[str, ...]]] = {}
 
     # -- the engine (static methods of the game's functions)
 
@@ -232,6 +154,12 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     @abstractmethod
     def view(self, state: StateT, seat: int) -> Any:
         """What ``seat`` sees of ``state`` (a :attr:`view_type`)."""
+
+    def view_to_send(self, state: StateT, seat: int) -> Any:
+        """The view whose fields (but :attr:`view_skip`) an ``act`` sends: by default
+        :meth:`view`'s; a game whose skipped fields cost to make (the legal actions)
+        may leave them out here."""
+        return self.view(state, seat)
 
     def ranks(self, state: StateT) -> list[int]:
         """1 is best; equal totals share a rank (a tie is a shared win)."""
@@ -290,7 +218,8 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
         """``orjson.dumps(self.view_data(state, seat))``, byte for byte, from parts
         kept from one decision to the next."""
         texts = self._texts or self._encoders()
-        text: bytes = orjson.dumps(self._view_dict(state, seat, texts))
+        view = self.view_to_send(state, seat)
+        text: bytes = orjson.dumps(texts.fields(view, self._view_fields))
         return text
 
     def action_to_data(self, action: ActionT) -> Any:
@@ -313,10 +242,10 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     def event_json(self, event: EventT, seat: int | None) -> bytes:
         texts = self._texts or self._encoders()
         event = self.event_for(event, seat)
-        make = self._event_dicts.get(type(event))
-        if make is None:
+        form = self._event_fields.get(type(event))
+        if form is None:
             return orjson.dumps(self.converter.to_data(event))
-        text: bytes = orjson.dumps(make(event, texts))
+        text: bytes = orjson.dumps(texts.tagged(event, *form))
         return text
 
     def is_public(self, event: EventT) -> bool:
@@ -339,6 +268,12 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
     def bots(self) -> Bots[Any, Any, Any] | None:
         """The game's :class:`~tajmahal.kit.bots.Bots`: what the built-in ``greedy``
         and ``mcts`` players (and OpenSpiel's evaluator) judge positions with."""
+        return None
+
+    def schema_hints(self) -> SchemaHints | None:
+        """What the game adds to the JSON Schema its classes give of its part of the
+        protocol (:func:`tajmahal.kit.schema.game_schema`: a title, a description,
+        its data formats); None: the game publishes no schema."""
         return None
 
     def position_text(self, state: StateT) -> str | None:
@@ -398,33 +333,11 @@ class Adapter(Game[SetupT, StateT, ActionT, EventT]):
 
     # -- the encoders
 
-    def _view_fields(self) -> tuple[str, ...]:
-        return tuple(f for f in field_names(self.view_type) if f not in self.view_skip)
-
     def _encoders(self) -> Texts:
-        """Compile the view's and the events' dict functions (once, on first use)."""
-        names = self._view_fields()
-        namespace = {"view": self.view, **self.view_namespace}
-        if self.view_from_state:
-            by_hand = {"seat": "seat", **self.view_by_hand}  # the seat asked
-            state = self.state_type
-            missing = [
-                n
-                for n in names
-                if n not in by_hand
-                and state is not None
-                and not (hasattr(state, n) or n in attrs.fields_dict(state))
-            ]
-            if missing:  # the view changed shape: say so, rather than send wrong views
-                raise TypeError(f"{self.title}: view fields not in the state: {missing}")
-            items = field_expressions("state", self.view_type, names, by_hand)
-            self._view_dict = dict_function("view_dict", "state, seat, j", items, namespace)
-        else:
-            items = field_expressions("v", self.view_type, names)
-            self._view_dict = dict_function(
-                "view_dict", "state, seat, j", items, namespace, "v = view(state, seat)"
-            )
-        self._event_dicts = event_functions(self.event_types)
+        """The view's and the events' field names, and the texts kept (on first use)."""
+        skip = self.view_skip
+        self._view_fields = tuple(f for f in field_names(self.view_type) if f not in skip)
+        self._event_fields = {cls: (type_tag(cls), field_names(cls)) for cls in self.event_types}
         tagged = frozenset(self.converter.unions)  # an action in a view carries its "type"
         self._texts = Texts(self.converter.to_data, CACHE_LIMIT, tagged)
         return self._texts
@@ -498,8 +411,5 @@ __all__ = [
     "ComponentsAdapter",
     "ComponentsWords",
     "Words",
-    "dict_function",
-    "event_functions",
-    "field_expressions",
     "who",
 ]

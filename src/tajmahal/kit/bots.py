@@ -22,8 +22,14 @@ it out (``bots()``); :func:`builtin_players` makes the players the game offers::
         budget = SearchConfig(iterations=120, seconds=0.8)
         ...
 
-    BOTS = TikalBots()
-    players = builtin_players(BOTS)  # {"random": ..., "greedy": ..., "mcts": ...}
+    class Tikal(ComponentsAdapter[...]):
+        def bots(self) -> TikalBots:
+            return TikalBots(self.components, game=self)  # reads the messages with it
+
+    players = builtin_players(TIKAL.bots())  # {"random": ..., "greedy": ..., "mcts": ...}
+
+A game's bots are had from its game object only (``bots()``): the game reads the
+protocol's messages back into views for them.
 
 Nothing here knows any game.
 """
@@ -168,6 +174,23 @@ class Bots(ABC, Generic[ViewT, StateT, ActionT]):
         """How good ``action`` looks to ``seat`` in ``state`` for the greedy bot
         (default: :meth:`evaluate` right after it)."""
         return self.evaluate(self.apply(state, action))[seat]
+
+    def greedy(self, view: ViewT, legal: Sequence[ActionT], rng: random.Random) -> int:
+        """The index into ``legal`` the built-in ``greedy`` player picks in ``view``
+        (:func:`greedy_choice`): for a bot program of its own that plays as it does."""
+        return greedy_choice(self, view, legal, rng)
+
+    def search(
+        self,
+        view: ViewT,
+        legal: Sequence[ActionT],
+        rng: random.Random,
+        config: SearchConfig | None = None,
+    ) -> int:
+        """The index into ``legal`` the search picks in ``view``
+        (:func:`~tajmahal.kit.search.search_choice`, with ``config`` or the built-in
+        ``mcts`` player's :attr:`budget`)."""
+        return search_choice(self, view, legal, rng, config or self.budget)
 
     def searches(self, view: ViewT) -> bool:
         """Whether :class:`SearchPlayer` searches this decision (else it plays

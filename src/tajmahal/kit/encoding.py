@@ -462,10 +462,12 @@ class Encoding(Generic[S, A]):
     # -- results
 
     def outcome(self, state: S) -> tuple[float, ...]:
-        """:func:`zero_sum` of the final scores; ValueError while the game is on."""
+        """:func:`zero_sum` of the final ranks (the seats ranked 1st win: the game's
+        ranks say who, a game where the lowest score wins included); ValueError
+        while the game is on."""
         if self.game.to_act(state) is not None:
             raise ValueError("the game is not over: no outcome yet")
-        return zero_sum(self.game.scores(state))
+        return zero_sum([-rank for rank in self.game.ranks(state)])
 
 
 def encoding_of(game: str | AnyGame | None = None) -> Encoding[Any, Any]:

@@ -45,7 +45,7 @@ _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]+")
 def has_positions(game: Any) -> bool:
     """Whether ``game`` (a kit adapter) has position lines: it names its state
     class (``state_type``), an attrs class whose states hold their ``setup``."""
-    kind = getattr(game, "state_type", None)
+    kind = game.state_type
     return kind is not None and attrs.has(kind) and "setup" in attrs.fields_dict(kind)
 
 

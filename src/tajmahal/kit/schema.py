@@ -17,14 +17,28 @@ import re
 import types
 import typing
 from collections.abc import Collection, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import attrs
 from attrs import field, frozen
 
 from ..arena.jsontext import field_names
-from .adapter import Adapter
 from .tagged import type_tag
+
+
+class Declared(Protocol):
+    """What the schema reads of a game's declaration (a kit
+    :class:`~tajmahal.kit.adapter.Adapter`'s class attributes)."""
+
+    name: str
+    max_players: int
+    score_sources: tuple[str, ...]
+    action_type: Any
+    event_types: tuple[type, ...]
+    view_type: type
+    view_skip: tuple[str, ...]
+    public_setup_type: Any
+
 
 INTEGER: Final[dict[str, Any]] = {"type": "integer"}
 COUNT: Final[dict[str, Any]] = {"type": "integer", "minimum": 0}
@@ -181,7 +195,7 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def game_schema(game: Adapter[Any, Any, Any, Any], hints: SchemaHints) -> dict[str, Any]:
+def game_schema(game: Declared, hints: SchemaHints) -> dict[str, Any]:
     """The schema of ``game``'s part of the protocol (see the module docstring)."""
     defs: dict[str, Any] = {
         "game": {"const": game.name},

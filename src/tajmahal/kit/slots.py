@@ -33,6 +33,19 @@ from the fields and compiled at import, as attrs writes ``__init__``.
 >>> seat_of = builder(Seat)
 >>> seat_of(3), seat_of(3, 0) == Seat(3, 0)
 (Seat(reserve=3, leader=1), True)
+
+A value made mostly of another's like-named fields (a view of a state, a picture's
+scene of a view) is :func:`like`'s: only the fields that are not copied are written,
+as Python, and every other field is the source's attribute of its name, as
+:func:`attrs.evolve` keeps the fields it is not given:
+
+>>> @frozen
+... class Seen:
+...     reserve: int
+...     leader: int
+...     rivals: int
+>>> like(Seen, Seat(3, 0), rivals=2)
+Seen(reserve=3, leader=0, rivals=2)
 """
 
 from __future__ import annotations
@@ -80,6 +93,43 @@ def builder(cls: Callable[P, T]) -> Callable[P, T]:
     if _COMPILED:
         return cast("Callable[P, T]", _SlotBuilder(cls))
     return cast("Callable[P, T]", _unrolled(cls))
+
+
+def like(cls: type[T], source: object, /, **given: Any) -> T:
+    """A ``cls`` (a frozen slotted attrs class, as :func:`builder` takes) whose fields
+    are the values ``given``, and every other field ``source``'s attribute of the
+    same name (a field ``__init__`` does not take keeps its default).  A name given
+    that no field of ``cls`` has is a TypeError; a field ``source`` lacks, an
+    AttributeError."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    names, setters, rest = plan
+    instance: Any = _NEW(cls)
+    used = 0
+    for i in range(len(names)):
+        name = names[i]
+        if name in given:
+            setters[i](instance, given[name])
+            used += 1
+        else:
+            setters[i](instance, getattr(source, name))
+    for setter, default in rest:
+        setter(instance, default)
+    if used != len(given):
+        unknown = sorted(set(given) - set(names))
+        raise TypeError(f"{cls.__name__} has no fields {unknown}")
+    return cast(T, instance)
+
+
+Plan = tuple[tuple[str, ...], tuple["Setter", ...], tuple[tuple["Setter", Any], ...]]
+#: :func:`like`'s fields and slots of each class, found on first use.
+_PLANS: Final[dict[type, Plan]] = {}
+
+
+def _plan(cls: type) -> Plan:
+    setters, rest = _slot_setters(cls)
+    return tuple(f.name for f in attrs.fields(cls) if f.init), setters, rest
 
 
 def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

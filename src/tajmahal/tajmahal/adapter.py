@@ -13,10 +13,9 @@ seat passively, so it disturbs the other seats' game as little as possible.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ..arena.jsontext import field_names
-from ..kit.adapter import Adapter, dict_function, field_expressions, who
+from ..kit.adapter import Adapter, who
 from . import rules
 from .actions import Action, Withdraw, action_text
 from .events import CardDrawn, Event, event_for
@@ -26,27 +25,18 @@ from .serialize import CONVERTER, from_data, to_data
 from .setups import VARIANTS, Setup
 from .state import SCORE_SOURCES, State
 from .texts import EVENT_TEXTS, TajMahalWords, cards_text
-from .views import PlayerView, PublicSetup, SeatView, public_setup, view
+from .views import PlayerView, PublicSetup, public_setup, seen, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from ..kit.schema import SchemaHints
     from .batched import TajMahal as TajMahalEnv
     from .bots import TajMahalBots
     from .pictures import TajMahalPictures
 
 __all__ = ["TAJMAHAL", "TajMahal", "view_from_data"]
-
-
-#: A seat's public record (:class:`~tajmahal.tajmahal.views.SeatView`) straight from
-#: its :class:`~tajmahal.tajmahal.state.PlayerState`: the hand's size by hand, every
-#: other field the player's attribute of that name.
-_SEAT_DICT: Final = dict_function(
-    "seat_dict",
-    "p, j",
-    field_expressions("p", SeatView, field_names(SeatView), {"hand_size": "len(p.hand)"}),
-)
 
 
 class TajMahal(Adapter[Setup, State, Action, Event]):
@@ -58,21 +48,12 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     min_players = 2
     max_players = 5
     score_sources: tuple[str, ...] = SCORE_SOURCES
+    speed_targets: Mapping[str, float] = {"chess": 6.0, "playout": 50_000, "mcts": 2.0}
 
     converter = CONVERTER
     view_type = PlayerView
-    view_skip = ("setup", "legal")
-    # Each act's view is made straight from the state: a view is a few kB, and most
-    # of it is unchanged from one decision to the next (each seat's PlayerState, the
-    # tuple of them and the bonus tiles are shared between successive states, so
-    # their JSON is kept); building the PlayerView would compute the legal actions.
     state_type = State
-    view_by_hand: ClassVar[Mapping[str, str]] = {
-        "hand": "state.players[seat].hand",
-        "players": "j.records(state.players, seat_dict)",
-        "deck_size": "len(state.deck)",
-    }
-    view_namespace: ClassVar[Mapping[str, Any]] = {"seat_dict": _SEAT_DICT}
+    view_skip = ("setup", "legal")
     public_setup_type = PublicSetup
     secret_events = (CardDrawn,)  # its seat sees the card, the others do not
     passive = (Withdraw,)  # always last in a play turn
@@ -85,6 +66,10 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
     apply = staticmethod(rules.apply)
     view = staticmethod(view)
     event_for = staticmethod(event_for)
+
+    def view_to_send(self, state: State, seat: int) -> PlayerView:
+        """The view without its legal actions (they travel apart): not computed twice."""
+        return seen(state, seat, ())
 
     def check_position(self, state: State) -> None:
         rules.check_state(state)  # every card in one place, palaces and tiles counted
@@ -157,6 +142,11 @@ class TajMahal(Adapter[Setup, State, Action, Event]):
         from .pictures import PICTURES
 
         return PICTURES
+
+    def schema_hints(self) -> SchemaHints:
+        from .schema import SCHEMA
+
+        return SCHEMA
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         from .terminal import position

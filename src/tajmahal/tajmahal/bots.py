@@ -1,6 +1,6 @@
 """Taj Mahal's built-in bots, ``greedy`` and ``mcts``, on the kit's frames.
 
-:data:`BOTS` declares Taj Mahal to the kit's bots (:mod:`tajmahal.kit.bots`): how
+:class:`TajMahalBots` declares Taj Mahal to the kit's bots (:mod:`tajmahal.kit.bots`): how
 its views are read from protocol messages and guessed into full states
 (:func:`~tajmahal.determinize`), its evaluation and rollout policy
 (:mod:`tajmahal.tajmahal.heuristic`), the search's horizon (the current visit) and tree
@@ -8,9 +8,11 @@ its views are read from protocol messages and guessed into full states
 cards follow the policy), and the greedy bot's judgement of an action.
 :class:`GreedyPlayer` and :class:`MCTSPlayer` get the same messages as a subprocess
 bot (see ``protocol/README.md``), so they know no more than any other bot;
-``bots/greedy_bot.py`` and ``bots/mcts_bot.py`` run the same as subprocesses.
+``bots/greedy_bot.py`` and ``bots/mcts_bot.py`` run the same as subprocesses.  The
+game hands them out, with itself to read the messages: ``TAJMAHAL.bots()``.
 
-The greedy heuristic, :func:`greedy_choice`, looks one decision ahead with the engine:
+The greedy heuristic (``TAJMAHAL.bots().greedy(view, view.legal, rng)``) looks one
+decision ahead with the engine:
 
 1. It fills in what the seat cannot see — the other hands and the deck — with a
    random deal of the unseen cards (:func:`~tajmahal.determinize`); only public
@@ -34,7 +36,7 @@ from typing import Any, Final
 from attrs import evolve
 
 from ..kit import bots as kit
-from ..kit.search import SearchConfig, search_choice
+from ..kit.search import SearchConfig
 from .actions import Action, TakeCard, Withdraw
 from .cards import CARD_COLOR, COLORS
 from .heuristic import NOISE, evaluate, hand_worth, rollout, rollout_action
@@ -159,27 +161,6 @@ class TajMahalBots(kit.Bots[PlayerView, State, Action]):
         return action_value(state, action, seat)
 
 
-#: Taj Mahal's bots, as the built-in players and :func:`mcts_choice` use them.
-BOTS: Final = TajMahalBots()
-
-
-def greedy_choice(view: PlayerView, rng: random.Random) -> int:
-    """The index into ``view.legal`` that the greedy heuristic picks."""
-    return kit.greedy_choice(BOTS, view, view.legal, rng)
-
-
-def mcts_choice(view: PlayerView, rng: random.Random, config: SearchConfig | None = None) -> int:
-    """The index into ``view.legal`` that the search picks
-    (:func:`tajmahal.kit.search.search_choice` on :data:`BOTS`; ``config`` defaults
-    to 600 iterations)."""
-    return search_choice(BOTS, view, view.legal, rng, config or SearchConfig())
-
-
-
-
 __all__ = [
-    "BOTS",
     "TajMahalBots",
-    "greedy_choice",
-    "mcts_choice",
 ]

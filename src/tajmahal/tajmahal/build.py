@@ -27,10 +27,10 @@ _ONE_TAKE: Final = _TAKES[1]
 # faster from compiled code).  Final: mypyc keeps these in C statics (other
 # module-level names cost a dict lookup at every use).
 
-_score: Final = builder(Score)
-_pending: Final = builder(Pending)
-_player: Final = builder(PlayerState)
-_state: Final = builder(State)
+score_of: Final = builder(Score)
+pending_of: Final = builder(Pending)
+player_of: Final = builder(PlayerState)
+state_of: Final = builder(State)
 
 
 def _holding(
@@ -39,7 +39,7 @@ def _holding(
     """A seat with this ``hand`` and this visit's table (``played``, ``color``,
     ``withdrawn``), and what it holds for good (palaces, influence, tiles, score,
     revealed cards) from ``p``, a :class:`PlayerState` or what a view shows of one."""
-    return _player(
+    return player_of(
         hand,
         played,
         color,
@@ -62,7 +62,7 @@ def _in_turn(
 ) -> State:
     """``state`` after a step that changes only who acts, the seats, the display and
     the pending take (a play, the first of two display cards)."""
-    return _state(
+    return state_of(
         state.setup,
         state.visit,
         state.province,
@@ -86,7 +86,7 @@ def _in_turn(
 
 def _add_score(score: Score, source: str, points: int) -> Score:
     """``score`` with ``points`` more from ``source`` (one of SCORE_SOURCES)."""
-    return _score(
+    return score_of(
         score.palaces + points * (source == "palaces"),
         score.goods + points * (source == "goods"),
         score.bonus + points * (source == "bonus"),

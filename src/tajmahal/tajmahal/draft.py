@@ -15,7 +15,7 @@ from typing import Any
 
 from ..kit.errors import IllegalAction
 from ..kit.svg import plural
-from .build import _TAKES, _add_score, _holding, _pending, _player, _state, _with
+from .build import _TAKES, _add_score, _holding, _with, pending_of, player_of, state_of
 from .cards import (
     CARD_COLOR,
     CHARACTERS,
@@ -93,7 +93,7 @@ class DraftSeat:
         self.revealed = p.revealed
 
     def freeze(self) -> PlayerState:
-        return _player(
+        return player_of(
             self.hand,
             self.played,
             self.color,
@@ -145,7 +145,7 @@ class Draft:
         return value
 
     def freeze(self) -> State:
-        return _state(
+        return state_of(
             self.base.setup,
             self.visit,
             self.province,
@@ -224,7 +224,7 @@ class Draft:
         player.withdrawn = True
         self.emit(Withdrew, seat, won)
         characters = sum(1 for s in won if s in CHARACTERS)
-        self.pending = _pending(characters, "mogul" in won, False, "elephant" in won, 0)
+        self.pending = pending_of(characters, "mogul" in won, False, "elephant" in won, 0)
         self.settle(seat)
 
     # -- W4-W6: palaces
@@ -251,7 +251,7 @@ class Draft:
         own[city] = seat
         player = self.seat(seat)
         player.palaces -= 1
-        self.pending = _pending(
+        self.pending = pending_of(
             pending.palaces - (not mogul),
             pending.mogul and not mogul,
             True,
@@ -309,16 +309,18 @@ class Draft:
         """Place palaces that leave no choice; False when the seat must choose."""
         left = self.seat(seat).palaces
         if left == 0:  # W4: no palace left
-            self.pending = _pending(0, False, pending.built, pending.province_tile, 0)
+            self.pending = pending_of(0, False, pending.built, pending.province_tile, 0)
             return True
         normal, mogul = _palace_cities(
             self.base.setup.board, self.province, self.palaces, self.moguls, seat
         )
         if pending.palaces and not normal:  # W4: no free city
-            self.pending = _pending(0, pending.mogul, pending.built, pending.province_tile, 0)
+            self.pending = pending_of(0, pending.mogul, pending.built, pending.province_tile, 0)
             return True
         if pending.mogul and not mogul:
-            self.pending = _pending(pending.palaces, False, pending.built, pending.province_tile, 0)
+            self.pending = pending_of(
+                pending.palaces, False, pending.built, pending.province_tile, 0
+            )
             return True
         options = len(normal) * (pending.palaces > 0) + len(mogul) * pending.mogul
         if options == 1:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from .build import _holding, _state
+from .build import _holding, state_of
 from .cards import CARDS
 from .setups import Setup
 from .state import State
@@ -75,7 +75,7 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
         board=public.board,
         variant=public.variant,
     )
-    return _state(  # State(...), built faster
+    return state_of(  # State(...), built faster
         setup,
         view.visit,
         view.province,

@@ -22,7 +22,7 @@ from .cards import CARDS, SYMBOLS
 from .events import Withdrew
 from .maplayout import layout
 from .panel import display_spot, hand_parts, hand_spots, played_spot, prize_spot, rows
-from .render import board_layer, document, public_parts
+from .render import board_layer, document, public_parts, svg
 from .rules import step
 from .scene import (
     CARD_COLORS,
@@ -40,6 +40,7 @@ from .scene import (
     scene_of,
 )
 from .state import State
+from .views import PlayerView
 
 HIGHLIGHT: Final = "#e0301e"
 
@@ -239,6 +240,9 @@ class TajMahalPictures:
     def document(self, body: str) -> str:
         return document(body)
 
+    def picture(self, value: State | PlayerView) -> str:
+        return svg(value)
+
     def targets(self, state: State, action: Any) -> tuple[str, ...]:
         """What a person clicks for ``action`` (its protocol data): the card in the
         hand (then the white or special card played with it), the card in the
@@ -265,6 +269,10 @@ class TajMahalPictures:
 
     def legend(self) -> list[tuple[str, str]]:
         return legend()
+
+    def half_made(self, state: State) -> bool:
+        """Never: every action of the game is one decision."""
+        return False
 
 
 PICTURES: Final = TajMahalPictures()

@@ -18,7 +18,7 @@ from .actions import (
     TakeCard,
     Withdraw,
 )
-from .build import _ONE_TAKE, _add_score, _in_turn, _player, _with
+from .build import _ONE_TAKE, _add_score, _in_turn, _with, player_of
 from .cards import (
     CARD_COLOR,
     CARDS,
@@ -221,7 +221,7 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
             score = _add_score(score, "princess", 2)
     if revealed:
         revealed = tuple([c for c in revealed if c != card and c != extra])
-    new_player = _player(
+    new_player = player_of(
         new_hand,
         played,
         color,
@@ -249,7 +249,7 @@ def _play(state: State, action: Play, log: list[Event] | None) -> State:
 def _take_first(state: State, seat: int, card: int, log: list[Event] | None) -> State:
     """W11: the first of two display cards when a choice remains for the second."""
     player = state.players[seat]
-    new_player = _player(
+    new_player = player_of(
         _with(player.hand, card),
         player.played,
         player.color,

@@ -6,12 +6,12 @@ and placed with ``<use>`` (:mod:`.render` draws the map, :mod:`.panel` the rest)
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from attrs import frozen
 
-from ..kit.fields import copier
+from ..kit.slots import like
 from ..kit.svg import attrs, number, text, title
 from .board import Board
 from .cards import CARDS, Card
@@ -142,18 +142,27 @@ def scene_of(obj: State | PlayerView, names: Sequence[str] | None) -> Scene:
     return _scene_from(obj, seats, obj.deck_size, obj.seat)
 
 
-_seat_of: Callable[[PlayerState | SeatView, str, tuple[int, ...] | None, int], Seat] = copier(
-    Seat, "p, name, hand, hand_size", score="p.score.total"
-)
-_scene_from: Callable[[State | PlayerView, tuple[Seat, ...], int, int | None], Scene] = copier(
-    Scene,
-    "v, seats, deck_size, viewer",
-    board="v.setup.board",
-    players="len(seats)",
-    variant="v.setup.variant",
-    dummy="v.dummy.cards if v.dummy is not None else None",
-    dummy_bidding="v.dummy is not None and v.dummy.bidding",
-)
+def _seat_of(
+    p: PlayerState | SeatView, name: str, hand: tuple[int, ...] | None, hand_size: int
+) -> Seat:
+    return like(Seat, p, name=name, hand=hand, hand_size=hand_size, score=p.score.total)
+
+
+def _scene_from(
+    v: State | PlayerView, seats: tuple[Seat, ...], deck_size: int, viewer: int | None
+) -> Scene:
+    return like(
+        Scene,
+        v,
+        board=v.setup.board,
+        players=len(seats),
+        variant=v.setup.variant,
+        seats=seats,
+        deck_size=deck_size,
+        dummy=v.dummy.cards if v.dummy is not None else None,
+        dummy_bidding=v.dummy is not None and v.dummy.bidding,
+        viewer=viewer,
+    )
 
 
 # --------------------------------------------------------------------------- pieces

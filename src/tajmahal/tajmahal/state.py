@@ -114,6 +114,8 @@ class State(Pictured):
     ``supply`` holds the special cards that nobody owns.
     """
 
+    game_name = "tajmahal"
+
     setup: Setup
     visit: int
     province: int

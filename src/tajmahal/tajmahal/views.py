@@ -8,12 +8,11 @@ seat's hand, the setup's seed, or a card another seat drew.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from attrs import frozen
 
-from ..kit.fields import copier
+from ..kit.memo import by_identity, each
 from ..kit.picture import Pictured
+from ..kit.slots import like
 from .actions import Action
 from .board import Board
 from .cards import CARDS, Card
@@ -23,9 +22,7 @@ from .state import Dummy, Pending, PlayerState, Score, State
 from .tiles import PROVINCE_GOODS, BonusTile
 
 #: The goods of each province tile (C4), as (tile number, goods) pairs by number.
-PROVINCE_TILE_GOODS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
-    sorted(PROVINCE_GOODS.items())
-)
+PROVINCE_TILE_GOODS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(sorted(PROVINCE_GOODS.items()))
 
 
 @frozen
@@ -67,6 +64,8 @@ class SeatView:
 class PlayerView(Pictured):
     """One seat's view of a state (``seat`` None: a spectator's, with no hand)."""
 
+    game_name = "tajmahal"
+
     seat: int | None
     setup: PublicSetup
     visit: int
@@ -90,24 +89,17 @@ class PlayerView(Pictured):
     legal: tuple[Action, ...]
 
 
-#: The public part of a setup (what ``hello`` carries).
-public_setup: Callable[[Setup], PublicSetup] = copier(
-    PublicSetup, "setup", left=("cards", "province_goods")
-)
-#: What everybody sees of one seat.
-seat_view: Callable[[PlayerState], SeatView] = copier(
-    SeatView, "player", hand_size="len(player.hand)"
-)
-_seen: Callable[[State, int | None, bool], PlayerView] = copier(
-    PlayerView,
-    "state, seat, own",
-    {"public_setup": public_setup, "seat_view": seat_view, "legal_actions": legal_actions},
-    setup="public_setup(state.setup)",
-    hand="state.players[seat].hand if own else ()",
-    players="tuple([seat_view(p) for p in state.players])",
-    deck_size="len(state.deck)",
-    legal="legal_actions(state) if own and state.to_act == seat else ()",
-)
+@by_identity
+def public_setup(setup: Setup) -> PublicSetup:
+    """The public part of a setup (what ``hello`` carries): the setup's fields of
+    the same names, and the game's data a bot needs to read it."""
+    return like(PublicSetup, setup, cards=CARDS, province_goods=PROVINCE_TILE_GOODS)
+
+
+@each
+def seat_views(player: PlayerState) -> SeatView:
+    """What everybody sees of each seat: its hand only as a size."""
+    return like(SeatView, player, hand_size=len(player.hand))
 
 
 def view(state: State, seat: int | None) -> PlayerView:
@@ -119,4 +111,20 @@ def view(state: State, seat: int | None) -> PlayerView:
     n = len(state.players)
     if seat is not None and not (hasattr(seat, "__index__") and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game: seats are 0-{n - 1}")
-    return _seen(state, seat, seat is not None)
+    acts = seat is not None and state.to_act == seat
+    return seen(state, seat, legal_actions(state) if acts else ())
+
+
+def seen(state: State, seat: int | None, legal: tuple[Action, ...]) -> PlayerView:
+    """:func:`view` with the ``legal`` actions given (the referee sends them apart):
+    every other field is the state's of its name."""
+    return like(
+        PlayerView,
+        state,
+        seat=seat,
+        setup=public_setup(state.setup),
+        hand=state.players[seat].hand if seat is not None else (),
+        players=seat_views(state.players),
+        deck_size=len(state.deck),
+        legal=legal,
+    )

@@ -13,42 +13,26 @@ needs no hidden information.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
-from ..arena.jsontext import field_names
-from ..kit.adapter import ComponentsAdapter, dict_function, field_expressions, who
+from ..kit.adapter import ComponentsAdapter, who
 from . import legal, rules
 from .actions import Action, EndTurn, Pass
 from .events import Event
 from .serialize import CONVERTER, components_data
 from .state import SCORE_SOURCES, Setup, State
 from .texts import EVENT_TEXTS, TikalWords, action_text, tile_text
-from .views import PlayerView, SpaceView, view
+from .views import PlayerView, view
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..kit.encoding import Encoding
+    from ..kit.schema import SchemaHints
     from .bots import TikalBots
     from .pictures import TikalPictures
 
 __all__ = ["TIKAL", "Tikal"]
-
-
-#: An explored space as the view shows it (:class:`~tajmahal.tikal.views.SpaceView`),
-#: straight from the state's :class:`~tajmahal.tikal.state.Space`: its face-down
-#: treasures counted, every other field the space's attribute of that name.
-_SPACE_DICT: Final = dict_function(
-    "space_dict",
-    "p, j",
-    field_expressions("p", SpaceView, field_names(SpaceView), {"tokens": "len(p.tokens)"}),
-)
-
-
-def _backs(state: State) -> list[str]:
-    """The backs of the stack's tiles, top first (T11)."""
-    tiles = state.components.tiles
-    return [tiles[t].back for t in state.stack]
 
 
 class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
@@ -58,19 +42,11 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
     name = "tikal"
     title = "Tikal"
     score_sources: tuple[str, ...] = SCORE_SOURCES
+    speed_targets: Mapping[str, float] = {"chess": 2.0}
 
     converter = CONVERTER
     view_type = PlayerView
-    # The view straight from the state (as views.view makes it), its unchanged
-    # parts (seats, spaces, workers) kept by identity from decision to decision.
     state_type = State
-    view_by_hand: ClassVar[Mapping[str, str]] = {
-        "variant": "state.setup.variant",
-        "spaces": "j.records(state.spaces, space_dict)",
-        "stack": "j.derived(state.stack, backs, state)",
-        "supply": "len(state.supply)",
-    }
-    view_namespace: ClassVar[Mapping[str, Any]] = {"space_dict": _SPACE_DICT, "backs": _backs}
     passive = (EndTurn, Pass)  # always last in a turn, in an auction
     event_texts = EVENT_TEXTS
     words = TikalWords
@@ -122,6 +98,11 @@ class Tikal(ComponentsAdapter[Setup, State, Action, Event]):
         from .pictures import pictures
 
         return pictures(self.components)
+
+    def schema_hints(self) -> SchemaHints:
+        from .schema import SCHEMA
+
+        return SCHEMA
 
     def terminal(self, state: State, names: Sequence[str], seat: int | None) -> RenderableType:
         from .terminal import position

@@ -1,6 +1,6 @@
 """Built-in Tikal bots on the kit's frames (:mod:`tajmahal.kit.bots`): ``greedy``
 (one-step lookahead) and ``mcts`` (the kit's determinized Monte Carlo tree search
-over the seat's own turn), both declared by :data:`BOTS`.
+over the seat's own turn), both declared by :class:`TikalBots` (``TIKAL.bots()``).
 
 Both see only what a subprocess bot sees: the hello's static setup, the view and
 the legal actions of each ``act`` message.  They rebuild a state from the view
@@ -53,22 +53,6 @@ def bid_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int
     return len(legal) - 1  # pass
 
 
-def greedy_choice(state: State, legal: Sequence[Action], rng: random.Random) -> int:
-    """The legal action after which the seat's :func:`~tajmahal.tikal.heuristic.evaluate`
-    is highest (ties: the earlier), by :meth:`TikalBots.action_value`; bids by
-    :func:`bid_choice`."""
-    seat = state.to_act
-    assert seat is not None
-    if state.phase == BID:
-        return bid_choice(state, legal, rng)
-    best, choice = -math.inf, 0
-    for i, action in enumerate(legal):
-        value = BOTS.action_value(state, action, seat, rng)
-        if value > best:
-            best, choice = value, i
-    return choice
-
-
 class TikalBots(kit.Bots[PlayerView, State, Action]):
     """Tikal for the kit's bots (see the module docstring)."""
 
@@ -108,13 +92,26 @@ class TikalBots(kit.Bots[PlayerView, State, Action]):
             return range(len(legal))
         return heuristic.ranked(state, legal)
 
+    def greedy_index(self, state: State, legal: Sequence[Action], rng: random.Random) -> int:
+        """The legal action after which the seat's :func:`~tajmahal.tikal.heuristic.evaluate`
+        is highest (ties: the earlier), by :meth:`action_value`; bids by
+        :func:`bid_choice` (``state``: a full state, its hidden parts known or guessed)."""
+        seat = state.to_act
+        assert seat is not None
+        if state.phase == BID:
+            return bid_choice(state, legal, rng)
+        best, choice = -math.inf, 0
+        for i, action in enumerate(legal):
+            value = self.action_value(state, action, seat, rng)
+            if value > best:
+                best, choice = value, i
+        return choice
+
     def searches(self, view: PlayerView) -> bool:
         return view.phase == ACT
 
 
-#: Tikal's bots, as the built-in players use them.
-BOTS: Final = TikalBots()
 
 
 
-__all__ = ["BOTS", "EPSILON", "TikalBots", "bid_choice", "greedy_choice"]
+__all__ = ["EPSILON", "TikalBots", "bid_choice"]

@@ -38,12 +38,13 @@ from .render import (
     figures_drawing,
     guard_drawing,
     public_parts,
+    svg,
     tile_drawing,
 )
 from .rules import outlook, step
 from .serialize import from_data
 from .state import State
-from .views import view
+from .views import PlayerView, view
 
 HIGHLIGHT: Final = "#e0301e"
 #: The kinds of action taken on one space (the path is that space).
@@ -188,6 +189,9 @@ class TikalPictures:
     def document(self, body: str) -> str:
         return document(self.components, body)
 
+    def picture(self, value: State | PlayerView) -> str:
+        return svg(value, components=self.components)
+
     def targets(self, state: State, action: Any) -> tuple[str, ...]:
         """The space of an action on one space; for a move the space the figure
         leaves, then the one it goes to; the revealed tile chosen; nothing for the
@@ -226,6 +230,10 @@ class TikalPictures:
 
     def legend(self) -> list[tuple[str, str]]:
         return legend()
+
+    def half_made(self, state: State) -> bool:
+        """Never: every action of the game is one decision."""
+        return False
 
 
 PICTURES: Final = TikalPictures()

@@ -170,6 +170,8 @@ class State(Pictured):
     """A position of a game of Tikal.  ``workers[space][seat]`` counts the workers of
     ``seat`` on ``space``; a seat's leader is where :attr:`Seat.leader` says."""
 
+    game_name = "tikal"
+
     setup: Setup
     spaces: tuple[Space | None, ...]
     workers: tuple[tuple[int, ...], ...]

@@ -15,12 +15,11 @@ hidden parts at random, consistently with a view, for searching bots.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from attrs import frozen
 
-from ..kit.fields import copier
+from ..kit.memo import each
 from ..kit.picture import Pictured
+from ..kit.slots import like
 from .state import Auction, Round, Seat, Space, State
 
 
@@ -43,6 +42,8 @@ class PlayerView(Pictured):
     """A seat's view: the public state of the game (see :class:`~tajmahal.tikal.state.State`)
     with the stack as the backs of its tiles, top first, and the supply as a count."""
 
+    game_name = "tikal"
+
     seat: int
     variant: str
     players: tuple[Seat, ...]
@@ -63,31 +64,22 @@ class PlayerView(Pictured):
     last_placer: int | None
 
 
-def _space_view(space: Space | None) -> SpaceView | None:
-    if space is None:
-        return None
-    return SpaceView(
-        space.kind,
-        space.stones,
-        space.tile,
-        space.value,
-        len(space.tokens),
-        space.camp,
-        space.guard,
-        space.guard_leader,
-    )
-
-
-_seen: Callable[[State, int, tuple[SpaceView | None, ...], tuple[str, ...]], PlayerView] = copier(
-    PlayerView,
-    "state, seat, spaces, stack",
-    variant="state.setup.variant",
-    supply="len(state.supply)",
-)
+@each
+def space_views(space: Space | None) -> SpaceView | None:
+    """Each explored space as everyone sees it, its treasure tokens counted (None:
+    unexplored)."""
+    return None if space is None else like(SpaceView, space, tokens=len(space.tokens))
 
 
 def view(state: State, seat: int) -> PlayerView:
-    """What ``seat`` sees of ``state``."""
+    """What ``seat`` sees of ``state``: every other field is the state's of its name."""
     tiles = state.components.tiles
-    spaces = tuple([_space_view(s) for s in state.spaces])
-    return _seen(state, seat, spaces, tuple([tiles[t].back for t in state.stack]))
+    return like(
+        PlayerView,
+        state,
+        seat=seat,
+        variant=state.setup.variant,
+        spaces=space_views(state.spaces),
+        stack=tuple([tiles[t].back for t in state.stack]),
+        supply=len(state.supply),
+    )
