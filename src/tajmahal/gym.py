@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -268,15 +269,16 @@ class SeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 # --------------------------------------------------------------------------- opponents
 
 
-class _Seat:
+class _Seat(ABC):
     """An opponent at one seat: told of each new game, asked for an index into the
     legal actions."""
 
     def start(self, env: SeatEnv, seat: int, seed: int) -> None:
         return None
 
+    @abstractmethod
     def choose(self, env: SeatEnv, seat: int, legal: Sequence[Any]) -> int:
-        raise NotImplementedError
+        """The index into ``legal`` of the seat's action."""
 
 
 class _PolicySeat(_Seat):
