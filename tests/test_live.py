@@ -32,7 +32,7 @@ pytest.importorskip("jinja2")
 #: The keys a spectator's events may hold (anything else would be news).
 KEYS = {"type", "title", "names", "sources", "started", "ready", "legend", "board",
         "document", "log", "scores", "picture", "last", "result", "decision", "seat", "text",
-        "lines", "by", "part", "ranks", "breakdown", "faults", "kind", "detail", "game"}
+        "lines", "by", "part", "told", "ranks", "breakdown", "faults", "kind", "detail", "game"}
 
 
 def events_of(port: int, path: str, token: str | None, into: list[tuple[str, Any]]) -> int:
@@ -109,7 +109,8 @@ def test_a_spectator_is_sent_the_public_view_only_while_the_game_is_played(
     assert str(seed) not in text and "setup" not in text
     assert 'class="hand"' not in text and 'id="hand-' not in text  # no seat's hand drawn
     # every line only a seat was told (its draws, its secret cards) never reached them
-    told = {line for data in during for entry in data.get("log", []) for line in entry["lines"]}
+    entries = [entry for data in during for entry in data.get("log", [])]
+    told = {line for entry in entries for line in [entry["text"], *entry["lines"]]}
     secrets = set()
 
     def step(before: Any, action: Any, after: Any, events: Any) -> None:
@@ -122,6 +123,8 @@ def test_a_spectator_is_sent_the_public_view_only_while_the_game_is_played(
     assert told and not told & secrets
     if name == "tajmahal":
         assert secrets  # the test saw secrets to keep: Taj Mahal's draws are private
+        # a withdrawal is told once, as the browser game tells it ("withdraws and wins ...")
+        assert any(entry["told"] for entry in entries)
     # the spectator's log is the whole game, decision by decision
     logged = [e["decision"] for data in during for e in data.get("log", [])]
     assert logged == list(range(len(done.steps) + 1))
@@ -185,11 +188,17 @@ def test_a_live_file_written_anew_or_removed_ends_its_feed(tmp_path: Path) -> No
 
 @pytest.mark.once
 def test_match_watch_serves_the_game_to_its_page_and_the_page_only(tmp_path: Path) -> None:
-    process, port, token = watching("match", "greedy", "random", "--pace", "0.02", "--seed", "4")
+    process, port, token = watching(
+        "match", "me=greedy", "random", "random", "--pace", "0.02", "--seed", "4"
+    )
     try:
         received: list[tuple[str, Any]] = []
         assert events_of(port, "/api/live/match/events", token, received) == 200
         assert received[-1][0] == "end"
+        # the seats' names as the record and the replay give them
+        assert [data["names"] for kind, data in received if "names" in data][0] == [
+            "me", "random#1", "random#2"
+        ]
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         connection.request("GET", "/api/replay/match", headers={"Authorization": f"Bearer {token}"})
         answer = connection.getresponse()

@@ -39,7 +39,7 @@ import orjson
 from .game import AnyGame
 from .offers import first_part
 from .terms import MatchResult, StepHook
-from .viewer import Fragments, changes, seen_by
+from .viewer import Fragments, changes, seen_by, told_once
 
 #: Seconds between two batches of steps written.
 FLUSH: Final = 0.25
@@ -198,10 +198,13 @@ class LiveWriter:
         log = []
         for k, (decision, seat, before, action, events, by) in enumerate(steps):
             after = self.pending[k + 1][2] if k + 1 < len(self.pending) else last
+            text, lines, told = told_once(
+                seat, names, game.describe_action(before, action),
+                game.describe_events(after, seen_by(game, events, None), names),
+            )
             entry: dict[str, Any] = {
                 "decision": decision, "seat": seat, "by": by,
-                "text": game.describe_action(before, action),
-                "lines": game.describe_events(after, seen_by(game, events, None), names),
+                "text": text, "lines": lines, "told": told,
             }
             if first_part(game, pictures, before, after, events):
                 entry["part"] = True
@@ -289,6 +292,7 @@ def _entry(data: Any) -> dict[str, Any] | None:
         "lines": _texts(data.get("lines")),
         "by": _text(data.get("by")),
         "part": data.get("part") is True,
+        "told": data.get("told") is True,
     }
 
 

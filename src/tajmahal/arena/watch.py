@@ -25,6 +25,7 @@ from attrs import evolve
 from .game import AnyGame
 from .live import LiveWriter, chained
 from .livehub import KEY, LiveHub, live_routes
+from .names import unique_names
 from .referee import BotSpec, run_match
 from .terms import MatchConfig, MatchResult, StepHook
 from .webgate import Gate
@@ -185,7 +186,9 @@ def watch_match(
     try:
         record = config.record or folder / "games" / "match.jsonl"
         live = folder / "live" / "match.jsonl"
-        names = [s.text for s in specs]
+        # NAME=BOT's names as the record gives them, alike bots told apart (random#1);
+        # a program's own name comes in its hello, after the page is made
+        names = unique_names([s.name or s.text for s in specs], [s.name is not None for s in specs])
         writer = LiveWriter(game, setup, names, live, every=0.0, watched=True)
         step = chained(config.on_step, paced(writer.on_step, pace))
         title = f"{game.title}: {', '.join(names)}"
