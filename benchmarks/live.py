@@ -1,9 +1,9 @@
 """Spectators of a live game (issue 35): how much watching slows a game.
 
-Each round plays the same 4-player Taj Mahal game of four in-process ``greedy``
-bots three times, in a new order every round: unwatched (its live file holds its
-begin and end only, as for any game nobody watches), watched by one spectator,
-and watched by 100.  The spectators are server-sent-event connections to
+Each round plays the same game of the default game (Taj Mahal, 4 players) between
+in-process ``greedy`` bots three times, in a new order every round: unwatched
+(its live file holds its begin and end only, as for any game nobody watches),
+watched by one spectator, and watched by 100.  The spectators are server-sent-event connections to
 ``tajmahal ladder serve`` (a process of its own) from one client process, all
 connected before the game starts; the game is played in this process and
 writes its live file as the ladder's workers do.  The figure is the game's wall
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .ladder import new_ladder, served
+from .ladder import new_ladder, players_of, served
 from .measure import Result, spread
 from .report import module_main
 
@@ -68,9 +68,10 @@ def play(place: Any, number: int, spectators: int, port: int) -> float:
     from tajmahal.arena.registry import GAMES
     from tajmahal.arena.terms import MatchConfig
 
-    game = GAMES.by_id("tajmahal")
-    bots = ["greedy"] * 4
-    setup = game.random_setup(4, 7)
+    game = GAMES.get()
+    players = players_of(game)
+    bots = ["greedy"] * players
+    setup = game.random_setup(players, 7)
     specs = [BotSpec.parse(b, list(game.builtin_players())) for b in bots]
     writer = LiveWriter(game, setup, bots, place.live_dir / f"{number:06d}.jsonl")
     client = None
@@ -104,7 +105,10 @@ def spectators(quick: bool) -> list[Result]:
                     number += 1
                     times[n].append(play(place, number, n, port))
     base = statistics.median(times[0])
-    what = "4 x greedy, Taj Mahal 4 players, ladder serve in its own process"
+    from tajmahal.arena.registry import GAMES
+
+    game = GAMES.get()
+    what = f"greedy at every seat, {game.title} {players_of(game)} players, ladder serve apart"
     return [
         Result("live game, unwatched", base * 1e3, "ms", higher_is_better=False,
                note=f"{what}; " + spread([t * 1e3 for t in times[0]], ".0f")),
