@@ -293,12 +293,17 @@ FILES = (
 )
 
 
+#: The pictures of the shots that make several: each part of the name's ``{}``.
+PARTS = {
+    "play-tikal-{}.png": ("place", "move"),
+    "play-java-{}.png": ("where", "shape"),
+    "ladder-{}.png": ("leaderboard", "bot", "game"),
+}
+
+
 def files_of(name: str) -> list[str]:
-    """The pictures of FILES that the shot named ``name`` makes (``{}``: any part)."""
-    if "{}" not in name:
-        return [name]
-    start, end = name.split("{}")
-    return [f for f in FILES if f.startswith(start) and f.endswith(end)]
+    """The pictures the shot named ``name`` makes."""
+    return [name.format(part) for part in PARTS[name]] if "{}" in name else [name]
 
 
 def chosen(files: tuple[str, ...], names: list[str]) -> bool:
