@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 import signal
@@ -30,10 +31,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             for marker in SUITE_MARKERS.get(getattr(item, "originalname", ""), ()):
                 item.add_marker(marker)
 
-#: The referee's key for this run's records (see tajmahal.arena.seal): made in a
-#: folder of the run's own, not in the home folder; subprocesses inherit it.
+#: The referee's key for this run's records (see tajmahal.arena.seal): in a folder
+#: of the run's own, not in the home folder; subprocesses inherit it.  The same key
+#: in every run: the deals of a typed --seed are keyed with it, so a test's games are
+#: the same on every machine (still not the seed's own deals, which a bot could work
+#: out; the trust tests make keys of their own where they need another).
 _KEYS = tempfile.mkdtemp(prefix="tajmahal-keys-")
-os.environ.setdefault("TAJMAHAL_REFEREE_KEY", os.path.join(_KEYS, "referee.key"))
+if "TAJMAHAL_REFEREE_KEY" not in os.environ:
+    os.environ["TAJMAHAL_REFEREE_KEY"] = os.path.join(_KEYS, "referee.key")
+    with open(os.open(os.environ["TAJMAHAL_REFEREE_KEY"], os.O_WRONLY | os.O_CREAT, 0o600),
+              "wb") as _key:
+        _key.write(hashlib.sha256(b"tajmahal: the tests' referee key").digest())
 
 
 @pytest.fixture(autouse=True, scope="session")
