@@ -47,7 +47,8 @@ def test_attack_1_deeply_nested_field_is_the_bots_fault(
     kind = "protocol"  # for "action": an object, but no action of the game
     assert (fault["seat"], fault["kind"], fault["phase"]) == (1, kind, phase), fault
     assert len(fault["detail"]) < 400  # quoted, bounded
-    assert result["decisions"] > 150  # the game finished
+    # the game finished: its 12 visits each end once all 3 seats withdrew (E1, E5)
+    assert result["decisions"] >= 12 * 3 and result["ranks"]
     _replays(record)
 
 
