@@ -196,7 +196,7 @@ def test_match_watch_serves_the_game_to_its_page_and_the_page_only(tmp_path: Pat
         assert events_of(port, "/api/live/match/events", token, received) == 200
         assert received[-1][0] == "end"
         # the seats' names as the record and the replay give them
-        assert [data["names"] for kind, data in received if "names" in data][0] == [
+        assert next(data["names"] for _, data in received if "names" in data) == [
             "me", "random#1", "random#2"
         ]
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
