@@ -6,6 +6,7 @@ colours, and the package's own names."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -184,8 +185,8 @@ def api(base: str, token: str, path: str, data: dict[str, Any] | None = None) ->
             return json.loads(answer.read())
     except urllib.error.HTTPError as e:
         return json.loads(e.read())
-    except urllib.error.URLError:  # the game is over and the server gone
-        return {}
+    except (urllib.error.URLError, OSError, http.client.HTTPException):
+        return {}  # the game is over and the server gone (or going: a reset, a cut answer)
 
 
 def test_a_port_in_use_says_to_try_port_0() -> None:
