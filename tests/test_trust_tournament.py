@@ -171,19 +171,21 @@ def test_attack_3_a_result_without_its_record_is_charged_to_the_separate_program
 
 
 def test_attack_3_a_result_that_is_not_its_records_is_not_believed(tmp_path: Path) -> None:
-    """Real games, real records, but the reported ranks are swapped: with built-in
-    bots only (no one to charge) the games are tried again, then reported failed;
-    the records that did not match are kept aside, not as the games' records."""
+    """Real games, real records, but the reported ranks are not the record's (a
+    tie told as a win, a win as the other seat's): with built-in bots only (no
+    one to charge) the games are tried again, then reported failed; the records
+    that did not match are kept aside, not as the games' records."""
     plan = make_plan(bots=("a=random", "b=first"), deals=1)
     store = TournamentDir.open(tmp_path, plan)
 
-    def swapped(task: GameTask) -> GameOutcome:
+    def forged(task: GameTask) -> GameOutcome:
         outcome = play_task(TAJMAHAL, task)
         assert outcome.result is not None
-        outcome.result["ranks"] = outcome.result["ranks"][::-1]
+        ranks = outcome.result["ranks"]  # reversed, a tie ([1, 1]) would be the truth
+        outcome.result["ranks"] = [2, 1] if ranks == [1, 2] else [1, 2]
         return outcome
 
-    lying = Lying(swapped)
+    lying = Lying(forged)
     report = run_tournament(store, lying, game=TAJMAHAL)
     store.close()
     assert lying.asked == [0, 1] * (1 + RETRIES)
