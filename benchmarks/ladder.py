@@ -151,6 +151,7 @@ def fill(root: Path, bots: int, games: int) -> Path:
     from sqlalchemy import insert, update
 
     from tajmahal.arena.ladder.database import now
+    from tajmahal.arena.ladder.meetings import recount
     from tajmahal.arena.ladder.rating import INITIAL, rate
     from tajmahal.arena.ladder.roster import Stored, add_version
     from tajmahal.arena.ladder.schema import games as games_table
@@ -192,6 +193,7 @@ def fill(root: Path, bots: int, games: int) -> Path:
             conn.execute(update(ratings).where(ratings.c.version_id == version).values(
                 mu=mu, sigma=sigma, games=played, wins=wins, rank_sum=rank_sum))
         conn.execute(update(ladder).values(planned_rounds=games // 16))
+        recount(conn)  # the head-to-head sums, as the games' ends keep them
     db.close()
     return place.root
 
