@@ -222,6 +222,8 @@ def limited_protocol(max_connections: int, request_time: float | None = None) ->
             super().connection_made(transport)
             self.made_at = time.monotonic()
             self.expiry = self.loop.call_later(limit_time, self.expire)
+            if len(self.connections) <= self.limit:  # (not each one looked at, then)
+                return
             open_ = [c for c in self.connections if isinstance(c, LimitedH11)
                      and c is not self and not c.transport.is_closing()]
             if len(open_) >= self.limit:
