@@ -34,6 +34,7 @@ from .record import (
     SETUP_SEED,
     RecordWriter,
     dealt_data,
+    json_data,
 )
 from .signals import uninterruptible
 from .terms import (
@@ -347,9 +348,7 @@ class Match:
             if game.random_setup(players, self.setup_seed, variant) == self.setup:
                 return True  # (setups that compare by value: no need to encode them)
         dealt = dealt_data(game, players, self.setup_seed, variant)
-        return dealt is not None and dealt == orjson.loads(
-            orjson.dumps(game.setup_to_data(self.setup))
-        )
+        return dealt is not None and dealt == json_data(game.setup_to_data(self.setup))
 
     def play(self) -> Any:
         game = self.game

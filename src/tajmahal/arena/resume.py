@@ -23,7 +23,8 @@ import orjson
 from .game import AnyGame
 from .match import Match, _Seat
 from .protocol import HELLO
-from .record import INTERRUPTED, RecordError, Replay, replay
+from .record import INTERRUPTED, RecordError
+from .replayer import Replay, replay
 from .terms import Fault, TimeControl
 
 
