@@ -18,19 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import seal
+from . import record, seal
 from .game import AnyGame
-from .record import (
-    DEALT,
-    FORMAT,
-    FORMAT_VERSION,
-    GIVEN,
-    INTERRUPTED,
-    SETUP_SEED,
-    RecordWriter,
-    dealt_data,
-    json_data,
-)
 from .terms import Fault, SeatResult
 
 
@@ -41,7 +30,7 @@ class Recording:
     def __init__(self, game: AnyGame, setup: Any) -> None:
         self.game = game
         self.setup = setup
-        self.writer: RecordWriter | None = None
+        self.writer: record.RecordWriter | None = None
         self.header_written = False
         #: The last step, until :meth:`log_step` records it.
         self.last_step: tuple[Any, ...] | None = None
@@ -51,7 +40,7 @@ class Recording:
 
     def open(self, path: Path) -> None:
         """Record the match for ``path``, sealed under this machine's key."""
-        self.writer = RecordWriter(path, seal.load_key(create=True))
+        self.writer = record.RecordWriter(path, seal.load_key(create=True))
 
     def header(
         self,
@@ -72,14 +61,14 @@ class Recording:
         self.writer.write(
             {
                 "type": "header",
-                "format": FORMAT,
-                "format_version": FORMAT_VERSION,
+                "format": record.FORMAT,
+                "format_version": record.FORMAT_VERSION,
                 "game": self.game.name,
                 "referee": f"tajmahal {__version__}",
                 "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                 "seed": seed,
-                **({SETUP_SEED: setup_seed} if dealt else {}),
-                "deal": DEALT if dealt else GIVEN,
+                **({record.SETUP_SEED: setup_seed} if dealt else {}),
+                "deal": record.DEALT if dealt else record.GIVEN,
                 "variant": self.game.variant(self.setup),
                 "players": players,
                 "time": times,
@@ -99,8 +88,8 @@ class Recording:
         with contextlib.suppress(ValueError):
             if game.random_setup(players, setup_seed, variant) == self.setup:
                 return True  # (setups that compare by value: no need to encode them)
-        dealt = dealt_data(game, players, setup_seed, variant)
-        return dealt is not None and dealt == json_data(game.setup_to_data(self.setup))
+        dealt = record.dealt_data(game, players, setup_seed, variant)
+        return dealt is not None and dealt == record.json_data(game.setup_to_data(self.setup))
 
     def step(
         self, decision: int, seat: int, action: Any, by: str, index: int, elapsed: float,
@@ -172,7 +161,7 @@ class Recording:
         )
 
     def commit(self) -> None:
-        """Put the record on disk (see :meth:`RecordWriter.commit`)."""
+        """Put the record on disk (see :meth:`~tajmahal.arena.record.RecordWriter.commit`)."""
         assert self.writer is not None
         self.writer.commit()
 
@@ -194,7 +183,7 @@ class Recording:
             return
         writer.write_last(
             {
-                "type": INTERRUPTED,
+                "type": record.INTERRUPTED,
                 "decisions": self.logged,
                 "duration": round(time.perf_counter() - start, 4),
             }
