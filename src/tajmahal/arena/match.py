@@ -3,7 +3,8 @@
 :class:`Match` asks each seat's bot in turn (or plays the game's fallback for a
 faulted seat), checks every answer against the protocol, keeps the time, sends
 the events, writes the trace and the record (its lines: :mod:`.recording`), and
-finishes with the result; it never raises because of a bot.  The public face is :mod:`tajmahal.arena.referee`.
+finishes with the result; it never raises because of a bot.  The public face is
+:mod:`tajmahal.arena.referee`.
 """
 
 from __future__ import annotations
