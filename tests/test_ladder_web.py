@@ -22,7 +22,7 @@ from browser_support import browser, opened, whole_game
 from ladder_support import Served, served_ladder
 from referee_support import BOTS, cli
 
-from tajmahal.arena.ladder.gate import SIGN_INS
+from tajmahal.arena.ladder.gate import SIGN_INS, Limit
 from tajmahal.arena.sandbox import unavailable
 
 pytestmark = pytest.mark.once
@@ -115,6 +115,51 @@ def test_the_gate_refuses_other_hosts_other_sites_and_guessers(
     status, headers, _ = get(port, "/api/v1/me", {"Authorization": f"Bearer {tokens['ann']}"})
     assert status == 429 and int(headers["retry-after"]) > 0  # even a good token, for now
     assert get(port, "/")[0] == 200  # the pages still answer
+
+
+class Clock:
+    """The gate's clock, moved by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("ladder_db", ["sqlite"], indirect=True)
+def test_uploads_and_requests_past_their_limits_wait_their_turn(
+    tmp_path: Path, ladder_db: str | None,
+) -> None:
+    clock = Clock()
+    two = Limit(2, 60.0)  # two a minute of each: uploads, and other writes
+    with served_ladder(tmp_path / "lad", ladder_db, pages=True, uploads=two, writes=two,
+                       clock=clock) as (served, _, tokens):
+        as_ann = {"Authorization": f"Bearer {tokens['ann']}"}
+
+        def upload(at: float) -> tuple[int, dict[str, str], bytes]:
+            clock.now = at  # (an upload of the wrong type: let in, and refused by the API)
+            return get(served.port, "/api/v1/bots/annbot/versions",
+                       {**as_ann, "Content-Type": "text/plain"}, "POST", b"bot")
+
+        def request(at: float) -> tuple[int, dict[str, str], bytes]:
+            clock.now = at  # (a request of bots not ann's: let in, and refused by the API)
+            return get(served.port, "/api/v1/requests", {**as_ann, "Content-Type":
+                       "application/json"}, "POST", orjson.dumps({"bots": ["house", "other"]}))
+
+        assert upload(1000)[0] == upload(1010)[0] == 415
+        status, headers, body = upload(1020)
+        assert status == 429 and b"too many uploads" in body
+        assert headers["retry-after"] == "40"  # when the one of 1000 leaves the window
+        assert request(1020)[0] == request(1030)[0] == 422  # a window of their own
+        status, headers, body = request(1030)
+        assert status == 429 and b"too many requests" in body
+        assert headers["retry-after"] == "50"  # 1020 + 60 - 1030
+        assert upload(1060)[0] == 415  # the one of 1000 is out: one more let through
+        status, headers, _ = upload(1060)  # and the window full again: 1010 and 1060
+        assert status == 429 and headers["retry-after"] == "10"
+        assert request(1080)[0] == 422
+        assert get(served.port, "/api/v1/me", as_ann)[0] == 200  # reading: never limited
 
 
 def slow_bot() -> bytes:
