@@ -2,8 +2,9 @@
 (127.0.0.1, a free port), behind its gate as the command serves it: its pages on
 SQLite and on PostgreSQL, the gate's refusals, and, in Debian's Chromium, an
 owner who signs in, uploads a bot, finds it on the leaderboard, requests a game,
-watches it live to its end and opens its replay, a hostile upload refused in
-one line, while another owner sees none of the first one's logs."""
+follows it on their page (queued, playing now, finished; another one void, and
+why), watches it live to its end and opens its replay, a hostile upload refused
+in one line, while another owner sees none of the first one's logs nor requests."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Any
 import orjson
 import pytest
 from browser_support import browser, opened, whole_game
-from ladder_support import Served, served_ladder
+from ladder_support import Served, served_ladder, wait_until
 from referee_support import BOTS, cli
 
 from tajmahal.arena.ladder.gate import SIGN_INS, Limit
@@ -229,10 +230,22 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
         page.fill("#request-count", "1")
         page.click("#request-form button[type=submit]")
         page.wait_for_selector("#request-result.ok:has-text('game 1')")
+        queued = page.wait_for_selector("#my-requests tr[data-game='1'][data-state='queued']")
+        assert "annbot@1, house@1" in (queued.text_content() or "")
+        page.uncheck("#request-bots input[value='annbot']")
+        page.click("#request-form button[type=submit]")  # one bot: refused, and why
+        page.wait_for_selector("#request-result.error:has-text('refused: a game of this "
+                               "ladder has 2 players')")
+        assert [e for e in page.errors if "422" not in e] == []  # the refusal, expected
+        page.errors.clear()
 
         run = subprocess.Popen([sys.executable, "-m", "tajmahal", "ladder", "run", "--games",
                                 "1", "-j", "1", "-q", "--ladder", str(where)])
         try:
+            wait_until(lambda: [g["game"] for g in served.call("/live")[1]] == [1], 120)
+            page.goto(f"{root}/owner")
+            page.wait_for_selector("#my-requests tr[data-game='1'][data-state='playing'] "
+                                   "a:has-text('watch it')")
             page.goto(f"{root}/live")
             page.click("#game-list a[href='/games/1']", timeout=120_000)
             page.wait_for_selector("#picture svg", timeout=60_000)
@@ -247,8 +260,18 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
             page.wait_for_selector("iframe#replay", timeout=30_000)
         finally:
             assert run.wait(timeout=300) == 0
+        # A request whose game cannot be played (its record's place is taken): void, and why
+        assert cli("ladder", "request", "house", "other", "--owner", "ann", "--ladder",
+                   str(where))[0] == 0
+        (where / "games" / "000002.jsonl").mkdir()
+        assert cli("ladder", "run", "--games", "1", "-j", "1", "-q", "--ladder",
+                   str(where))[0] == 0
 
         page.goto(f"{root}/owner")
+        page.wait_for_selector("#my-requests tr[data-game='1'][data-state='finished'] "
+                               "a[href='/games/1']:has-text('see the game')")
+        void = page.text_content("#my-requests tr[data-game='2'][data-state='void'] .state")
+        assert void and void.startswith("void: failed 3 times") and "IsADirectoryError" in void
         page.wait_for_selector("#my-games button.show-log")
         page.click("#my-games button.show-log")
         page.wait_for_selector("#log-view:not([hidden])")
@@ -259,6 +282,7 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
     with opened(browser, 1280, 900) as other:
         sign_in(other, root, tokens["ben"])
         other.wait_for_selector("#my-games:has-text('no game of your bots')")
+        other.wait_for_selector("#my-requests:has-text('no request yet')")
         status = other.evaluate("""async ([seat]) => (await fetch('/api/v1/games/1/logs/' + seat,
             {headers: {Authorization: 'Bearer ' + sessionStorage.getItem(
             'tajmahal-ladder-owner')}})).status""", [_seat_of(served, "annbot")])
