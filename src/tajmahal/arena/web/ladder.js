@@ -190,7 +190,8 @@ async function myRequests() {
   const made = await answer.json();
   const playing = new Set(live.ok ? (await live.json()).map((g) => g.game) : []);
   const head = document.createElement("tr");
-  for (const h of ["game", "requested", "bots", "state"]) head.append(text("th", h));
+  head.append(text("th", "game"), text("th", "requested", "name wide"), text("th", "bots", "name"),
+    text("th", "state", "name"));
   table.replaceChildren(head);
   let waiting = false;
   for (const r of made) {
@@ -208,7 +209,7 @@ async function myRequests() {
       }
       row.dataset.game = g.game;
       row.dataset.state = state;
-      row.append(game, text("td", when(r.requested), "name"), text("td", seatsText(g.seats), "name"), cell);
+      row.append(game, text("td", when(r.requested), "name wide"), text("td", seatsText(g.seats), "name"), cell);
       table.append(row);
     }
   }
