@@ -42,7 +42,7 @@ sent = random_bot.send
 def send(message):
     if message["type"] == "action":
         print({HOSTILE!r}, file=sys.stderr, flush=True)
-        time.sleep(0.05)
+        time.sleep(0.1)
     sent(message)
 random_bot.send = send
 random_bot.main()
