@@ -152,18 +152,7 @@ def _hearts_python(scale: int) -> tuple[Callable[[], int], str]:
     game = pyspiel.load_game("hearts")
 
     def run() -> int:
-        decisions = 0
-        for seed in range(scale * 12):
-            rng = random.Random(seed)
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
-                    decisions += 1
-        return decisions
+        return sum(_random_hearts(game, random.Random(seed)) for seed in range(scale * 12))
 
     return run, "OpenSpiel hearts, stepped from Python"
 
@@ -188,17 +177,22 @@ def _hearts_native(scale: int) -> tuple[Callable[[], int], str]:
 
 def _hearts_decisions(game: object) -> float:
     rng = random.Random(0)
-    total = 0
-    for _ in range(200):
-        state = game.new_initial_state()  # type: ignore[attr-defined]
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                total += 1
-    return total / 200
+    return sum(_random_hearts(game, rng) for _ in range(200)) / 200
+
+
+def _random_hearts(game: object, rng: random.Random) -> int:
+    """Play one game of OpenSpiel's ``game`` from Python, every choice and chance
+    outcome drawn from ``rng``; its decisions (chance outcomes not counted)."""
+    decisions = 0
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions
 
 
 WORKLOADS: dict[str, Callable[[int], tuple[Callable[[], int], str]]] = {

@@ -8,7 +8,7 @@ them first (imports, the board's drawing), then a page of each round's own games
 replayed, verified, described and drawn, packed and written), in one process as
 the command draws a tournament's games; the figure is the median round's CPU
 time over its decisions.  The same records replayed alone (verified and
-described: :func:`tajmahal.arena.record.replay`, the engine's share) are timed
+described: :func:`tajmahal.arena.replayer.replay`, the engine's share) are timed
 too: the rest is what drawing the pictures adds.  The target holds every game's
 drawing to the default game's (the first measured) a decision times
 :data:`RATIO_TARGET`: the page of a game whose turns are made of more decisions (a
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tajmahal.arena import BotSpec, MatchConfig, run_match
-from tajmahal.arena.record import replay
+from tajmahal.arena.replayer import replay
 from tajmahal.arena.viewer import records_in, write_viewer
 
 from .games import ENGINES, Loaded, load

@@ -194,9 +194,10 @@ def bot_archive(extra: dict[str, bytes] | None = None, command: str = "random_bo
 
 class Served:
     """The API of the ladder in ``where`` (and its pages, behind its gate, as
-    ``ladder serve`` serves them, with ``pages``), served in a thread."""
+    ``ladder serve`` serves them, with ``pages``; ``gate``: the gate's limits and
+    clock, if not its own), served in a thread."""
 
-    def __init__(self, where: Path, pages: bool = False) -> None:
+    def __init__(self, where: Path, pages: bool = False, **gate: Any) -> None:
         import uvicorn
 
         from tajmahal.arena.ladder.api import Context, make_app
@@ -213,7 +214,7 @@ class Served:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port: int = self.sock.getsockname()[1]
-        app = web_app(ctx, "127.0.0.1", self.port) if pages else make_app(ctx)
+        app = web_app(ctx, "127.0.0.1", self.port, **gate) if pages else make_app(ctx)
         self.root = f"http://127.0.0.1:{self.port}"
         self.base = f"{self.root}/api/v1"
         config = uvicorn.Config(app, log_level="warning", lifespan="off")
@@ -246,12 +247,12 @@ class Served:
 
 
 @contextlib.contextmanager
-def served_ladder(where: Path, ladder_db: str | None, pages: bool = False
+def served_ladder(where: Path, ladder_db: str | None, pages: bool = False, **gate: Any
                   ) -> Iterator[tuple[Served, Path, dict[str, str]]]:
     """A new ladder in ``where`` (:func:`new_ladder`) served (:class:`Served`):
     the server, ``where`` and the owners' tokens."""
     tokens = new_ladder(where, ladder_db)
-    served = Served(where, pages)
+    served = Served(where, pages, **gate)
     try:
         yield served, where, tokens
     finally:

@@ -25,14 +25,20 @@ __all__ = ["browser", "games", "page"]
 pytestmark = pytest.mark.once
 
 
-def play_to_the_end(page: Any, seed: int, button: Any) -> tuple[int, int, int]:
-    """Play the person's every decision; the moves made, those made on the board,
-    and the most last-move marks seen on a picture."""
-    rng = random.Random(seed)
+def play_to_the_end(page: Any, seed: int, button: str, share: float) -> tuple[int, int, int]:
+    """Play the person's every decision, pressing ``button`` (when offered) in
+    ``share`` of them, all from ``seed`` (the same person, and so the same game, on
+    every run); the moves made, those made on the board, and the most last-move
+    marks seen on a picture."""
+    rng, presses = random.Random(seed), random.Random(-seed)
+
+    def pressed(label: str) -> bool:
+        return label == button and presses.random() < share
+
     moves = on_board = marked = 0
     while next_decision(page):
         marked = max(marked, page.locator("#picture .last-move > *").count())
-        on_board += make_a_move(page, rng, button)
+        on_board += make_a_move(page, rng, pressed)
         moves += 1
     return moves, on_board, marked
 
@@ -89,9 +95,7 @@ def test_a_person_plays_a_whole_taj_mahal_game_on_the_board(
     assert {e.split("-")[0] for e in page.eval_on_selector_all(
         "#picture .legal", "es => es.map(e => e.id)")} == {"hand"}  # fmt: skip
     # T2/W1: after a card or two the person withdraws
-    moves, on_board, marked = play_to_the_end(
-        page, 12, lambda label: label == "withdraw" and random.random() < 0.5
-    )
+    moves, on_board, marked = play_to_the_end(page, 12, "withdraw", 0.5)
     assert moves > 20 and on_board > moves * 0.6
     assert marked > 0  # the last move is marked on the board
     log = page.inner_text("#log")
@@ -111,9 +115,7 @@ def test_a_person_plays_a_whole_tikal_game_on_the_board(
     assert page.locator("#picture #in-hand polygon").count() == 1
     assert page.locator("#moves > button.move").count() == 0
     # a few actions a turn on the board, then the turn ends (T18, a button)
-    moves, on_board, marked = play_to_the_end(
-        page, 5, lambda label: label == "end the turn" and random.random() < 0.4
-    )
+    moves, on_board, marked = play_to_the_end(page, 5, "end the turn", 0.4)
     assert moves > 20 and on_board > moves * 0.5 and marked > 0
     log = page.inner_text("#log")
     assert "scoring round" in log and "scores" in log
@@ -132,9 +134,7 @@ def test_a_person_plays_a_whole_java_game_on_the_board(
     # the only button the board has no part for: a token
     assert page.locator("#moves > button.move").all_inner_texts() == ["use an action token"]
     assert page.locator("#picture .legal").count() > 100
-    moves, on_board, marked = play_to_the_end(
-        page, 3, lambda label: label == "end the turn" and random.random() < 0.6
-    )
+    moves, on_board, marked = play_to_the_end(page, 3, "end the turn", 0.6)
     assert moves > 20 and on_board > moves * 0.6 and marked > 0
     log = page.inner_text("#log")
     assert "tile on level" in log and "final scoring" in log.lower()

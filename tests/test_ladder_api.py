@@ -87,7 +87,27 @@ def test_an_owner_uploads_requests_and_reads_their_logs(
     status, made = api.call("/requests", orjson.dumps({"bots": ["annbot", "house"],
                                                        "games": 2}), tokens["ann"])
     assert status == 201 and valid(made, "requested") == {"games": [1, 2]}
-    assert cli("ladder", "run", "--games", "2", "-j", "1", "-q", "--ladder", str(where))[0] == 0
+    mine = valid(api.call("/me/requests", token=tokens["ann"])[1], "my-requests")
+    assert [(r["request"], [(g["game"], g["status"], g["tries"], _bots(g)) for g in r["games"]])
+            for r in mine] == [(1, [(1, "scheduled", 0, ["annbot", "house"]),
+                                    (2, "scheduled", 0, ["house", "annbot"])])]  # seats rotate
+    assert api.call("/me/requests", token=tokens["ben"]) == (200, [])  # ann's are hers only
+    assert api.call("/me/requests")[0] == 401
+    # A request of ann's (as the organiser makes it) whose record cannot be written:
+    # tried again, then void, with why
+    assert cli("ladder", "request", "house", "other", "--owner", "ann", "--ladder",
+               str(where))[0] == 0
+    (where / "games" / "000003.jsonl").mkdir(parents=True)
+    assert cli("ladder", "run", "--games", "3", "-j", "1", "-q", "--ladder", str(where))[0] == 0
+    mine = valid(api.call("/me/requests", token=tokens["ann"])[1], "my-requests")
+    assert [r["request"] for r in mine] == [2, 1]  # newest first
+    void, = mine[0]["games"]
+    assert (void["game"], void["status"], void["tries"]) == (3, "void", 3)
+    assert void["error"].startswith("IsADirectoryError") and "000003.jsonl" in void["error"]
+    played = mine[1]["games"]
+    assert [g["status"] for g in played] == ["finished", "finished"]
+    assert all(s["rank"] in (1, 2) for g in played for s in g["seats"]) and all(
+        g["finished"] and g["error"] is None for g in played)
     me = valid(api.call("/me", token=tokens["ann"])[1], "me")
     assert [b["bot"] for b in me["bots"]] == ["annbot"]
     game = api.call("/games/1")[1]
@@ -98,6 +118,10 @@ def test_an_owner_uploads_requests_and_reads_their_logs(
     assert status == 403 and "owner's only" in error["error"]
     status, error = api.call(f"/games/1/logs/{seat}")
     assert status == 401 and "Authorization: Bearer TOKEN" in error["error"]
+
+
+def _bots(game: dict[str, Any]) -> list[str]:
+    return [s["bot"] for s in game["seats"]]
 
 
 def _tar(members: list[tarfile.TarInfo], data: dict[str, bytes]) -> bytes:

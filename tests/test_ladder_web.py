@@ -2,8 +2,9 @@
 (127.0.0.1, a free port), behind its gate as the command serves it: its pages on
 SQLite and on PostgreSQL, the gate's refusals, and, in Debian's Chromium, an
 owner who signs in, uploads a bot, finds it on the leaderboard, requests a game,
-watches it live to its end and opens its replay, a hostile upload refused in
-one line, while another owner sees none of the first one's logs."""
+follows it on their page (queued, playing now, finished; another one void, and
+why), watches it live to its end and opens its replay, a hostile upload refused
+in one line, while another owner sees none of the first one's logs nor requests."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from typing import Any
 import orjson
 import pytest
 from browser_support import browser, opened, whole_game
-from ladder_support import Served, served_ladder
+from ladder_support import Served, served_ladder, wait_until
 from referee_support import BOTS, cli
 
-from tajmahal.arena.ladder.gate import SIGN_INS
+from tajmahal.arena.ladder.gate import SIGN_INS, Limit
 from tajmahal.arena.sandbox import unavailable
 
 pytestmark = pytest.mark.once
@@ -41,7 +42,7 @@ sent = random_bot.send
 def send(message):
     if message["type"] == "action":
         print({HOSTILE!r}, file=sys.stderr, flush=True)
-        time.sleep(0.05)
+        time.sleep(0.1)
     sent(message)
 random_bot.send = send
 random_bot.main()
@@ -117,6 +118,51 @@ def test_the_gate_refuses_other_hosts_other_sites_and_guessers(
     assert get(port, "/")[0] == 200  # the pages still answer
 
 
+class Clock:
+    """The gate's clock, moved by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("ladder_db", ["sqlite"], indirect=True)
+def test_uploads_and_requests_past_their_limits_wait_their_turn(
+    tmp_path: Path, ladder_db: str | None,
+) -> None:
+    clock = Clock()
+    two = Limit(2, 60.0)  # two a minute of each: uploads, and other writes
+    with served_ladder(tmp_path / "lad", ladder_db, pages=True, uploads=two, writes=two,
+                       clock=clock) as (served, _, tokens):
+        as_ann = {"Authorization": f"Bearer {tokens['ann']}"}
+
+        def upload(at: float) -> tuple[int, dict[str, str], bytes]:
+            clock.now = at  # (an upload of the wrong type: let in, and refused by the API)
+            return get(served.port, "/api/v1/bots/annbot/versions",
+                       {**as_ann, "Content-Type": "text/plain"}, "POST", b"bot")
+
+        def request(at: float) -> tuple[int, dict[str, str], bytes]:
+            clock.now = at  # (a request of bots not ann's: let in, and refused by the API)
+            return get(served.port, "/api/v1/requests", {**as_ann, "Content-Type":
+                       "application/json"}, "POST", orjson.dumps({"bots": ["house", "other"]}))
+
+        assert upload(1000)[0] == upload(1010)[0] == 415
+        status, headers, body = upload(1020)
+        assert status == 429 and b"too many uploads" in body
+        assert headers["retry-after"] == "40"  # when the one of 1000 leaves the window
+        assert request(1020)[0] == request(1030)[0] == 422  # a window of their own
+        status, headers, body = request(1030)
+        assert status == 429 and b"too many requests" in body
+        assert headers["retry-after"] == "50"  # 1020 + 60 - 1030
+        assert upload(1060)[0] == 415  # the one of 1000 is out: one more let through
+        status, headers, _ = upload(1060)  # and the window full again: 1010 and 1060
+        assert status == 429 and headers["retry-after"] == "10"
+        assert request(1080)[0] == 422
+        assert get(served.port, "/api/v1/me", as_ann)[0] == 200  # reading: never limited
+
+
 def slow_bot() -> bytes:
     out = io.BytesIO()
     files = {"random_bot.py": (BOTS / "random_bot.py").read_bytes(), "slow.py": SLOW_BOT,
@@ -184,10 +230,22 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
         page.fill("#request-count", "1")
         page.click("#request-form button[type=submit]")
         page.wait_for_selector("#request-result.ok:has-text('game 1')")
+        queued = page.wait_for_selector("#my-requests tr[data-game='1'][data-state='queued']")
+        assert "annbot@1, house@1" in (queued.text_content() or "")
+        page.uncheck("#request-bots input[value='annbot']")
+        page.click("#request-form button[type=submit]")  # one bot: refused, and why
+        page.wait_for_selector("#request-result.error:has-text('refused: a game of this "
+                               "ladder has 2 players')")
+        assert [e for e in page.errors if "422" not in e] == []  # the refusal, expected
+        page.errors.clear()
 
         run = subprocess.Popen([sys.executable, "-m", "tajmahal", "ladder", "run", "--games",
                                 "1", "-j", "1", "-q", "--ladder", str(where)])
         try:
+            wait_until(lambda: [g["game"] for g in served.call("/live")[1]] == [1], 120)
+            page.goto(f"{root}/owner")
+            page.wait_for_selector("#my-requests tr[data-game='1'][data-state='playing'] "
+                                   "a:has-text('watch it')")
             page.goto(f"{root}/live")
             page.click("#game-list a[href='/games/1']", timeout=120_000)
             page.wait_for_selector("#picture svg", timeout=60_000)
@@ -202,8 +260,18 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
             page.wait_for_selector("iframe#replay", timeout=30_000)
         finally:
             assert run.wait(timeout=300) == 0
+        # A request whose game cannot be played (its record's place is taken): void, and why
+        assert cli("ladder", "request", "house", "other", "--owner", "ann", "--ladder",
+                   str(where))[0] == 0
+        (where / "games" / "000002.jsonl").mkdir()
+        assert cli("ladder", "run", "--games", "1", "-j", "1", "-q", "--ladder",
+                   str(where))[0] == 0
 
         page.goto(f"{root}/owner")
+        page.wait_for_selector("#my-requests tr[data-game='1'][data-state='finished'] "
+                               "a[href='/games/1']:has-text('see the game')")
+        void = page.text_content("#my-requests tr[data-game='2'][data-state='void'] .state")
+        assert void and void.startswith("void: failed 3 times") and "IsADirectoryError" in void
         page.wait_for_selector("#my-games button.show-log")
         page.click("#my-games button.show-log")
         page.wait_for_selector("#log-view:not([hidden])")
@@ -214,6 +282,7 @@ def test_an_owner_uploads_watches_a_game_live_and_reads_only_their_logs(
     with opened(browser, 1280, 900) as other:
         sign_in(other, root, tokens["ben"])
         other.wait_for_selector("#my-games:has-text('no game of your bots')")
+        other.wait_for_selector("#my-requests:has-text('no request yet')")
         status = other.evaluate("""async ([seat]) => (await fetch('/api/v1/games/1/logs/' + seat,
             {headers: {Authorization: 'Bearer ' + sessionStorage.getItem(
             'tajmahal-ladder-owner')}})).status""", [_seat_of(served, "annbot")])

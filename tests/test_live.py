@@ -20,9 +20,9 @@ import pytest
 from referee_support import cli
 
 from tajmahal.arena.live import LiveFeed, LiveFolder, LiveWriter
-from tajmahal.arena.record import replay
 from tajmahal.arena.referee import BotSpec, run_match
 from tajmahal.arena.registry import GAMES
+from tajmahal.arena.replayer import replay
 from tajmahal.arena.terms import MatchConfig
 from tajmahal.arena.viewer import seat_lines
 from tajmahal.arena.watch import Watch, paced

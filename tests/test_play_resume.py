@@ -13,7 +13,8 @@ from tajmahal import Setup
 from tajmahal.arena import InProcessConnection, MatchConfig, Player, RandomPlayer, play_match
 from tajmahal.arena.connection import Connection
 from tajmahal.arena.protocol import Message
-from tajmahal.arena.record import RecordError, replay
+from tajmahal.arena.record import RecordError
+from tajmahal.arena.replayer import replay
 from tajmahal.arena.resume import (
     ResumeError,
     interrupted_at,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -70,7 +71,8 @@ def test_the_match_table_fits_80_columns(tmp_path: Path) -> None:
     )
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
-    assert max(len(x) for x in lines[1:]) <= 80
+    table = [x for x in lines[1:] if not re.match(r"seat \d+: ", x)]  # not the commands under it
+    assert max(len(x) for x in table) <= 80
     header = lines[1].split()
     assert header == [
         "seat",

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from tournament_support import make_plan, result
 
-from tajmahal.arena.record import replay
+from tajmahal.arena.replayer import replay
 from tajmahal.arena.terms import TimeControl
 from tajmahal.arena.tournament.executor import GameOutcome, GameTask, InlineExecutor
 from tajmahal.arena.tournament.journal import (

@@ -8,7 +8,8 @@ Nothing in this package knows Taj Mahal: a game plugs in through
   process, as a subprocess over pipes, or a scripted fake for tests.
 - :mod:`.referee` — :func:`run_match` / :func:`play_match`: one game, faults and
   fallback, time control.
-- :mod:`.record` — JSON Lines records and their replay.
+- :mod:`.record` — JSON Lines records, written and read; :mod:`.replayer` —
+  their replay, every line checked against the game.
 - :mod:`.commands` — the ``match`` and ``replay`` commands.
 """
 
@@ -17,8 +18,9 @@ from .game import AnyGame, Game
 from .player import FirstPlayer, Player, RandomPlayer
 from .process import ProcessConnection
 from .protocol import FAULT_KINDS, PROTOCOL, VERSION
-from .record import RecordError, replay
+from .record import RecordError
 from .referee import BotSpec, play_match, run_match
+from .replayer import replay
 from .terms import Fault, MatchConfig, MatchResult, SeatResult, TimeControl
 
 __all__ = [

@@ -2,14 +2,14 @@
 
 :class:`Match` asks each seat's bot in turn (or plays the game's fallback for a
 faulted seat), checks every answer against the protocol, keeps the time, sends
-the events, writes the record and the trace, and finishes with the result; it
-never raises because of a bot.  The public face is :mod:`tajmahal.arena.referee`.
+the events, writes the trace and the record (its lines: :mod:`.recording`), and
+finishes with the result; it never raises because of a bot.  The public face is
+:mod:`tajmahal.arena.referee`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime
 import time
 import weakref
 from collections.abc import Sequence
@@ -19,22 +19,13 @@ from typing import Any, Final
 
 import orjson
 
-from . import containment, protocol, seal
+from . import containment, protocol
 from .connection import Connection
 from .game import AnyGame, illegal_reason
 from .jsontext import ArrayTexts
 from .names import shown_names
 from .protocol import ACT, END, HELLO, ILLEGAL, TIMEOUT, BadReply, Outgoing
-from .record import (
-    DEALT,
-    FORMAT,
-    FORMAT_VERSION,
-    GIVEN,
-    INTERRUPTED,
-    SETUP_SEED,
-    RecordWriter,
-    dealt_data,
-)
+from .recording import Recording
 from .signals import uninterruptible
 from .terms import (
     _TELL_TIME,
@@ -141,14 +132,8 @@ class Match:
         self.trace = config.trace
         self.start = time.perf_counter()
         self.decision = 0
-        self.writer: RecordWriter | None = None
-        self.header_written = False
+        self.recording = Recording(game, setup)
         self.action_texts = _action_texts(game)
-        #: The last step, until :meth:`log_step` records it.
-        self.last_step: tuple[Any, ...] | None = None
-        self.logged = 0  # action lines written
-        #: Decisions written before those the match makes (a resumed game's).
-        self.replayed = 0
         self.keep = keep
 
     def run(self) -> MatchResult:
@@ -160,13 +145,20 @@ class Match:
         try:
             path = self.config.record or self.keep
             if path is not None:
-                self.writer = RecordWriter(path, seal.load_key(create=True))
+                self.recording.open(path)
             self.handshake()
-            self.write_header()
+            self.recording.header(
+                self.seed,
+                self.setup_seed,
+                [self.player_data(s) for s in self.seats],
+                self.config.handshake,
+                [s.time.to_data() for s in self.seats],
+                [s.fault for s in self.seats if s.fault is not None],
+            )
             state = self.play()
             result = self.finish(state)
-            if self.writer is not None and self.config.record is not None:
-                self.writer.commit()
+            if self.config.record is not None:
+                self.recording.commit()
                 committed = True
             return result
         except KeyboardInterrupt:
@@ -178,30 +170,9 @@ class Match:
                     with contextlib.suppress(Exception):
                         seat.conn.kill()
                 if interrupted:
-                    self.keep_interrupted()
-                if self.writer is not None and not committed:
-                    self.writer.discard()
-
-    def keep_interrupted(self) -> None:
-        """Write the decisions so far to :attr:`keep`, atomically, as a record that
-        ends with an ``interrupted`` line; nothing if no decision was made beyond
-        those of the record it resumed (that record stays as it is)."""
-        writer = self.writer
-        if writer is None or self.keep is None or not self.header_written:
-            return
-        with contextlib.suppress(Exception):
-            self.log_step()
-        if self.logged <= self.replayed or writer.lines is None:
-            return
-        writer.write_last(
-            {
-                "type": INTERRUPTED,
-                "decisions": self.logged,
-                "duration": round(time.perf_counter() - self.start, 4),
-            }
-        )
-        writer.path = self.keep
-        writer.commit()
+                    self.recording.keep_interrupted(self.keep, self.start)
+                if not committed:
+                    self.recording.discard()
 
     # -- messages
 
@@ -235,7 +206,7 @@ class Match:
         """Mark ``seat`` as faulted, tell it why, stop it.  ``decision``: the one the
         fault belongs to (default: the decision under way)."""
         at = time.perf_counter() - self.start
-        self.log_step()  # the last step's record line comes first
+        self.recording.log_step()  # the last step's record line comes first
         seat.live = False
         with contextlib.suppress(Exception):
             self.send(seat, Outgoing.of(protocol.error(kind, detail)))
@@ -254,8 +225,7 @@ class Match:
             signal=seat.conn.signal or "",
         )
         seat.fault = fault
-        if self.writer is not None and self.header_written:
-            self.writer.write({"type": "fault", **fault.to_data()})
+        self.recording.fault(fault.to_data())
         if self.config.on_fault is not None:
             self.config.on_fault(fault)
 
@@ -309,47 +279,6 @@ class Match:
         if seat.named is not None:
             data["named"] = seat.named
         return data
-    def write_header(self) -> None:
-        if self.writer is None:
-            return
-        from ..version import __version__
-
-        dealt = self.dealt_from_seed()
-        self.writer.write(
-            {
-                "type": "header",
-                "format": FORMAT,
-                "format_version": FORMAT_VERSION,
-                "game": self.game.name,
-                "referee": f"tajmahal {__version__}",
-                "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-                "seed": self.seed,
-                **({SETUP_SEED: self.setup_seed} if dealt else {}),
-                "deal": DEALT if dealt else GIVEN,
-                "variant": self.game.variant(self.setup),
-                "players": [self.player_data(s) for s in self.seats],
-                "time": [s.time.to_data() for s in self.seats],
-                "handshake": self.config.handshake,
-                "setup": self.game.setup_to_data(self.setup),
-            }
-        )
-        self.header_written = True
-        for seat in self.seats:  # faults at the handshake come right after the header
-            if seat.fault is not None:
-                self.writer.write({"type": "fault", **seat.fault.to_data()})
-
-    def dealt_from_seed(self) -> bool:
-        """Whether the setup is the one its setup seed deals (then a replay can
-        check the record's setup against it)."""
-        game = self.game
-        players, variant = game.players(self.setup), game.variant(self.setup)
-        with contextlib.suppress(ValueError):
-            if game.random_setup(players, self.setup_seed, variant) == self.setup:
-                return True  # (setups that compare by value: no need to encode them)
-        dealt = dealt_data(game, players, self.setup_seed, variant)
-        return dealt is not None and dealt == orjson.loads(
-            orjson.dumps(game.setup_to_data(self.setup))
-        )
 
     def play(self) -> Any:
         game = self.game
@@ -372,46 +301,20 @@ class Match:
             seat.fallbacks += by == "fallback"
             seat.decisions += 1
             action = legal[index]
-            self.log_step()  # if the bot was not asked (else done while it thought)
+            self.recording.log_step()  # if the bot was not asked (else while it thought)
             before = state
             state, events = game.step(state, action)
-            if self.writer is not None:
-                self.last_step = (self.decision, seat_no, action, by, index, elapsed, state)
+            self.recording.step(self.decision, seat_no, action, by, index, elapsed, state)
             if self.config.on_step is not None:
                 self.config.on_step(self.decision, seat_no, before, action, events, by)
             self.broadcast(events)
-        self.log_step()
+        self.recording.log_step()
         return state
 
     def made_again(self, seat: _Seat, legal: Sequence[Any]) -> tuple[int, float, str] | None:
         """The choice, seconds and chooser of a decision made before (a resumed
         game's: :class:`~tajmahal.arena.resume.ResumedMatch`); None: ask."""
         return None
-
-    def log_step(self) -> None:
-        """The record line of the last step: written once the next bot has its
-        request, while it thinks (and before any fault line, so in game order).
-        The progress hook is not deferred: it is the caller's code, and time spent
-        after a request counts against the bot."""
-        if self.last_step is None:
-            return
-        decision, seat, action, by, index, elapsed, after = self.last_step
-        self.last_step = None
-        assert self.writer is not None
-        self.logged += 1
-        game = self.game
-        self.writer.write(
-            {
-                "type": "action",
-                "decision": decision,
-                "seat": seat,
-                "action": game.action_to_data(action),
-                "choice": index,
-                "by": by,
-                "time": round(elapsed, 6),
-                "scores": game.scores(after),
-            }
-        )
 
     def ask(self, seat: _Seat, state: Any, legal: Sequence[Any]) -> tuple[int | None, float]:
         """The index the bot of ``seat`` chooses, or None after a fault."""
@@ -443,7 +346,7 @@ class Match:
             )
         self.send(seat, message, request=True)
         seat.asked = self.decision
-        self.log_step()
+        self.recording.log_step()
         try:
             reply, elapsed, line = self.receive(seat, limit)
             if elapsed > limit:  # a line that arrived complete but late
@@ -583,28 +486,8 @@ class Match:
             )
             for s in self.seats
         )
-        if self.writer is not None:
-            self.writer.write_last(
-                {
-                    "type": "result",
-                    "scores": scores,
-                    "ranks": ranks,
-                    "breakdown": breakdown,
-                    "faults": faults,
-                    "decisions": self.decision,
-                    "duration": round(duration, 4),
-                    "players": [
-                        {
-                            "seat": s.seat,
-                            "decisions": s.decisions,
-                            "fallback_decisions": s.fallback_decisions,
-                            "time_used": round(s.time_used, 4),
-                            "exit": s.exit,
-                        }
-                        for s in seats
-                    ],
-                }
-            )
+        outcome = {"scores": scores, "ranks": ranks, "breakdown": breakdown, "faults": faults}
+        self.recording.result(outcome, self.decision, duration, seats)
         return MatchResult(
             game=game.name,
             seed=self.seed,

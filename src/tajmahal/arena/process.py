@@ -11,7 +11,8 @@ Robustness rules, each for a way a bot can misbehave:
   :class:`~tajmahal.arena.connection.LineReader` that holds at most
   ``max_line`` bytes, so a bot cannot make the referee's memory grow.
 - stderr is drained by one thread per bot into its log file, capped at
-  ``max_log`` bytes (the rest is counted and dropped): a flood never blocks the bot.
+  ``max_log`` bytes (the rest is counted and dropped): a flood never blocks the bot
+  (:class:`~tajmahal.arena.botlog.StderrLog`).
 - Waiting uses one ``poll`` set per bot over stdout, stdin (for room while
   output is queued, and always for errors: a bot that closes its stdin is seen
   at once, even while the referee waits for its answer) and a pidfd (Linux), so
@@ -36,18 +37,16 @@ import select
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Final
+from typing import Final
 
 from . import cgroups, containment
-from .connection import Connection, LineReader, Received, open_private
+from .botlog import CHUNK, StderrLog
+from .connection import Connection, LineReader, Received
 from .protocol import CLOSED, CRASH, OVERSIZED, PROTOCOL_FAULT, TIMEOUT, Outgoing, quote_bytes
-from .text import printable
 
-_CHUNK = 1 << 16
 #: Seconds a fast bot's answer is watched for before the referee sleeps (see above).
 WATCH: Final = 150e-6
 #: How long to wait, after a bot's stdout closed, to tell a crash from a closed stdout.
@@ -65,7 +64,7 @@ def _read_chunk(fd: int) -> bytes | None:
     """What the non-blocking pipe ``fd`` holds now, up to a chunk: None if nothing
     yet, ``b""`` at its end (or when it cannot be read any more)."""
     try:
-        return os.read(fd, _CHUNK)
+        return os.read(fd, CHUNK)
     except BlockingIOError:
         return None
     except OSError:
@@ -85,104 +84,6 @@ def describe_status(returncode: int) -> str:
         return f"signal {signal.Signals(-returncode).name}"
     except ValueError:
         return f"signal {-returncode}"
-
-
-class StderrLog:
-    """Drains a pipe into a file in a thread, keeping at most ``cap`` bytes and the
-    last line seen (to quote in a crash report).
-
-    The pipe is read without blocking, the thread waiting in ``poll`` on it and on
-    a wake-up pipe: :meth:`stop` ends the thread at once, even if some process
-    the bot started (and the referee could not kill) still holds the pipe open."""
-
-    #: Chunks read after :meth:`stop` at most (what the bot wrote before it ended).
-    _LAST_CHUNKS: Final = 64
-
-    def __init__(self, pipe: IO[bytes], path: Path | None, cap: int) -> None:
-        self.fd = pipe.fileno()
-        os.set_blocking(self.fd, False)
-        self.pipe = pipe
-        self.path = path
-        self.cap = cap
-        self.tail = b""
-        self.dropped = 0
-        self.kept = 0
-        self.out: IO[bytes] | None = None
-        self.wake_read, self.wake_write = os.pipe()
-        self.thread = threading.Thread(target=self._run, name="bot-stderr", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        if self.path is not None and self.cap > 0:  # no room at all: no log
-            try:
-                self.out = open_private(self.path)
-            except OSError:  # no log then, but stderr is still drained
-                self.out = None
-        poller = select.poll()
-        poller.register(self.fd, select.POLLIN)
-        poller.register(self.wake_read, select.POLLIN)
-        try:
-            while True:
-                ready = poller.poll()
-                if any(fd == self.wake_read for fd, _ in ready):
-                    self._drain(self._LAST_CHUNKS)
-                    break
-                if not self._drain(None):
-                    break
-            if self.out is not None and self.dropped:
-                self.out.write(
-                    f"\n[referee: {self.dropped} more bytes of stderr dropped; "
-                    f"the log keeps {self.cap} bytes]\n".encode()
-                )
-        finally:
-            if self.out is not None:
-                self.out.close()
-                if self.kept == 0 and self.path is not None:  # a silent bot leaves no log
-                    with contextlib.suppress(OSError):
-                        self.path.unlink()
-
-    def _drain(self, chunks: int | None) -> bool:
-        """Read what the pipe holds now (at most ``chunks`` chunks); False at its end."""
-        while chunks is None or chunks > 0:
-            try:
-                chunk = os.read(self.fd, _CHUNK)
-            except BlockingIOError:
-                return True
-            except OSError:
-                return False
-            if not chunk:
-                return False
-            self._keep(chunk)
-            if chunks is not None:
-                chunks -= 1
-        return True
-
-    def _keep(self, chunk: bytes) -> None:
-        self.tail = (self.tail + chunk)[-4096:]
-        if self.out is not None and self.kept < self.cap:
-            part = chunk[: self.cap - self.kept]
-            self.out.write(part)
-            self.out.flush()
-            self.kept += len(part)
-            self.dropped += len(chunk) - len(part)
-        else:
-            self.dropped += len(chunk)
-
-    def last_line(self) -> str:
-        lines = [x for x in self.tail.decode("utf-8", "replace").splitlines() if x.strip()]
-        return printable(lines[-1].strip(), limit=200) if lines else ""
-
-    def stop(self, timeout: float) -> None:
-        """Take what is left in the pipe, end the thread, close the pipes."""
-        with contextlib.suppress(OSError):
-            os.write(self.wake_write, b"x")
-        self.thread.join(timeout)
-        if not self.thread.is_alive():
-            for fd in (self.wake_read, self.wake_write):
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-            with contextlib.suppress(OSError):
-                self.pipe.close()
 
 
 class ProcessConnection(Connection):

@@ -32,7 +32,7 @@ from .match import Match
 from .names import parse_named
 from .player import Player
 from .process import ProcessConnection
-from .record import Replay
+from .replayer import Replay
 from .resume import ResumedMatch
 from .signals import uninterruptible
 from .terms import (

@@ -14,8 +14,9 @@ import click
 from . import seal
 from .game import AnyGame
 from .options import check_writable, game_option, load_game_option, path_option
-from .record import RecordError, dealt_from, read_game_id, replay
+from .record import RecordError, dealt_from, read_game_id
 from .registry import GameRegistry, UnknownGame, registry_of
+from .replayer import replay
 from .report import replay_table
 from .text import printable
 

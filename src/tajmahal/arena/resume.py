@@ -23,7 +23,8 @@ import orjson
 from .game import AnyGame
 from .match import Match, _Seat
 from .protocol import HELLO
-from .record import INTERRUPTED, RecordError, Replay, replay
+from .record import INTERRUPTED, RecordError
+from .replayer import Replay, replay
 from .terms import Fault, TimeControl
 
 
@@ -110,7 +111,7 @@ class ResumedMatch(Match):
     def resuming(self, record: Replay) -> ResumedMatch:
         """This match, going on with ``record`` (of its game, setup and seats)."""
         self.record = record
-        self.replayed = len(record.steps)
+        self.recording.replayed = len(record.steps)
         self.start -= float(record.result.get("duration", 0.0))  # its time goes on
         return self
 
@@ -154,6 +155,5 @@ class ResumedMatch(Match):
         seat.fault = Fault(**{k: v for k, v in data.items() if k != "type"})
         seat.live = False
         seat.conn.kill()
-        if write and self.writer is not None:
-            self.log_step()
-            self.writer.write(data)
+        if write:
+            self.recording.fault({k: v for k, v in data.items() if k != "type"})

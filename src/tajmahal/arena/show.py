@@ -19,8 +19,9 @@ from rich.text import Text
 
 from .game import AnyGame
 from .options import game_option, load_game_option
-from .record import RecordError, read_game_id, read_lines, replay
+from .record import RecordError, read_game_id, read_lines
 from .registry import GameRegistry, UnknownGame, registry_of
+from .replayer import replay
 from .text import printable
 
 #: ``--color``: rich's choice (a terminal; FORCE_COLOR, NO_COLOR), always, never.
@@ -28,7 +29,7 @@ COLOR_CHOICES: Final = ("auto", "always", "never")
 
 
 def state_at(game: AnyGame, path: Path, step: int) -> tuple[Any, Any]:
-    """The record's :class:`~tajmahal.arena.record.Replay` and its state after
+    """The record's :class:`~tajmahal.arena.replayer.Replay` and its state after
     decision ``step`` (0: the start)."""
     done = replay(game, path)
     state = game.new_game(game.setup_from_data(done.header["setup"]))

@@ -37,7 +37,8 @@ import orjson
 from .game import AnyGame
 from .names import shown_names
 from .offers import first_part
-from .record import RecordError, Replay, read_lines, replay
+from .record import RecordError, read_lines
+from .replayer import Replay, replay
 
 
 class Fragments:

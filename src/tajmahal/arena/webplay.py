@@ -37,8 +37,8 @@ from . import containment
 from .connection import Connection, InProcessConnection
 from .game import AnyGame
 from .names import unique_names
-from .record import Replay
 from .referee import BotSpec, connect, deal, play_match
+from .replayer import Replay
 from .signals import terminate_as_interrupt
 from .terms import DEFAULT_HANDSHAKE, MatchConfig, MatchResult, TimeControl
 from .viewer import asset

@@ -1,5 +1,5 @@
 """What the referee writes in a record, field by field: the checks a replay
-makes beyond the game's own (:mod:`~tajmahal.arena.record` replays the game).
+makes beyond the game's own (:mod:`~tajmahal.arena.replayer` replays the game).
 
 - **Fields**: each line has exactly the fields the referee writes (an unknown
   one is named); names, versions, commands and texts are what the referee could

@@ -109,6 +109,10 @@ def api_routes(ctx: Context) -> list[Any]:
         seated = queries.faults_of_owner(conn, owner[1], _int(request.query_params, "limit", 50))
         return _with_fault_details(ctx, conn, seated)
 
+    def my_requests(request: Request, conn: Any) -> Any:
+        owner = _owner(ctx, request)
+        return queries.requests_of_owner(conn, owner[0], _int(request.query_params, "limit", 20))
+
     def record(request: Request) -> Response:
         from sqlalchemy import select
 
@@ -188,6 +192,7 @@ def api_routes(ctx: Context) -> list[Any]:
         Route(f"{API}/head-to-head/{{a}}/{{b}}", reading(head_to_head)),
         Route(f"{API}/me", reading(me)),
         Route(f"{API}/me/games", reading(my_games)),
+        Route(f"{API}/me/requests", reading(my_requests)),
         Route(f"{API}/requests", request_games, methods=["POST"]),
         Route(f"{API}/schemas/{{name}}", schema),
     ]

@@ -12,7 +12,8 @@ its API, so that it can be put on a network.
   pages keep an owner's token in the browser's session storage (per origin).
 - **Rate limits** for each client address: tokens refused (:data:`SIGN_INS`),
   uploads (:data:`UPLOADS`) and other writes (:data:`WRITES`) in a sliding
-  window; past one, 429 with ``Retry-After``.
+  window, on the gate's clock (monotonic seconds); past one, 429 with
+  ``Retry-After`` (the seconds until the oldest event leaves the window).
 - **Headers** on every answer: a Content-Security-Policy that runs only the
   ladder's own scripts (:data:`PAGE_POLICY`; a page with inline script names
   its hash itself), no framing but by the ladder's own pages, no referrer, no
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Final
 
 import orjson
@@ -118,7 +119,7 @@ def allowed_hosts(host: str, port: int, names: Collection[str]) -> frozenset[str
 
 class LadderGate:
     """The checks above around the ladder's application ``app``; ``hosts`` from
-    :func:`allowed_hosts`."""
+    :func:`allowed_hosts`; the limits' windows on ``clock`` (seconds)."""
 
     def __init__(
         self,
@@ -127,9 +128,11 @@ class LadderGate:
         sign_ins: Limit = SIGN_INS,
         uploads: Limit = UPLOADS,
         writes: Limit = WRITES,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
         self.hosts = hosts
+        self.clock = clock
         self.sign_ins = Limiter(sign_ins)
         self.uploads = Limiter(uploads)
         self.writes = Limiter(writes)
@@ -141,7 +144,7 @@ class LadderGate:
         send = with_headers(send, HEADERS)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         client = scope["client"][0] if scope.get("client") else "-"
-        now = time.monotonic()
+        now = self.clock()
         refusal = self.refusal(scope, headers, client, now)
         if refusal is not None:
             status, text, wait = refusal
@@ -186,7 +189,7 @@ class LadderGate:
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start" and message.get("status") == 401:
-                self.sign_ins.add(client, time.monotonic())
+                self.sign_ins.add(client, self.clock())
             await send(message)
 
         return sending

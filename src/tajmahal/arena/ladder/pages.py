@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..livehub import LiveHub, live_routes
-from ..text import printable
 from ..webpages import render, static_routes
 from .api import API, Context
 from .charts import MAX_POINTS, interval_bar, rating_chart, sparkline
@@ -118,8 +117,7 @@ def page_routes(ctx: Context, hub: LiveHub) -> list[Any]:
                                                                  "ladder.js"),
                         data={"events": f"{API}/live/{_key(number)}/events",
                               "replay": f"/games/{number}", "finished": f"{API}/games/{number}"})
-        data["error_line"] = printable(data["error"].strip().splitlines()[-1]
-                                       if data["error"] else "", limit=300)
+        data["error_line"] = queries.error_line(data["error"]) or ""
         replay = f"/games/{number}/replay" if data["status"] == FINISHED else None
         return page("game.html", f"Game {number}", g=data, replay=replay)
 

@@ -16,6 +16,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, bindparam, desc, func, select
 from sqlalchemy.sql import Select
 
+from ..text import printable
 from ..tournament.standings import RATING_Z
 from .charts import thinned
 from .database import LadderError
@@ -31,6 +32,7 @@ from .schema import (
     owners,
     rating_history,
     ratings,
+    requests,
     seats,
     versions,
 )
@@ -370,3 +372,32 @@ def faults_of_owner(conn: Connection, owner: str, limit: int = 50) -> list[dict[
     return [{"game": r.id, "finished": r.finished, "kind": r.kind, "seat": r.seat,
              "bot": r.name, "version": r.number, "rank": r.rank, "fault": r.fault,
              "log": bool(r.log)} for r in rows]
+
+
+def error_line(error: str | None) -> str | None:
+    """What a game's error says in one line (its last: a traceback's last line is
+    the error), control characters shown as escapes; None: no error."""
+    lines = (error or "").strip().splitlines()
+    return printable(lines[-1], limit=300) if lines else None
+
+
+def requests_of_owner(conn: Connection, owner_id: int, limit: int = 20
+                      ) -> list[dict[str, Any]]:
+    """The latest requests of the owner ``owner_id``, newest first, each with its
+    games: who sits where, where each stands (scheduled, finished or void), how
+    often it failed and why (its error's last line)."""
+    rows = conn.execute(
+        select(requests.c.id, requests.c.created)
+        .where(requests.c.owner_id == owner_id)
+        .order_by(desc(requests.c.id))
+        .limit(max(1, min(limit, MAX_LIMIT)))
+    ).all()
+    made: dict[int, list[dict[str, Any]]] = {r.id: [] for r in rows}
+    if made:
+        found = conn.execute(select(games).where(games.c.request_id.in_(list(made)))
+                             .order_by(games.c.id)).all()
+        seated = _seats_of(conn, [g.id for g in found])
+        for g in found:
+            made[g.request_id].append({**_game(g, seated[g.id]), "tries": g.tries,
+                                       "error": error_line(g.error)})
+    return [{"request": r.id, "requested": r.created, "games": made[r.id]} for r in rows]

@@ -21,15 +21,17 @@ MAX_CONNECTIONS: Final = 1000
 REQUEST_TIME: Final = 120.0
 
 
-def web_app(ctx: Context, host: str, port: int, names: Sequence[str] = ()) -> Any:
+def web_app(ctx: Context, host: str, port: int, names: Sequence[str] = (), **gate: Any) -> Any:
     """The API and the pages of the ladder of ``ctx`` for a server on
-    ``host:port`` that answers to the host ``names`` too (see :mod:`.gate`)."""
+    ``host:port`` that answers to the host ``names`` too, behind a
+    :class:`~.gate.LadderGate` (``gate``: its limits and clock, if not its own)."""
     from ..livehub import LiveHub
     from .gate import LadderGate, allowed_hosts
     from .pages import page_routes
 
     hub = LiveHub(ctx.place.live_dir)
-    return LadderGate(make_app(ctx, page_routes(ctx, hub)), allowed_hosts(host, port, names))
+    return LadderGate(make_app(ctx, page_routes(ctx, hub)), allowed_hosts(host, port, names),
+                      **gate)
 
 
 def serve_command(registry: GameRegistry) -> click.Command:

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..game import AnyGame
-from ..record import SETUP_SEED, RecordError, record_ends, replay
+from ..record import SETUP_SEED, RecordError, record_ends
+from ..replayer import replay
 from ..text import printable, quote
 from .journal import Finished, TournamentDir
 from .plan import Plan
@@ -160,7 +161,7 @@ def record_mismatch(
     """Why the record at ``path`` is not that of a game of ``seed`` between ``bots``
     (in seat order; ``variant`` None: any) that ended in ``result`` (as the referee
     reports it); None when it is.  ``replayed``: every action of the record is
-    replayed too (:func:`~tajmahal.arena.record.replay`); else its header and
+    replayed too (:func:`~tajmahal.arena.replayer.replay`); else its header and
     result lines alone are read (what a worker that no bot can reach wrote).
     ``setup_seed``: the seed its setup was drawn from (None: ``seed`` itself)."""
     if not path.is_file():

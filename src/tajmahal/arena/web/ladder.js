@@ -3,8 +3,9 @@
 // it is kept in this browser's storage for this origin (the tab's sessionStorage,
 // or localStorage when they ask to stay signed in), never in a cookie, and sent as
 // "Authorization: Bearer ..." with their requests only (see ladder/gate.py). The
-// owner's page (/owner): their bots, uploads, requested games, and the faults and
-// logs of their bots' games. Every text from the server is shown as text.
+// owner's page (/owner): their bots, uploads, the games they requested (queued,
+// playing now, finished or void, and why), and the faults and logs of their bots'
+// games. Every text from the server is shown as text.
 const OWNER_KEY = "tajmahal-ladder-owner";
 const owner = {
   token: () => sessionStorage.getItem(OWNER_KEY) || localStorage.getItem(OWNER_KEY),
@@ -97,7 +98,7 @@ async function dashboard(me) {
     names.append(option);
   }
   if (!me.bots.length) list.append(text("li", "none yet: upload one below"));
-  await Promise.all([requestChoices(me), myGames()]);
+  await Promise.all([requestChoices(me), myRequests(), myGames()]);
 }
 
 async function requestChoices(me) {
@@ -154,6 +155,66 @@ async function requestGames(event) {
   }
   const made = await answer.json();
   say("request-result", `requested: game${made.games.length > 1 ? "s" : ""} ${made.games.join(", ")} (played before the schedule's next games)`, true);
+  await myRequests();
+}
+
+// Seconds between two looks at the requested games while one of them waits or plays.
+const REQUESTS_REFRESH = 5;
+let requestsTimer = null;
+
+function seatsText(seats) {
+  return seats.map((s) => `${s.bot}@${s.version}` + (s.rank == null ? "" : ` ${s.rank}.`)
+    + (s.fault ? ` (${s.fault})` : "")).join(", ");
+}
+
+// Where a requested game stands: [state, what the page says, a link's text].
+function requestedState(g, playing) {
+  const failed = g.tries ? `failed ${g.tries} time${g.tries > 1 ? "s" : ""}` : "";
+  if (g.status === "finished") return ["finished", `finished ${when(g.finished)}`, "see the game"];
+  if (g.status === "void") return ["void", `void: ${failed}, not played: ${g.error || "no reason kept"}`, ""];
+  if (playing.has(g.game)) return ["playing", "playing now", "watch it"];
+  if (g.tries) return ["again", `queued again (${failed}: ${g.error || "no reason kept"})`, ""];
+  return ["queued", "queued", ""];
+}
+
+function when(stamp) {
+  return (stamp || "").replace("T", " ").slice(0, 16);
+}
+
+async function myRequests() {
+  clearTimeout(requestsTimer);
+  const table = el("my-requests");
+  const [answer, live] = await Promise.all([owner.fetch("/api/v1/me/requests?limit=20"),
+    fetch("/api/v1/live", {cache: "no-store"})]);
+  if (!answer.ok) return;
+  const made = await answer.json();
+  const playing = new Set(live.ok ? (await live.json()).map((g) => g.game) : []);
+  const head = document.createElement("tr");
+  head.append(text("th", "game"), text("th", "requested", "name wide"), text("th", "bots", "name"),
+    text("th", "state", "name"));
+  table.replaceChildren(head);
+  let waiting = false;
+  for (const r of made) {
+    for (const g of r.games) {
+      const [state, said, linkText] = requestedState(g, playing);
+      waiting ||= state !== "finished" && state !== "void";
+      const row = document.createElement("tr"), game = document.createElement("td");
+      const link = text("a", g.game), cell = text("td", said, `name state ${state}`);
+      link.href = `/games/${g.game}`;
+      game.append(link);
+      if (linkText) {
+        const more = text("a", linkText);
+        more.href = `/games/${g.game}`;
+        cell.append(" · ", more);
+      }
+      row.dataset.game = g.game;
+      row.dataset.state = state;
+      row.append(game, text("td", when(r.requested), "name wide"), text("td", seatsText(g.seats), "name"), cell);
+      table.append(row);
+    }
+  }
+  if (!made.length) table.append(text("tr", "no request yet: tick the bots above"));
+  if (waiting) requestsTimer = setTimeout(myRequests, REQUESTS_REFRESH * 1000);
 }
 
 async function myGames() {
@@ -179,7 +240,7 @@ async function myGames() {
       button.onclick = () => showLog(r.game, r.seat);
       log.append(button);
     }
-    row.append(game, text("td", (r.finished || "").replace("T", " ").slice(0, 16), "name"),
+    row.append(game, text("td", when(r.finished), "name"),
       text("td", `${r.bot}@${r.version}`, "name"), text("td", r.seat), text("td", r.rank ?? ""), fault, log);
     table.append(row);
   }
