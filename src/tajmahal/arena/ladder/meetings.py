@@ -20,10 +20,11 @@ the games finished in.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, case, select
+from sqlalchemy import Connection, and_, bindparam, case, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..tournament.standings import ahead
@@ -99,14 +100,21 @@ def recount(conn: Connection) -> None:
         conn.execute(meetings.insert(), rows)
 
 
+# The statements of every game's end, built once (SQLAlchemy then reuses their
+# compiled form: building them anew for each game cost more than the rest).
+_DEAL: Final = select(games.c.deal).where(games.c.id == bindparam("g"))
+_OF_GAME: Final = _seat_pairs(games.c.id == bindparam("g"))
+_OF_DEAL: Final = _seat_pairs(games.c.deal == bindparam("d"))
+
+
 def count_game(conn: Connection, game_id: int) -> None:
     """Add the finished rated game ``game_id`` to its pairs' sums (call it in the
     transaction that records its end).  A deal already met by a pair grows its
     cluster: what the game adds is the sums of its deal's games with it less
     those without it."""
-    deal = conn.execute(select(games.c.deal).where(games.c.id == game_id)).scalar()
-    which = games.c.id == game_id if deal is None else games.c.deal == deal
-    rows = conn.execute(_seat_pairs(which)).all()
+    deal = conn.execute(_DEAL, {"g": game_id}).scalar()
+    rows = conn.execute(_OF_GAME if deal is None else _OF_DEAL,
+                        {"g": game_id, "d": deal}).all()
     with_it = summed(rows)
     without = summed(r for r in rows if r[0] != game_id)
     added = []
@@ -124,9 +132,14 @@ def _row(pair: Pair, sums: Sequence[Any]) -> dict[str, Any]:
 
 
 def _add(conn: Connection) -> Any:
+    return _adding(conn.dialect.name)
+
+
+@functools.cache
+def _adding(dialect: str) -> Any:
     """An insert of a pair's row that adds to the row already there (both
     dialects say it alike)."""
-    insert = (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(meetings)
+    insert = (postgresql if dialect == "postgresql" else sqlite).insert(meetings)
     now = insert.excluded
     return insert.on_conflict_do_update(
         index_elements=[meetings.c.bot_id, meetings.c.other_id],
