@@ -151,6 +151,7 @@ def fill(root: Path, bots: int, games: int) -> Path:
     from sqlalchemy import insert, update
 
     from tajmahal.arena.ladder.database import now
+    from tajmahal.arena.ladder.meetings import recount
     from tajmahal.arena.ladder.rating import INITIAL, rate
     from tajmahal.arena.ladder.roster import Stored, add_version
     from tajmahal.arena.ladder.schema import games as games_table
@@ -192,6 +193,7 @@ def fill(root: Path, bots: int, games: int) -> Path:
             conn.execute(update(ratings).where(ratings.c.version_id == version).values(
                 mu=mu, sigma=sigma, games=played, wins=wins, rank_sum=rank_sum))
         conn.execute(update(ladder).values(planned_rounds=games // 16))
+        recount(conn)  # the head-to-head sums, as the games' ends keep them
     db.close()
     return place.root
 
@@ -237,9 +239,9 @@ def p95(values: list[float]) -> float:
 
 
 @contextmanager
-def served(root: Path) -> Iterator[int]:
+def served(root: Path) -> Iterator[tuple[int, int]]:
     """``tajmahal ladder serve`` on the ladder in ``root``, on a free port,
-    started: the port; stopped after."""
+    started: the port and the server's process id; stopped after."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -255,7 +257,7 @@ def served(root: Path) -> Iterator[int]:
                 time.sleep(0.05)
         else:
             raise RuntimeError("ladder serve did not start")
-        yield port
+        yield port, server.pid
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -265,7 +267,7 @@ def pages(quick: bool) -> list[Result]:
     answers = 40 if quick else 300
     with tempfile.TemporaryDirectory() as tmp:
         root = fill(Path(tmp) / "ladder", 50, 10_000)
-        with served(root) as port:
+        with served(root) as (port, _):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             times: dict[str, list[float]] = {"/": [], "/bots/bot07": []}
             for _ in range(3):  # the first answers: imports, templates, caches

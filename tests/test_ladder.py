@@ -18,10 +18,23 @@ from sqlalchemy import select, text, update
 from tajmahal.arena.ladder import queries
 from tajmahal.arena.ladder.database import open_database
 from tajmahal.arena.ladder.schedule import rated_prefix
-from tajmahal.arena.ladder.schema import games, ladder, owners, rating_history, ratings
+from tajmahal.arena.ladder.schema import (
+    REVISION,
+    bots,
+    games,
+    ladder,
+    meetings,
+    owners,
+    rating_history,
+    ratings,
+    seats,
+    versions,
+)
 from tajmahal.arena.ladder.store import find
 from tajmahal.arena.sandbox import unavailable
 from tajmahal.arena.terms import REPRODUCIBLE_SEEDS
+from tajmahal.arena.tournament.standings import ahead
+from tajmahal.arena.tournament.stats import clustered_mean
 
 pytestmark = pytest.mark.once  # the ladder's logic does not depend on the engine
 
@@ -106,7 +119,9 @@ def test_a_class_ladder_end_to_end(tmp_path: Path, ladder_db: str | None) -> Non
             met = queries.head_to_heads(conn, name)
             others = [r["bot"] for r in table if r["bot"] != name]
             pairs = [queries.head_to_head(conn, name, other) for other in sorted(others)]
-            assert met == [p for p in pairs if p["games"]] and met
+            assert met == [{**{k: v for k, v in p.items() if k != "last_games"},
+                            "last_game": p["last_games"][0]} for p in pairs if p["games"]]
+            assert met
     db.close()
 
 
@@ -211,10 +226,21 @@ def test_verify_finds_what_was_changed_either_side(tmp_path: Path, ladder_db: st
     (where / "games" / "000099.jsonl").unlink()
     db = database(where)
     with db.write() as conn:
+        kept_mu = conn.execute(select(ratings.c.mu).where(ratings.c.version_id == 1)).scalar()
         conn.execute(update(ratings).where(ratings.c.version_id == 1).values(mu=99.0))
     db.close()
     code, _, err = lad(where, "verify")
     assert code == 1 and "version 1: its rating and totals are not what re-rating" in err
+    db = database(where)
+    with db.write() as conn:
+        conn.execute(update(ratings).where(ratings.c.version_id == 1).values(mu=kept_mu))
+        conn.execute(update(meetings).where(meetings.c.bot_id == 2)
+                     .values(ahead=meetings.c.ahead + 0.5))
+    db.close()
+    code, _, err = lad(where, "verify")
+    assert code == 1 and "the head-to-head sums of 1 pairs of bots are not those of their " \
+        "games (first: bot 2 against bot 1)" in err
+    assert "re-rating" not in err
 
 
 def test_the_seed_fixes_the_schedule_and_the_ratings(
@@ -270,7 +296,7 @@ def test_bad_input_gets_one_line(tmp_path: Path, ladder_db: str | None) -> None:
     assert code == 1 and "no ladder in" in err and len(err.strip().splitlines()) == 1
     if ladder_db is not None:
         code, _, err = cli("ladder", "init", str(tmp_path / "again"), "--db", ladder_db)
-        assert code == 1 and "already holds a ladder (schema 0001)" in err
+        assert code == 1 and f"already holds a ladder (schema {REVISION})" in err
         assert not (tmp_path / "again").exists()  # nothing half-made left behind
     db = database(where)
     with db.write() as conn:
@@ -279,15 +305,55 @@ def test_bad_input_gets_one_line(tmp_path: Path, ladder_db: str | None) -> None:
         conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
     db.close()
     code, _, err = lad(where, "standings")
-    assert code == 1 and "has the ladder schema '9999', which this tajmahal (schema 0001) " \
-        "does not know" in err
+    assert code == 1 and "has the ladder schema '9999', which this tajmahal (schema " \
+        f"{REVISION}) does not know" in err
     db = database_unchecked(where)
     with db.begin() as conn:
-        conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+        conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": REVISION})
     db.dispose()
     code, _, err = lad(where, "standings")
     assert code == 1 and "the ladder's game is not installed here: no game" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_head_to_heads_are_kept_as_games_finish(tmp_path: Path, ladder_db: str | None) -> None:
+    """Duplicate deals (a deal a cluster of three games), finished out of order by
+    two workers: the sums kept give what the games give, worked out here from
+    the seats, deal by deal, as the tournament's standings work them out."""
+    where = init(tmp_path, ladder_db, "--players", "3", "--round", "6", "--duplicate",
+                 "--seed", "4")
+    names = ("greedy", "random", "first")
+    for name in names:
+        ok(where, "add", name, name)
+    ok(where, "run", "--games", "12", "-j", "2", "-q")
+    assert ok(where, "verify").strip().endswith("12 rated games re-rated: OK")
+    db = database(where)
+    with db.read() as conn:
+        rows = conn.execute(
+            select(games.c.id, games.c.deal, bots.c.name, seats.c.rank)
+            .join(seats, seats.c.game_id == games.c.id)
+            .join(versions, versions.c.id == seats.c.version_id)
+            .join(bots, bots.c.id == versions.c.bot_id)
+            .where(games.c.status == "finished", games.c.kind == "rated")).all()
+        for name in names:
+            for other in names:
+                if other == name:
+                    continue
+                deals: dict[int, list[float]] = {}
+                played: list[int] = []
+                for game in {r.id for r in rows}:
+                    seated = {r.name: r for r in rows if r.id == game}
+                    share = ahead(seated[name].rank, seated[other].rank)
+                    cluster = deals.setdefault(seated[name].deal, [0.0, 0])
+                    cluster[0] += share
+                    cluster[1] += 1
+                    played.append(game)
+                assert len(deals) == 4 and {n for _, n in deals.values()} == {3}
+                met = queries.head_to_head(conn, name, other)
+                expected = clustered_mean([(s, int(n)) for s, n in deals.values()], (0.0, 1.0))
+                assert met["ahead"] == expected.to_data() and met["games"] == 12
+                assert met["last_games"] == sorted(played, reverse=True)
+    db.close()
 
 
 def database_unchecked(where: Path) -> Any:
@@ -307,16 +373,53 @@ def test_the_schema_is_alembics_newest_and_upgrade_keeps_it(
     from alembic.script import ScriptDirectory
 
     from tajmahal.arena.ladder import database
-    from tajmahal.arena.ladder.schema import REVISION, REVISIONS
+    from tajmahal.arena.ladder.schema import REVISIONS
 
     config = Config()
     config.set_main_option("script_location", str(Path(database.__file__).with_name("migrations")))
     script = ScriptDirectory.from_config(config)
     assert script.get_current_head() == REVISION == REVISIONS[-1]
     assert [r.revision for r in script.walk_revisions()][::-1] == list(REVISIONS)
-    where = init(tmp_path, ladder_db, "--players", "2")
+    where = init(tmp_path, ladder_db, "--players", "2", "--round", "2")
     assert ok(where, "upgrade").strip() == f"schema {REVISION}: up to date"
     assert ok(where, "standings", "--json").strip() == "[]"
+    for name in ("a", "b"):
+        ok(where, "add", name, "random")
+    ok(where, "run", "--games", "4", "-j", "1", "-q")
+    made = database_unchecked(where)
+    with made.connect() as conn:
+        tables = schema_of(conn)
+        pair = queries.head_to_head(conn, "a", "b")
+    with made.begin() as conn:  # the ladder as schema 0001 made it
+        conn.execute(text("DROP TABLE meetings"))
+        conn.execute(text("DROP INDEX games_by_deal"))
+        conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    code, _, err = lad(where, "standings")
+    assert code == 1 and "has the ladder schema 0001, older than this tajmahal's" in err
+    assert ok(where, "upgrade").strip() == f"schema 0001 -> {REVISION}"
+    with made.connect() as conn:  # the same schema as a new ladder's, its sums counted
+        assert schema_of(conn) == tables
+        assert queries.head_to_head(conn, "a", "b") == pair and pair["games"] == 4
+    made.dispose()
+    assert ok(where, "verify").strip().endswith("OK")
+
+
+def schema_of(conn: Any) -> dict[str, Any]:
+    """Each table's columns (name, type, nullable, key), foreign keys and indexes."""
+    from sqlalchemy import inspect
+
+    seen = inspect(conn)
+    return {
+        table: (
+            [(c["name"], str(c["type"]), c["nullable"], c.get("primary_key"))
+             for c in seen.get_columns(table)],
+            sorted((tuple(f["constrained_columns"]), f["referred_table"])
+                   for f in seen.get_foreign_keys(table)),
+            sorted((i["name"], tuple(i["column_names"])) for i in seen.get_indexes(table)),
+            seen.get_pk_constraint(table)["constrained_columns"],
+        )
+        for table in sorted(seen.get_table_names())
+    }
 
 
 class Failing:

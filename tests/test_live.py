@@ -4,6 +4,7 @@ unwatched games, and one channel for any number of spectators."""
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import os
 import signal
@@ -29,10 +30,21 @@ from tajmahal.arena.watch import Watch, paced
 pytest.importorskip("uvicorn")
 pytest.importorskip("jinja2")
 
-#: The keys a spectator's events may hold (anything else would be news).
-KEYS = {"type", "title", "names", "sources", "started", "ready", "legend", "board",
-        "document", "log", "scores", "picture", "last", "result", "decision", "seat", "text",
-        "lines", "by", "part", "told", "ranks", "breakdown", "faults", "kind", "detail", "game"}
+#: The keys a spectator's events may hold (anything else would be news): the
+#: unchanging pictures (the board, the document, the legend) only by name.
+KEYS = {"type", "title", "names", "sources", "started", "ready", "pictures", "log", "scores",
+        "picture", "last", "result", "decision", "seat", "text", "lines", "by", "part", "told",
+        "ranks", "breakdown", "faults", "kind", "detail", "game"}
+
+
+def fetched(port: int, path: str, headers: dict[str, str]) -> tuple[int, bytes, dict[str, str]]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request("GET", path, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, answer.read(), {k.lower(): v for k, v in answer.getheaders()}
+    finally:
+        connection.close()
 
 
 def events_of(port: int, path: str, token: str | None, into: list[tuple[str, Any]]) -> int:
@@ -100,12 +112,26 @@ def test_a_spectator_is_sent_the_public_view_only_while_the_game_is_played(
         result = run_match(game, setup, specs, MatchConfig(record=record, on_step=hook), seed)
         writer.finish(result)
         reader.join(timeout=60)
+        named = {data["pictures"] for _, data in received if data.get("pictures")}
+        assert len(named) == 1  # made once for the game, fetched apart
+        path = f"/api/live/pictures/{named.pop()}"
+        assert fetched(port, path, {})[0] == 403  # the page's own only
+        auth = {"Authorization": f"Bearer {token}"}
+        status, body, headers = fetched(port, path, auth)
+        pictures = orjson.loads(body)
+        assert status == 200 and set(pictures) == {"legend", "board", "document"}
+        assert "<svg" in pictures["document"] and pictures["board"] and pictures["legend"]
+        assert "immutable" in headers["cache-control"] and path.endswith(headers["etag"].strip('"'))
+        packed = fetched(port, path, {**auth, "Accept-Encoding": "gzip"})
+        assert packed[2]["content-encoding"] == "gzip" and gzip.decompress(packed[1]) == body
+        assert fetched(port, path, {**auth, "If-None-Match": headers["etag"]})[0] == 304
+        assert fetched(port, "/api/live/pictures/" + "0" * 64, auth)[0] == 404
     kinds = [kind for kind, _ in received]
     assert kinds[0] == "view" and kinds[-1] == "end" and kinds.count("end") == 1
     during = [data for kind, data in received if kind != "end"]
     assert len(during) > 3  # the game came in parts as it was played
     assert keys_in(received) <= KEYS
-    text = orjson.dumps(during).decode()
+    text = orjson.dumps([during, pictures]).decode()
     assert str(seed) not in text and "setup" not in text
     assert 'class="hand"' not in text and 'id="hand-' not in text  # no seat's hand drawn
     # every line only a seat was told (its draws, its secret cards) never reached them

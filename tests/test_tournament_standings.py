@@ -18,7 +18,7 @@ from tajmahal.arena.tournament.standings import (
     standings_csv,
     win_credits,
 )
-from tajmahal.arena.tournament.stats import clustered_mean, t_cdf, t_quantile
+from tajmahal.arena.tournament.stats import Moments, clustered_mean, t_cdf, t_quantile
 
 # Student t 97.5% quantiles from printed tables.
 T975 = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764, 9: 2.2622, 29: 2.0452, 120: 1.9799}
@@ -60,6 +60,27 @@ def test_clustered_mean_clips_and_needs_two_clusters() -> None:
     one = clustered_mean([(3.0, 2)])
     assert (one.mean, one.low, one.high) == (1.5, None, None)
     assert math.isnan(clustered_mean([]).mean)
+
+
+def test_moments_give_the_clustered_mean_of_their_clusters() -> None:
+    """The sums a database keeps (a ladder's head-to-heads) give the same estimate
+    as the clusters themselves: the unequal clusters above (sums 3, 0, 3 over
+    counts 3, 1, 2: sum S^2 = 18, sum S n = 15, sum n^2 = 14), and shares of
+    1/2 steps in random clusters."""
+    e = Moments(clusters=3, count=6, total=6.0, squares=18.0, cross=15.0,
+                count_squares=14).estimate()
+    assert e.mean == 1.0 and e.half == pytest.approx(1.24208, abs=1e-4)
+    rng = random.Random(7)
+    for _ in range(200):
+        clusters = [(rng.randint(0, 2 * n) / 2, n) for n in
+                    (rng.randint(1, 5) for _ in range(rng.randint(1, 9)))]
+        moments = Moments(len(clusters), sum(n for _, n in clusters),
+                          sum(s for s, _ in clusters), sum(s * s for s, _ in clusters),
+                          sum(s * n for s, n in clusters), sum(n * n for _, n in clusters))
+        got, expected = moments.estimate((0.0, 1.0)), clustered_mean(clusters, (0.0, 1.0))
+        assert got.to_data() == expected.to_data()
+        assert got.half == pytest.approx(expected.half, abs=1e-12) or got.half is None
+    assert math.isnan(Moments(0, 0, 0.0, 0.0, 0.0, 0).estimate().mean)
 
 
 def test_win_credits_share_first_place() -> None:

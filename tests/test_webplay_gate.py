@@ -186,3 +186,22 @@ def test_a_request_that_never_comes_whole_is_dropped(monkeypatch: pytest.MonkeyP
         slow.close()
     finally:
         game.stop()
+
+
+def test_answers_go_out_at_once_nagle_off() -> None:
+    """Every connection the server takes has Nagle's algorithm off: with it on, an
+    answer written in two parts (headers, then body) waited for the client's
+    delayed acknowledgement, 40 ms on each answer of a kept-alive connection."""
+    game = Served()
+    kept = http.client.HTTPConnection("127.0.0.1", game.port, timeout=10)
+    try:
+        kept.request("GET", "/api/state?since=0", headers={"Authorization": bearer(game)})
+        assert kept.getresponse().read() and kept.sock is not None
+        connections = game.server.server.server_state.connections
+        assert connections
+        for protocol in connections:
+            sock = protocol.transport.get_extra_info("socket")
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        kept.close()
+        game.stop()

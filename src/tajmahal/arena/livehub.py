@@ -11,6 +11,13 @@ change as it comes (``steps``, ``end``), as server-sent events
 again), and the stream ends with the game.  What a spectator is sent is what
 :class:`~tajmahal.arena.live.LiveFeed` keeps of the file: the public view only.
 
+The parts of the picture that never change (the board, the document around
+the fragments, the legend: two thirds of what a spectator was sent) are not in
+the events: a ``view`` or ``start`` names them by their SHA-256
+(``pictures``), and ``PREFIX/pictures/SHA256`` serves them, made and
+compressed once, to be kept by the browser for good (every game of a kind has
+the same board: a spectator fetches it once, whatever the games it watches).
+
 :func:`live_routes` gives the routes (starlette) of a list of the games under
 way and of each one's events.
 """
@@ -19,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import hashlib
 import os
 import re
 import secrets
@@ -27,6 +36,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import orjson
+from attrs import frozen
 
 from .live import WATCH, LiveFeed
 
@@ -38,6 +48,10 @@ KEEPALIVE: Final = 15.0
 BEHIND: Final = 64
 #: What a game's key (its live file's stem) may be.
 KEY: Final = re.compile(r"[0-9A-Za-z_+-][0-9A-Za-z._+-]{0,63}")
+#: The unchanging parts of the pictures, as a game's events name them.
+PICTURES: Final = ("legend", "board", "document")
+#: Pictures kept to be served, at most (every game of a kind shares one).
+PICTURES_KEPT: Final = 32
 _END_MARK: Final = b'{"type":"end"'
 
 
@@ -59,6 +73,21 @@ def merged(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:
             out.append(change)
     return out
+
+
+@frozen
+class Pictures:
+    """The unchanging parts of a game's pictures (:data:`PICTURES`) as JSON, and
+    compressed (gzip, made once), named by the JSON's SHA-256."""
+
+    digest: str
+    text: bytes
+    packed: bytes
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> Pictures:
+        text = orjson.dumps({k: data.get(k) for k in PICTURES})
+        return cls(hashlib.sha256(text).hexdigest(), text, gzip.compress(text, mtime=0))
 
 
 def under_way(folder: Path) -> list[dict[str, Any]]:
@@ -112,7 +141,8 @@ class Channel:
     def join(self) -> asyncio.Queue[bytes | None]:
         """A new spectator's queue, the game so far first in it."""
         if self.view is None:
-            self.view = event("view", self.feed.view)
+            assert self.feed.view is not None
+            self.view = event("view", self.hub.named(self.feed.view))
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(BEHIND)
         queue.put_nowait(self.view)
         if self.feed.ended or self.closed:
@@ -126,6 +156,8 @@ class Channel:
             self.close()
 
     async def follow(self) -> None:
+        loop = asyncio.get_running_loop()
+        news = loop.time()
         while not self.closed:
             await asyncio.sleep(self.hub.poll)
             changes = self.feed.poll()
@@ -134,10 +166,14 @@ class Channel:
                 self.close()
                 return
             if not changes:
+                if loop.time() - news >= KEEPALIVE:  # a comment keeps the connections open
+                    news = loop.time()
+                    self.send(b": still here\n\n")
                 continue
+            news = loop.time()
             self.view = None
             for change in merged(changes):
-                self.send(event(change["type"], change))
+                self.send(event(change["type"], self.hub.named(change)))
             if self.feed.ended:
                 self.close()
                 return
@@ -177,6 +213,29 @@ class LiveHub:
         self.channels: dict[str, Channel] = {}
         #: This server's part of its watch marks' names.
         self.ident = secrets.token_hex(6)
+        #: The pictures named in the events sent, by their texts (the latest last),
+        #: and by digest.
+        self.pictures: dict[tuple[Any, Any, bytes], Pictures] = {}
+        self.digests: dict[str, Pictures] = {}
+
+    def named(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` (a view, a change) with its unchanging pictures, if it holds
+        them, named instead (``pictures``: their digest; None until the game's
+        start): kept here to be served."""
+        if not any(k in data for k in PICTURES):
+            return data
+        shown = {k: v for k, v in data.items() if k not in PICTURES}
+        if not data.get("board") and not data.get("document"):
+            return {**shown, "pictures": None}
+        # (the same texts as the last time: a dictionary's look, their hashes kept)
+        key = (data.get("board"), data.get("document"), orjson.dumps(data.get("legend")))
+        kept = self.pictures.pop(key, None) or Pictures.of(data)
+        self.pictures[key] = kept
+        self.digests[kept.digest] = kept
+        while len(self.pictures) > PICTURES_KEPT:
+            gone = self.pictures.pop(next(iter(self.pictures)))
+            self.digests.pop(gone.digest, None)
+        return {**shown, "pictures": kept.digest}
 
     def channel(self, key: str) -> Channel | None:
         """The channel of game ``key``, opened if need be; None if not under way."""
@@ -200,11 +259,7 @@ class LiveHub:
         async def events() -> AsyncIterator[bytes]:
             try:
                 while True:
-                    try:
-                        message = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except TimeoutError:
-                        yield b": still here\n\n"
-                        continue
+                    message = await queue.get()
                     if message is None:
                         return
                     yield message
@@ -222,8 +277,10 @@ def live_routes(
     hub: LiveHub, prefix: str, listed: Callable[[list[dict[str, Any]]], Any] | None = None
 ) -> list[Any]:
     """``GET PREFIX``: the games under way (``listed`` may add to the list or leave
-    games out), and ``GET PREFIX/KEY/events``: a game's events (404 for a game not
-    under way)."""
+    games out), ``GET PREFIX/KEY/events``: a game's events (404 for a game not
+    under way), and ``GET PREFIX/pictures/SHA256``: the unchanging pictures the
+    events name (gzip-compressed for a client that takes it; they never change:
+    kept by the browser for a year, and its ``ETag`` answered 304)."""
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -243,4 +300,20 @@ def live_routes(
         return StreamingResponse(stream, media_type="text/event-stream", headers={
             "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    return [Route(prefix, games), Route(f"{prefix}/{{key}}/events", events)]
+    async def pictures(request: Request) -> Response:
+        found = hub.digests.get(request.path_params["digest"])
+        if found is None:
+            return JSONResponse({"error": "no such pictures (of a game under way)"},
+                                status_code=404)
+        tag = f'"{found.digest}"'
+        headers = {"ETag": tag, "Cache-Control": "public, max-age=31536000, immutable",
+                   "Vary": "Accept-Encoding"}
+        if tag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(found.packed, media_type="application/json",
+                            headers={**headers, "Content-Encoding": "gzip"})
+        return Response(found.text, media_type="application/json", headers=headers)
+
+    return [Route(prefix, games), Route(f"{prefix}/pictures/{{digest}}", pictures),
+            Route(f"{prefix}/{{key}}/events", events)]

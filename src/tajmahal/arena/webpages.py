@@ -32,6 +32,7 @@ def _environment() -> Any:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # (the package's own files: no look at each page for a change)
     )
 
 

@@ -31,10 +31,12 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     return [first + k * step for k in range(int((high - first) / step) + 1)]
 
 
-def rating_chart(history: Sequence[dict[str, Any]], width: int = 760, height: int = 260) -> str:
+def rating_chart(history: Sequence[dict[str, Any]], count: int | None = None,
+                 width: int = 760, height: int = 260) -> str:
     """A bot's rating after each of its rated games (``history``: rows with
     ``version``, ``mu``, ``low``, ``high``): ``mu`` as a line, the 95% interval
-    as a band, each version in its own colour and named where it begins."""
+    as a band, each version in its own colour and named where it begins.
+    ``count``: the games of a history given :func:`thinned` already."""
     if not history:
         return ""
     rows = thinned(history)
@@ -43,7 +45,7 @@ def rating_chart(history: Sequence[dict[str, Any]], width: int = 760, height: in
     high = max(r["high"] for r in rows)
     pad = (high - low) * 0.05 or 1.0
     low, high = low - pad, high + pad
-    count = len(history)
+    count = len(history) if count is None else count
 
     def x(k: int) -> float:
         return left + (width - left - right) * (k / max(1, len(rows) - 1))

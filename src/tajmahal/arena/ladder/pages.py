@@ -28,7 +28,7 @@ from typing import Any, Final
 from ..livehub import LiveHub, live_routes
 from ..webpages import render, static_routes
 from .api import API, Context
-from .charts import interval_bar, rating_chart, sparkline
+from .charts import MAX_POINTS, interval_bar, rating_chart, sparkline
 
 #: Games a page lists at most.
 PAGE_GAMES: Final = 50
@@ -87,14 +87,14 @@ def page_routes(ctx: Context, hub: LiveHub) -> list[Any]:
         try:
             with ctx.db.read() as conn:
                 detail = queries.bot_detail(conn, name)
-                history = queries.rating_history_of(conn, name)
+                rated, history = queries.rating_points(conn, name, MAX_POINTS)
                 meetings = queries.head_to_heads(conn, name)
                 recent = queries.game_list(conn, bot=name, limit=20)
         except LadderError as e:
             return not_found(e)
         current = next((v for v in detail["versions"] if v["current"]), None)
         return page("bot.html", detail["bot"], bot=detail, current=current,
-                    chart=rating_chart(history), meetings=meetings, games=recent,
+                    chart=rating_chart(history, rated), meetings=meetings, games=recent,
                     focus=detail["bot"])
 
     def game_list(request: Request) -> Response:

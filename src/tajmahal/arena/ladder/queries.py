@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, bindparam, desc, func, select
+from sqlalchemy import Connection, bindparam, desc, func, select
 from sqlalchemy.sql import Select
 
 from ..text import printable
-from ..tournament.standings import RATING_Z, ahead
-from ..tournament.stats import clustered_mean
+from ..tournament.standings import RATING_Z
+from .charts import thinned
 from .database import LadderError
+from .meetings import estimate
 from .schedule import rated_prefix
 from .schema import (
     FINISHED,
@@ -27,6 +28,7 @@ from .schema import (
     SCHEDULED,
     bots,
     games,
+    meetings,
     owners,
     rating_history,
     ratings,
@@ -161,16 +163,31 @@ def bot_detail(conn: Connection, name: str) -> dict[str, Any]:
 def rating_history_of(conn: Connection, name: str) -> list[dict[str, Any]]:
     """The bot's rating after each of its rated games, version by version, in
     schedule order."""
+    return [_point(r) for r in _history(conn, name)]
+
+
+def rating_points(conn: Connection, name: str, most: int) -> tuple[int, list[dict[str, Any]]]:
+    """How many rated games the bot has played, and at most ``most`` points of its
+    :func:`rating_history_of`, evenly spread, the last one kept: what a chart
+    draws (:func:`~.charts.thinned`)."""
+    rows = _history(conn, name)
+    return len(rows), [_point(r) for r in thinned(rows, most)]
+
+
+def _history(conn: Connection, name: str) -> Sequence[Any]:
     bot = _bot_row(conn, name)
-    rows = conn.execute(
+    return conn.execute(
         select(versions.c.number, rating_history.c.slot, rating_history.c.game_id,
                rating_history.c.mu, rating_history.c.sigma)
         .join(versions, versions.c.id == rating_history.c.version_id)
         .where(versions.c.bot_id == bot.id)
         .order_by(rating_history.c.slot)
-    )
-    return [{"version": r.number, "slot": r.slot, "game": r.game_id,
-             **_interval(r.mu, r.sigma)} for r in rows]
+    ).all()
+
+
+def _point(row: Any) -> dict[str, Any]:
+    return {"version": row.number, "slot": row.slot, "game": row.game_id,
+            **_interval(row.mu, row.sigma)}
 
 
 def owner_list(conn: Connection) -> list[dict[str, Any]]:
@@ -225,11 +242,11 @@ def game_list(
         query = query.where(games.c.status == status)
     if before is not None:
         query = query.where(games.c.id < before)
-    if bot is not None:
+    if bot is not None:  # (from the newest games down, each looked for in the bot's seats)
         bot_id = _bot_row(conn, bot).id
-        query = query.where(games.c.id.in_(
-            select(seats.c.game_id).join(versions, versions.c.id == seats.c.version_id)
-            .where(versions.c.bot_id == bot_id)))
+        own = conn.execute(select(versions.c.id).where(versions.c.bot_id == bot_id)).scalars()
+        query = query.distinct().join(seats, seats.c.game_id == games.c.id).where(
+            seats.c.version_id.in_(list(own)))
     rows = conn.execute(query).all()
     seated = _seats_of(conn, [r.id for r in rows])
     return [_game(r, seated[r.id]) for r in rows]
@@ -256,6 +273,10 @@ def game_detail(conn: Connection, game_id: int) -> dict[str, Any]:
     return data
 
 
+#: Last games of two bots a head-to-head lists.
+LAST_GAMES: Final = 20
+
+
 def head_to_head(conn: Connection, a: str, b: str) -> dict[str, Any]:
     """How often bot ``a`` (any version) finished ahead of bot ``b`` in the rated
     games where both sat (a tie counts 1/2), with its 95% interval (the deal as
@@ -263,63 +284,49 @@ def head_to_head(conn: Connection, a: str, b: str) -> dict[str, Any]:
     if a == b:
         raise LadderError("a head-to-head takes two different bots")
     first, second = _bot_row(conn, a), _bot_row(conn, b)
-    return _meetings(a, b, _met(conn, first.id, second.id))
-
-
-def _met(conn: Connection, bot_id: int, other_id: int | None = None) -> list[Any]:
-    """The rated games of bot ``bot_id`` with another bot (``other_id``, or any):
-    (id, deal, rank, other's rank, other's name), a row for each other seat, in the
-    order played.  From the bot's own seats (by its versions' index), not from
-    every game."""
-    own = list(conn.execute(select(versions.c.id).where(versions.c.bot_id == bot_id)).scalars())
-    mine, theirs, vb = seats.alias("mine"), seats.alias("theirs"), versions.alias("vb")
-    other = vb.c.bot_id != bot_id if other_id is None else vb.c.bot_id == other_id
-    return list(conn.execute(
-        select(games.c.id, games.c.deal, mine.c.rank, theirs.c.rank.label("other"),
-               bots.c.name)
-        .select_from(mine)
-        .join(games, games.c.id == mine.c.game_id)
-        .join(theirs, and_(theirs.c.game_id == games.c.id, theirs.c.seat != mine.c.seat))
-        .join(vb, vb.c.id == theirs.c.version_id)
-        .join(bots, bots.c.id == vb.c.bot_id)
-        .where(mine.c.version_id.in_(own), games.c.status == FINISHED, games.c.kind == RATED,
-               other)
-        .order_by(mine.c.game_id)
-    ).all())
-
-
-def _meetings(a: str, b: str, rows: Sequence[Any]) -> dict[str, Any]:
-    """The head-to-head of ``a`` and ``b`` from their games' ``rows`` (id, deal,
-    rank, other), in the order played."""
-    by_deal: dict[int, list[float]] = {}
-    wins = losses = 0
-    for r in rows:
-        share = ahead(r.rank, r.other)
-        sums = by_deal.setdefault(r.deal if r.deal is not None else -r.id, [0.0, 0])
-        sums[0] += share
-        sums[1] += 1
-        wins += share == 1.0
-        losses += share == 0.0
-    estimate = clustered_mean([(s, int(n)) for s, n in by_deal.values()], (0.0, 1.0))
-    return {
-        "bots": [a, b],
-        "games": len(rows),
-        "ahead": None if not rows else estimate.to_data(),
-        "ahead_games": wins,
-        "behind_games": losses,
-        "tied_games": len(rows) - wins - losses,
-        "last_games": [r.id for r in rows[-20:]][::-1],
-    }
+    row = conn.execute(_meetings_of(first.id).where(meetings.c.other_id == second.id)).first()
+    mine, theirs = seats.alias("mine"), seats.alias("theirs")
+    va, vb = versions.alias("va"), versions.alias("vb")
+    last = conn.execute(
+        select(games.c.id).distinct()
+        .join(mine, mine.c.game_id == games.c.id).join(va, va.c.id == mine.c.version_id)
+        .join(theirs, theirs.c.game_id == games.c.id).join(vb, vb.c.id == theirs.c.version_id)
+        .where(va.c.bot_id == first.id, vb.c.bot_id == second.id, games.c.status == FINISHED,
+               games.c.kind == RATED)
+        .order_by(desc(games.c.id)).limit(LAST_GAMES)
+    ).scalars()
+    return {**_meeting(a, b, row), "last_games": list(last)}
 
 
 def head_to_heads(conn: Connection, name: str) -> list[dict[str, Any]]:
     """The head-to-head of bot ``name`` against each bot it met in a rated game
-    (as :func:`head_to_head`), by the other bot's name: one query for all."""
-    rows = _met(conn, _bot_row(conn, name).id)
-    met: dict[str, list[Any]] = {}
-    for r in rows:
-        met.setdefault(r.name, []).append(r)
-    return [_meetings(name, other, met[other]) for other in sorted(met)]
+    (as :func:`head_to_head`, with their last game only), by the other bot's
+    name: the sums :mod:`.meetings` keeps, one row a bot."""
+    rows = conn.execute(_meetings_of(_bot_row(conn, name).id)).all()
+    return [{**_meeting(name, r.name, r), "last_game": int(r.last_game)}
+            for r in sorted(rows, key=lambda r: str(r.name))]
+
+
+def _meetings_of(bot_id: int) -> Select[Any]:
+    return (select(meetings, bots.c.name).join(bots, bots.c.id == meetings.c.other_id)
+            .where(meetings.c.bot_id == bot_id))
+
+
+def _meeting(a: str, b: str, row: Any) -> dict[str, Any]:
+    """The head-to-head of ``a`` and ``b`` from their row of sums (None: they
+    have not met)."""
+    if row is None:
+        return {"bots": [a, b], "games": 0, "ahead": None, "ahead_games": 0,
+                "behind_games": 0, "tied_games": 0}
+    played, wins, losses = int(row.games), int(row.ahead_games), int(row.behind_games)
+    return {
+        "bots": [a, b],
+        "games": played,
+        "ahead": estimate(row).to_data(),
+        "ahead_games": wins,
+        "behind_games": losses,
+        "tied_games": played - wins - losses,
+    }
 
 
 def version_ids(conn: Connection) -> dict[tuple[str, int], int]:

@@ -40,6 +40,7 @@ from ..tournament.charges import record_mismatch
 from ..tournament.executor import Executor, ExecutorLost, GameOutcome, GameTask
 from ..tournament.runner import RETRIES
 from .database import Database, LadderError, now
+from .meetings import count_game
 from .rating import INITIAL, Totals, game_credits, rate
 from .schedule import Planned, Planner, rated_prefix
 from .schema import (
@@ -316,6 +317,7 @@ class Ladder:
             )
             ranks = tuple(result["ranks"])
             if game.slot is not None:
+                count_game(conn, game.id)
                 self.done[game.slot] = (game, ranks, game_credits(result), set(faults))
                 self.rate_prefix(conn)
         return GameEnd(game.id, game.slot, self.names(game), ranks)

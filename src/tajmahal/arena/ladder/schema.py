@@ -13,7 +13,9 @@ One database holds one ladder:
 - ``ratings`` (each version's rating and totals now) and ``rating_history``
   (its rating after each rated game, in schedule order: the games of the slots
   below the first one still scheduled are all rated);
-- ``requests`` (unrated games an owner asked for).
+- ``requests`` (unrated games an owner asked for);
+- ``meetings`` (schema 0002): the head-to-head sums of each ordered pair of
+  bots, kept as games finish (:mod:`.meetings`).
 
 The schema's version is Alembic's (:data:`REVISION`, kept in the table
 ``alembic_version``); :mod:`.migrations` upgrades an older one.
@@ -40,8 +42,8 @@ from sqlalchemy import (
 
 #: The schema this code reads and writes (the head of :mod:`.migrations`), and
 #: every revision before it that ``tajmahal ladder upgrade`` brings up to it.
-REVISION: Final = "0001"
-REVISIONS: Final = ("0001",)
+REVISION: Final = "0002"
+REVISIONS: Final = ("0001", "0002")
 
 #: Game kinds and states.
 RATED: Final = "rated"
@@ -147,6 +149,8 @@ games = Table(
     Column("decisions", Integer),
     Column("duration", Double),
     Index("games_by_status", "status", "id"),
+    #: The games of a deal (:func:`.meetings.count_game`; schema 0002).
+    Index("games_by_deal", "deal"),
 )
 
 seats = Table(
@@ -188,4 +192,25 @@ rating_history = Table(
     Column("mu", Double, nullable=False),
     Column("sigma", Double, nullable=False),
     Index("history_by_version", "version_id", "slot"),
+)
+
+#: Schema 0002: the head-to-head sums of bot ``bot_id`` against bot ``other_id``
+#: (any versions) over their finished rated games (see :mod:`.meetings`).
+meetings = Table(
+    "meetings",
+    METADATA,
+    Column("bot_id", Integer, ForeignKey("bots.id"), primary_key=True),
+    Column("other_id", Integer, ForeignKey("bots.id"), primary_key=True),
+    Column("games", Integer, nullable=False),
+    #: Deals met in (each a cluster of games).
+    Column("deals", Integer, nullable=False),
+    #: Shares of games ahead (a tie counts 1/2), their sum per deal squared,
+    #: times the deal's games; the deals' games squared.
+    Column("ahead", Double, nullable=False),
+    Column("ahead_squares", Double, nullable=False),
+    Column("ahead_by_games", Double, nullable=False),
+    Column("games_squares", Integer, nullable=False),
+    Column("ahead_games", Integer, nullable=False),
+    Column("behind_games", Integer, nullable=False),
+    Column("last_game", Integer, ForeignKey("games.id"), nullable=False),
 )

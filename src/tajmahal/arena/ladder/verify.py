@@ -7,7 +7,9 @@
   still scheduled was left by a run that was stopped: noted, not a problem);
 - the ratings: the rated games re-rated from scratch in slot order give exactly
   the rating history and the ratings the database holds, and no slot below
-  the rated ones is missing.
+  the rated ones is missing;
+- the head-to-head sums the database keeps for each pair of bots
+  (:mod:`.meetings`) are those of its finished rated games.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from sqlalchemy import select
 from ..game import AnyGame
 from ..tournament.charges import record_mismatch
 from .database import Database
+from .meetings import counted, kept
 from .rating import INITIAL, Totals, game_credits, rate
 from .schedule import rated_prefix
 from .schema import FINISHED, SCHEDULED, VOID, games, rating_history, ratings, seats, versions
@@ -52,6 +55,7 @@ def verify(db: Database, place: LadderDir, game: AnyGame, settings: Mapping[str,
         history = {(h.slot, h.version_id): h for h in conn.execute(select(rating_history))}
         stored = {r.version_id: r for r in conn.execute(select(ratings))}
         rated_slots = rated_prefix(conn)
+        _check_meetings(found, kept(conn), counted(conn))
     known: dict[str, Any] = {}
     for row in rows:
         if row.record is not None:
@@ -149,3 +153,13 @@ def _check_ratings(found: Verified, rows: Sequence[Any], seated: Mapping[int, li
         if now != (t.mu, t.sigma, t.games, t.wins, t.rank_sum, t.faults, t.last_game):
             found.problems.append(f"version {version}: its rating and totals are not what "
                                   "re-rating the games gives")
+
+
+def _check_meetings(found: Verified, kept: Mapping[tuple[int, int], list[Any]],
+                    counted: Mapping[tuple[int, int], list[Any]]) -> None:
+    wrong = sorted(p for p in set(kept) | set(counted) if kept.get(p) != counted.get(p))
+    if wrong:
+        bot, other = wrong[0]
+        found.problems.append(
+            f"the head-to-head sums of {len(wrong)} pairs of bots are not those of their "
+            f"games (first: bot {bot} against bot {other})")

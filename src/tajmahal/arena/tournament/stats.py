@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 from attrs import frozen
 
@@ -125,10 +126,41 @@ def clustered_mean(
     if total == 0:
         return Estimate(math.nan, None, None)
     mean = sum(s for s, _ in clusters) / total
-    count = len(clusters)
+    spread = sum((s - mean * n) ** 2 for s, n in clusters)
+    return _estimate(mean, len(clusters), total, spread, bounds)
+
+
+@frozen
+class Moments:
+    """What :func:`clustered_mean` needs of the clusters (sums ``S_d`` of ``n_d``
+    observations each), as a database can add them up: the number of clusters,
+    ``sum n_d``, ``sum S_d``, ``sum S_d^2``, ``sum S_d n_d`` and ``sum n_d^2``."""
+
+    clusters: int
+    count: int
+    total: float
+    squares: float
+    cross: float
+    count_squares: int
+
+    def estimate(self, bounds: tuple[float, float] | None = None) -> Estimate:
+        """:func:`clustered_mean` of the clusters, the spread worked out exactly
+        from the sums (``sum (S_d - mean n_d)^2 = sum S_d^2 - 2 mean sum S_d n_d
+        + mean^2 sum n_d^2``, in fractions: no rounding cancels)."""
+        if self.count == 0:
+            return Estimate(math.nan, None, None)
+        mean = Fraction(self.total) / self.count
+        spread = (Fraction(self.squares) - 2 * mean * Fraction(self.cross)
+                  + mean * mean * self.count_squares)
+        return _estimate(float(mean), self.clusters, self.count, float(spread), bounds)
+
+
+def _estimate(mean: float, count: int, total: int, spread: float,
+              bounds: tuple[float, float] | None) -> Estimate:
+    """The estimate of ``mean`` over ``total`` observations in ``count`` clusters,
+    whose deviations' squares add up to ``spread`` (see :func:`clustered_mean`)."""
     if count < 2:
         return Estimate(mean, None, None)
-    spread = sum((s - mean * n) ** 2 for s, n in clusters)
     error = math.sqrt(count / (count - 1) * spread) / total
     half = t_quantile(1.0 - (1.0 - LEVEL) / 2.0, count - 1) * error
     low, high = mean - half, mean + half

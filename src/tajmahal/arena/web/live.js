@@ -8,7 +8,10 @@
 //   the page (a local page's: with the token).
 // A game's events are server-sent events read from fetch() (EventSource cannot
 // send the token): "view" (the game so far), then "start", "steps", "end" as they
-// come, or "gone" (the game was stopped: it is played again).
+// come, or "gone" (the game was stopped: it is played again). The board, the
+// picture's document and the legend, which never change, are not in them: "view"
+// and "start" name them ("pictures": a SHA-256), fetched beside the events
+// (../pictures/SHA256) and kept by the browser.
 const page = document.body.dataset;
 const request = typeof api === "function" ? api : (path, init) => fetch(path, init);
 const game = {url: null, view: null, ended: false, gone: false, tries: 0};
@@ -153,14 +156,27 @@ async function offerReplay() {
   }
 }
 
+// The unchanging pictures named by digest: fetched once (the browser keeps them).
+async function loadPictures(digest) {
+  if (!digest) return;
+  const url = new URL(`../pictures/${digest}`, new URL(game.url, location.href));
+  const answer = await request(url.pathname);
+  if (!answer.ok || !game.view || game.view.pictures !== digest) return;
+  const pictures = await answer.json();
+  Object.assign(game.view, {legend: pictures.legend, board: pictures.board, document: pictures.document});
+  showLegend(pictures.legend);
+  drawPicture();
+}
+
 function handle(kind, data) {
   if (kind === "view") {
     game.view = data;
     drawAll();
+    loadPictures(data.pictures);
   } else if (kind === "start") {
-    Object.assign(game.view, {legend: data.legend, board: data.board, document: data.document, ready: true});
-    showLegend(data.legend);
+    Object.assign(game.view, {pictures: data.pictures, ready: true});
     more(data);
+    loadPictures(data.pictures);
   } else if (kind === "steps") {
     more(data);
   } else if (kind === "end") {
